@@ -1,0 +1,23 @@
+import { Problem } from "../schemas/problem";
+import {
+  ApiError, AuthenticationError, ConflictError, InvalidRequestError, NotFoundError,
+  PermissionError, RateLimitError, RequestInfo, ServerError,
+} from "./messaging-error";
+
+/**
+ * The one place a failed response becomes an error: picks the class from the status and
+ * keeps the problem-details body when it parses as one (any other body is dropped, since
+ * it may echo request content).
+ */
+export function errorFromResponse(status: number, request: RequestInfo, body: unknown, retryAfterMs?: number): ApiError {
+  const parsed = Problem.safeParse(body);
+  const problem = parsed.success ? parsed.data : undefined;
+  if (status === 400 || status === 422) return new InvalidRequestError("invalid_request", status, request, problem);
+  if (status === 401) return new AuthenticationError("authentication_failed", status, request, problem);
+  if (status === 403) return new PermissionError("permission_denied", status, request, problem);
+  if (status === 404) return new NotFoundError("not_found", status, request, problem);
+  if (status === 409) return new ConflictError("conflict", status, request, problem);
+  if (status === 429) return new RateLimitError(status, request, problem, retryAfterMs);
+  if (status >= 500) return new ServerError("server_error", status, request, problem);
+  return new ApiError("api_error", status, request, problem);
+}

@@ -1,0 +1,2 @@
+export * from "./messaging-error";
+export * from "./from-response";

@@ -1,0 +1,234 @@
+import type { FieldErrors } from "../schemas/field-errors";
+import type { Problem } from "../schemas/problem";
+
+// A brand rather than `instanceof`: Pulumi's closure serialization and test runners can load
+// two copies of this module, and `instanceof` fails across them.
+const BRAND = Symbol.for("pulumi-messaging.error");
+
+/** Stable machine-readable codes, one per error class. */
+export type MessagingErrorCode =
+  | "api_error"
+  | "invalid_request"
+  | "authentication_failed"
+  | "permission_denied"
+  | "not_found"
+  | "conflict"
+  | "rate_limited"
+  | "server_error"
+  | "invalid_input"
+  | "configuration_error"
+  | "connection_error"
+  | "timeout"
+  | "invalid_response"
+  | "signature_verification_failed"
+  | "unsupported_operation"
+  | "partial_send";
+
+/** Base of every error this package throws. Messages never contain the API key or a webhook secret. */
+export class MessagingError extends Error {
+  readonly [BRAND] = true;
+  readonly code: MessagingErrorCode;
+
+  constructor(code: MessagingErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** True for any error of this package, whichever copy of the module made it. */
+export function isMessagingError(value: unknown): value is MessagingError {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+function hasCode<T extends MessagingError>(codes: readonly MessagingErrorCode[]) {
+  return (value: unknown): value is T => isMessagingError(value) && codes.includes(value.code);
+}
+
+/** What identifies the failed HTTP call. */
+export interface RequestInfo {
+  /** HTTP method, e.g. `POST`. */
+  method: string;
+  /** Path without the base URL, e.g. `/v1/webhooks/endpoints`. */
+  path: string;
+  /** The service's `X-Request-Id`, when it sent one. */
+  requestId?: string;
+}
+
+/** The service answered with a non-2xx status. Subclasses narrow by status. */
+export class ApiError extends MessagingError {
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  readonly requestId?: string;
+  /** The problem-details body, when the service sent one. */
+  readonly problem?: Problem;
+
+  constructor(code: MessagingErrorCode, status: number, request: RequestInfo, problem?: Problem) {
+    super(code, describeApiError(status, request, problem));
+    this.status = status;
+    this.method = request.method;
+    this.path = request.path;
+    this.requestId = request.requestId;
+    this.problem = problem;
+  }
+
+  /** Field path → messages from the problem body (`errors`), empty when there were none. */
+  get fieldErrors(): FieldErrors {
+    return this.problem?.errors ?? {};
+  }
+}
+
+function describeApiError(status: number, request: RequestInfo, problem?: Problem): string {
+  const parts = [`${request.method} ${request.path} failed with HTTP ${status}`];
+  if (problem?.title) parts[0] += ` (${problem.title})`;
+  if (problem?.detail) parts.push(problem.detail);
+  for (const [field, messages] of Object.entries(problem?.errors ?? {})) {
+    parts.push(`  ${field}: ${messages.join("; ")}`);
+  }
+  if (request.requestId) parts.push(`request id: ${request.requestId}`);
+  return parts.join("\n");
+}
+
+/** 400/422: the service rejected the request's content. */
+export class InvalidRequestError extends ApiError {}
+/** 401: the API key is missing or wrong. */
+export class AuthenticationError extends ApiError {}
+/** 403: the key may not do this. */
+export class PermissionError extends ApiError {}
+/** 404: no such route or object. */
+export class NotFoundError extends ApiError {}
+/** 409: conflicts with the current state, e.g. an idempotency key reused with another body. */
+export class ConflictError extends ApiError {}
+/** 429: too many requests. */
+export class RateLimitError extends ApiError {
+  /** How long the service asked to wait (from `Retry-After`), in milliseconds. */
+  readonly retryAfterMs?: number;
+  constructor(status: number, request: RequestInfo, problem: Problem | undefined, retryAfterMs?: number) {
+    super("rate_limited", status, request, problem);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+/** 5xx: the service failed. */
+export class ServerError extends ApiError {}
+
+/** Input was rejected before any request was made. `fieldErrors` names each bad field. */
+export class ValidationError extends MessagingError {
+  readonly fieldErrors: FieldErrors;
+  constructor(what: string, fieldErrors: FieldErrors) {
+    const lines = Object.entries(fieldErrors).map(([field, messages]) => `  ${field}: ${messages.join("; ")}`);
+    super("invalid_input", `Invalid ${what}:\n${lines.join("\n")}`);
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+/** Settings are missing or wrong (e.g. no API key). */
+export class ConfigurationError extends MessagingError {
+  constructor(message: string) {
+    super("configuration_error", message);
+  }
+}
+
+/** The connection failed before a response arrived (refused, reset, DNS). */
+export class ConnectionError extends MessagingError {
+  readonly attempts: number;
+  constructor(request: RequestInfo, attempts: number, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super("connection_error", `${request.method} ${request.path}: connection failed after ${attempts} attempt(s): ${reason}`, { cause });
+    this.attempts = attempts;
+  }
+}
+
+/** No response within the timeout, on every attempt. */
+export class TimeoutError extends MessagingError {
+  readonly timeoutMs: number;
+  readonly attempts: number;
+  constructor(request: RequestInfo, timeoutMs: number, attempts: number) {
+    super("timeout", `${request.method} ${request.path}: no response within ${timeoutMs} ms, after ${attempts} attempt(s)`);
+    this.timeoutMs = timeoutMs;
+    this.attempts = attempts;
+  }
+}
+
+/**
+ * A 2xx response whose body does not match the expected schema. The call did reach the
+ * service: when the body carried an `id`, `resourceId` holds it so the object is not lost.
+ */
+export class ResponseSchemaError extends MessagingError {
+  readonly fieldErrors: FieldErrors;
+  readonly requestId?: string;
+  readonly resourceId?: string;
+  constructor(request: RequestInfo, fieldErrors: FieldErrors, resourceId?: string) {
+    const lines = Object.entries(fieldErrors).map(([field, messages]) => `  ${field}: ${messages.join("; ")}`);
+    const created = resourceId ? `\nthe service did accept the call and returned id ${resourceId}` : "";
+    super("invalid_response", `${request.method} ${request.path}: unexpected response body:\n${lines.join("\n")}${created}`);
+    this.fieldErrors = fieldErrors;
+    this.requestId = request.requestId;
+    this.resourceId = resourceId;
+  }
+}
+
+/** One batch accepted by the service during a chunked send. */
+export interface SentBatch {
+  /** Position of the chunk, from 0. */
+  index: number;
+  /** The batch id, when the service returned one. */
+  id?: string;
+  /** Messages in the chunk. */
+  count: number;
+  /** The idempotency key the chunk was sent with: resend with it and it is not sent twice. */
+  idempotencyKey: string;
+}
+
+/**
+ * A chunked send stopped part-way. `sent` lists the chunks the service accepted; the chunk
+ * at `failedIndex` (and any after it) was not confirmed. Re-running with the same
+ * `idempotencyKeyPrefix` resends nothing twice.
+ */
+export class PartialSendError extends MessagingError {
+  readonly sent: SentBatch[];
+  readonly failedIndex: number;
+  constructor(sent: SentBatch[], failedIndex: number, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const accepted = sent.reduce((n, b) => n + b.count, 0);
+    super("partial_send", `sending stopped at chunk ${failedIndex}: ${accepted} message(s) in ${sent.length} chunk(s) were accepted before it failed: ${reason}`, { cause });
+    this.sent = sent;
+    this.failedIndex = failedIndex;
+  }
+}
+
+/** A webhook request's signature did not verify; `reason` says why. */
+export class SignatureVerificationError extends MessagingError {
+  readonly reason: "missing_header" | "malformed_header" | "timestamp_out_of_tolerance" | "no_matching_signature";
+  constructor(reason: SignatureVerificationError["reason"], message: string) {
+    super("signature_verification_failed", message);
+    this.reason = reason;
+  }
+}
+
+/** An operation the service does not offer (update, delete, retrieve). */
+export class UnsupportedOperationError extends MessagingError {
+  constructor(message: string) {
+    super("unsupported_operation", message);
+  }
+}
+
+export const isApiError = hasCode<ApiError>([
+  "api_error", "invalid_request", "authentication_failed", "permission_denied",
+  "not_found", "conflict", "rate_limited", "server_error",
+]);
+export const isInvalidRequestError = hasCode<InvalidRequestError>(["invalid_request"]);
+export const isAuthenticationError = hasCode<AuthenticationError>(["authentication_failed"]);
+export const isPermissionError = hasCode<PermissionError>(["permission_denied"]);
+export const isNotFoundError = hasCode<NotFoundError>(["not_found"]);
+export const isConflictError = hasCode<ConflictError>(["conflict"]);
+export const isRateLimitError = hasCode<RateLimitError>(["rate_limited"]);
+export const isServerError = hasCode<ServerError>(["server_error"]);
+export const isValidationError = hasCode<ValidationError>(["invalid_input"]);
+export const isConfigurationError = hasCode<ConfigurationError>(["configuration_error"]);
+export const isConnectionError = hasCode<ConnectionError>(["connection_error"]);
+export const isTimeoutError = hasCode<TimeoutError>(["timeout"]);
+export const isResponseSchemaError = hasCode<ResponseSchemaError>(["invalid_response"]);
+export const isPartialSendError = hasCode<PartialSendError>(["partial_send"]);
+export const isUnsupportedOperationError = hasCode<UnsupportedOperationError>(["unsupported_operation"]);
+export const isSignatureVerificationError = hasCode<SignatureVerificationError>(["signature_verification_failed"]);

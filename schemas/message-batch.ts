@@ -1,0 +1,60 @@
+import { z } from "zod";
+import { PhoneNumber } from "./phone-number";
+
+/** The most messages one `POST /v1/message_batches` call accepts (spec §8). */
+export const MAX_MESSAGES_PER_BATCH = 1000;
+
+/** A template reference: an existing template's id and the values substituted into it. */
+export const MessageTemplate = z.strictObject({
+  id: z.string().min(1, { error: "expected a non-empty template id" }),
+  model: z.record(z.string(), z.unknown()),
+});
+export type MessageTemplate = z.infer<typeof MessageTemplate>;
+
+/** One message of a batch: recipients plus exactly one of a literal `body` or a `template`. */
+export const Message = z
+  .strictObject({
+    tos: z.array(PhoneNumber).min(1, { error: "expected at least one recipient" }),
+    body: z.string().min(1, { error: "expected non-empty message text" }).optional(),
+    template: MessageTemplate.optional(),
+  })
+  .superRefine((message, ctx) => {
+    const hasBody = message.body !== undefined;
+    const hasTemplate = message.template !== undefined;
+    if (hasBody === hasTemplate) {
+      ctx.addIssue({
+        code: "custom",
+        path: hasBody ? ["template"] : [],
+        message: hasBody
+          ? "a message carries either body or template, not both"
+          : "a message needs either body or template",
+      });
+    }
+  });
+export type Message = z.infer<typeof Message>;
+
+/**
+ * Stream names: the spec shows only `transactional` and does not list the others,
+ * so any non-empty string is accepted and sent as written.
+ */
+export const Stream = z.string().min(1, { error: "expected a non-empty stream name such as 'transactional'" });
+
+/** Request body of `POST /v1/message_batches`. */
+export const MessageBatchRequest = z.strictObject({
+  stream: Stream,
+  messages: z
+    .array(Message)
+    .min(1, { error: "expected at least one message" })
+    .max(MAX_MESSAGES_PER_BATCH, { error: `expected at most ${MAX_MESSAGES_PER_BATCH} messages per call` }),
+});
+export type MessageBatchRequest = z.infer<typeof MessageBatchRequest>;
+
+/**
+ * Response body of a batch: the spec does not show it, so it is parsed loosely;
+ * `id` (the emulator's start with `msba_`) and `messages` are typed when present.
+ */
+export const MessageBatchResult = z.looseObject({
+  id: z.string().optional(),
+  messages: z.array(z.unknown()).optional(),
+});
+export type MessageBatchResult = z.infer<typeof MessageBatchResult>;
