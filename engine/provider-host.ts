@@ -1,0 +1,190 @@
+/**
+ * Starts Pulumi's real dynamic-provider host (the process `pulumi up` runs for dynamic
+ * resources) and calls it over gRPC exactly as the engine does.
+ */
+import { ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import * as readline from "node:readline";
+
+/** A check failure as the host returns it. */
+export interface HostCheckFailure {
+  property: string;
+  reason: string;
+}
+
+/** `diff` as the engine receives it: only these fields cross the protocol. */
+export interface HostDiff {
+  changes: "none" | "some" | "unknown";
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+
+/** A create that failed after the service made the object ("created but failed to initialise"). */
+export class ResourceInitError extends Error {
+  constructor(message: string, readonly id: string, readonly properties: Record<string, unknown>) {
+    super(message);
+  }
+}
+
+type Props = Record<string, unknown>;
+
+/** A running provider host and typed calls to it. */
+export interface ProviderHost {
+  configure(config: Record<string, string>, secretKeys: string[]): Promise<void>;
+  check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: HostCheckFailure[] }>;
+  diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<HostDiff>;
+  create(urn: string, props: Props): Promise<{ id: string; properties: Props }>;
+  read(urn: string, id: string, props: Props): Promise<{ id: string; properties: Props }>;
+  update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }>;
+  delete(urn: string, id: string, props: Props): Promise<void>;
+  /** Lines the provider wrote to stderr (warnings such as "stays active in the service"). */
+  stderr(): string[];
+  close(): Promise<void>;
+}
+
+/** The value the engine uses to mark a secret inside a struct. */
+export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" };
+
+/**
+ * Spawns `@pulumi/pulumi/cmd/dynamic-provider` resolved from `projectDir` (as the engine
+ * does, with the project as working directory) and connects to the port it prints.
+ */
+export async function startProviderHost(projectDir: string, env: NodeJS.ProcessEnv = process.env): Promise<ProviderHost> {
+  const projectRequire = createRequire(path.join(projectDir, "package.json"));
+  const sdkRoot = path.dirname(projectRequire.resolve("@pulumi/pulumi/package.json"));
+  const sdkRequire = createRequire(path.join(sdkRoot, "package.json"));
+  const grpc = sdkRequire("@grpc/grpc-js");
+  const providerGrpc = sdkRequire("./proto/provider_grpc_pb");
+  const proto = sdkRequire("./proto/provider_pb");
+  const statusProto = sdkRequire("./proto/status_pb");
+  const { Struct } = sdkRequire("google-protobuf/google/protobuf/struct_pb");
+
+  const child: ChildProcess = spawn(process.execPath, [path.join(sdkRoot, "cmd/dynamic-provider/index.js"), "127.0.0.1:1"], {
+    cwd: projectDir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const stderrLines: string[] = [];
+  readline.createInterface({ input: child.stderr! }).on("line", (line) => stderrLines.push(line));
+  const port = await new Promise<number>((resolve, reject) => {
+    const lines = readline.createInterface({ input: child.stdout! });
+    lines.once("line", (line) => resolve(Number(line.trim())));
+    child.once("exit", (code) => reject(new Error(`provider host exited (${code}) before printing its port: ${stderrLines.join("\n")}`)));
+  });
+  const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+
+  const call = <T>(method: string, request: unknown): Promise<T> =>
+    new Promise((resolve, reject) => {
+      client[method](request, (error: any, response: T) => (error ? reject(toError(error)) : resolve(response)));
+    });
+
+  // Re-raises the host's "created but failed to initialise" detail as ResourceInitError.
+  function toError(error: any): Error {
+    const raw = error?.metadata?.get?.("grpc-status-details-bin")?.[0];
+    if (raw) {
+      const status = statusProto.Status.deserializeBinary(raw);
+      for (const detail of status.getDetailsList()) {
+        const failed = detail.unpack(proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
+        if (failed) return new ResourceInitError(error.details ?? error.message, failed.getId(), failed.getProperties()?.toJavaScript() ?? {});
+      }
+    }
+    return new Error(error?.details ?? String(error));
+  }
+  const struct = (value: Props) => Struct.fromJavaScript(value);
+  const typeOf = (urn: string) => urn.split("::")[2] ?? "";
+  const nameOf = (urn: string) => urn.split("::")[3] ?? "";
+
+  return {
+    async configure(config, secretKeys) {
+      const args: Props = {};
+      for (const [key, value] of Object.entries(config)) {
+        args[key] = secretKeys.includes(key) ? { [SECRET_SIG.key]: SECRET_SIG.value, value } : value;
+      }
+      const request = new proto.ConfigureRequest();
+      request.setArgs(struct(args));
+      const variables = request.getVariablesMap();
+      for (const [key, value] of Object.entries(config)) variables.set(key, value);
+      await call("configure", request);
+    },
+    async check(urn, olds, news) {
+      const request = new proto.CheckRequest();
+      request.setUrn(urn);
+      request.setName(nameOf(urn));
+      request.setType(typeOf(urn));
+      request.setOlds(struct(olds));
+      request.setNews(struct(news));
+      const response: any = await call("check", request);
+      return {
+        inputs: response.getInputs()?.toJavaScript() ?? {},
+        failures: response.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
+    },
+    async diff(urn, id, olds, news, oldInputs) {
+      const request = new proto.DiffRequest();
+      request.setUrn(urn);
+      request.setId(id);
+      request.setName(nameOf(urn));
+      request.setType(typeOf(urn));
+      request.setOlds(struct(olds));
+      request.setNews(struct(news));
+      request.setOldInputs(struct(oldInputs));
+      const response: any = await call("diff", request);
+      const changes = response.getChanges();
+      const kinds = proto.DiffResponse.DiffChanges;
+      return {
+        changes: changes === kinds.DIFF_NONE ? "none" : changes === kinds.DIFF_SOME ? "some" : "unknown",
+        replaces: response.getReplacesList(),
+        deleteBeforeReplace: response.getDeletebeforereplace(),
+      };
+    },
+    async create(urn, props) {
+      const request = new proto.CreateRequest();
+      request.setUrn(urn);
+      request.setName(nameOf(urn));
+      request.setType(typeOf(urn));
+      request.setProperties(struct(props));
+      const response: any = await call("create", request);
+      return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {} };
+    },
+    async read(urn, id, props) {
+      const request = new proto.ReadRequest();
+      request.setUrn(urn);
+      request.setId(id);
+      request.setName(nameOf(urn));
+      request.setType(typeOf(urn));
+      request.setProperties(struct(props));
+      const response: any = await call("read", request);
+      return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {} };
+    },
+    async update(urn, id, olds, news) {
+      const request = new proto.UpdateRequest();
+      request.setUrn(urn);
+      request.setId(id);
+      request.setName(nameOf(urn));
+      request.setType(typeOf(urn));
+      request.setOlds(struct(olds));
+      request.setNews(struct(news));
+      const response: any = await call("update", request);
+      return { properties: response.getProperties()?.toJavaScript() ?? {} };
+    },
+    async delete(urn, id, props) {
+      const request = new proto.DeleteRequest();
+      request.setUrn(urn);
+      request.setId(id);
+      request.setName(nameOf(urn));
+      request.setType(typeOf(urn));
+      request.setProperties(struct(props));
+      await call("delete", request);
+    },
+    stderr: () => [...stderrLines],
+    async close() {
+      client.close();
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill();
+        await exited;
+      }
+    },
+  };
+}

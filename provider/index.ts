@@ -1,0 +1,2 @@
+export { WebhookEndpoint, WebhookEndpointArgs } from "./webhook-endpoint";
+export { MessageBatch, MessageBatchArgs } from "./message-batch";

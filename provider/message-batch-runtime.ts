@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { MessagingClient } from "../client";
+import { isPartialSendError, UnsupportedOperationError } from "../errors";
+import { Message, Stream } from "../schemas";
+import { toCheckFailures } from "./check-failures";
+import { ProviderSettings } from "./settings";
+import { containsUnknown } from "./unknown";
+
+/** Inputs that replace the batch (and so send it again) when changed. */
+export const MESSAGE_BATCH_INPUTS = ["stream", "messages", "triggers"] as const;
+
+const MessageBatchInputs = z.object({
+  stream: Stream,
+  messages: z.array(Message).min(1, { error: "expected at least one message" }),
+});
+
+/** Validates stream and every message; unknown preview values pass through. */
+export function check(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+  const known = Object.fromEntries(
+    (["stream", "messages"] as const).filter((key) => !containsUnknown(news[key])).map((key) => [key, news[key]]),
+  );
+  const schema = MessageBatchInputs.pick(Object.fromEntries(Object.keys(known).map((key) => [key, true])) as { stream?: true; messages?: true });
+  const parsed = schema.safeParse(known);
+  return parsed.success ? { inputs: news } : { inputs: news, failures: toCheckFailures(parsed.error.issues) };
+}
+
+const canonical = (value: unknown): string => JSON.stringify(value ?? null, (_key, v) =>
+  v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+
+/** Messages cannot be changed once sent: any change replaces the resource, which sends again. */
+export function diff(olds: Record<string, unknown>, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
+  const replaces = MESSAGE_BATCH_INPUTS.filter((key) => containsUnknown(news[key]) || canonical(olds[key]) !== canonical(news[key]));
+  return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
+}
+
+/** Sends every message once, chunked by 1,000, all chunks under one idempotency key prefix. */
+export async function create(settings: ProviderSettings, inputs: Record<string, unknown>, idempotencyKeyPrefix: string = randomUUID()): Promise<pulumi.dynamic.CreateResult> {
+  const messages = inputs.messages as Message[];
+  const client = new MessagingClient(settings);
+  const base = { stream: inputs.stream, messages, triggers: inputs.triggers ?? null, messageCount: messages.length, idempotencyKeyPrefix };
+  try {
+    const result = await client.sendMessages(messages, { stream: inputs.stream as string, idempotencyKeyPrefix });
+    return {
+      id: idempotencyKeyPrefix,
+      outs: { ...base, batchIds: result.batches.map((batch) => batch.id ?? null), sentAt: new Date().toISOString() },
+    };
+  } catch (error) {
+    if (isPartialSendError(error) && error.sent.length > 0) {
+      // Recorded as "created but failed to initialise": the next `pulumi up` resumes with
+      // the same key prefix, so accepted chunks are not sent twice.
+      throw Object.assign(new Error(`${error.message}\nRun \`pulumi up\` again to send the rest; accepted chunks are not sent twice.`), {
+        id: idempotencyKeyPrefix,
+        properties: { ...base, batchIds: error.sent.map((batch) => batch.id ?? null), sentAt: null },
+      });
+    }
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+/** Refresh keeps the recorded state; a batch cannot be imported. */
+export function read(id: string, props: Record<string, unknown> | undefined): pulumi.dynamic.ReadResult {
+  if (!props || !Array.isArray(props.messages)) {
+    throw new UnsupportedOperationError(`Cannot import message batch ${id}: the service has no operation to retrieve a batch.`);
+  }
+  return { id, props };
+}
+
+/**
+ * Only reached for a batch recorded part-sent (the engine retries resources that failed to
+ * initialise): resends under the recorded key prefix, so accepted chunks are replayed by the
+ * service, not sent twice. Any other update is impossible: changes replace.
+ */
+export async function update(settings: () => ProviderSettings, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+  if (olds.sentAt === null && typeof olds.idempotencyKeyPrefix === "string") {
+    const { outs } = await create(settings(), news, olds.idempotencyKeyPrefix);
+    return { outs };
+  }
+  throw new UnsupportedOperationError(`Message batch ${id} cannot be updated: sent messages cannot be changed; changes replace the batch.`);
+}
+
+/** Sent messages cannot be recalled; removing the resource only forgets it. */
+export function remove(id: string): void {
+  process.stderr.write(`note: message batch ${id} was removed from the stack; its messages were already sent and cannot be recalled.\n`);
+}

@@ -1,0 +1,40 @@
+import type * as pulumi from "@pulumi/pulumi";
+import type { ConfigSource } from "./settings";
+import type { ResourceKind, ResourceRuntime } from "./runtime";
+
+/**
+ * The provider object Pulumi serializes into every resource's state as `__provider`.
+ *
+ * It must stay a thin, stateless shell: closure serialization captures local modules by
+ * value, and a zod schema or an undici pool cannot be captured at all. So each method
+ * `require`s the implementation by its package path when it runs (inside the provider
+ * process, resolved from the project directory), and holds nothing but the resource kind.
+ * Config from `configure` is kept on `this`: a module-level variable would be serialized
+ * separately into each method and never seen by the others.
+ */
+export function createProviderShell(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  const runtime = (): ResourceRuntime => require("pulumi-messaging/dist/provider/runtime").runtimes[kind];
+  return {
+    async configure(this: { config?: ConfigSource }, req: pulumi.dynamic.ConfigureRequest) {
+      this.config = req.config;
+    },
+    async check(this: { config?: ConfigSource }, olds: any, news: any) {
+      return runtime().check(this.config, olds, news);
+    },
+    async diff(this: { config?: ConfigSource }, id: string, olds: any, news: any) {
+      return runtime().diff(this.config, id, olds, news);
+    },
+    async create(this: { config?: ConfigSource }, inputs: any) {
+      return runtime().create(this.config, inputs);
+    },
+    async read(this: { config?: ConfigSource }, id: string, props?: any) {
+      return runtime().read(this.config, id, props);
+    },
+    async update(this: { config?: ConfigSource }, id: string, olds: any, news: any) {
+      return runtime().update(this.config, id, olds, news);
+    },
+    async delete(this: { config?: ConfigSource }, id: string, props: any) {
+      return runtime().delete(this.config, id, props);
+    },
+  } as pulumi.dynamic.ResourceProvider;
+}

@@ -1,0 +1,186 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { MessagingClient } from "../client";
+import { isResponseSchemaError, UnsupportedOperationError } from "../errors";
+import { WebhookEndpointCreate } from "../schemas";
+import { toCheckFailures } from "./check-failures";
+import { ProviderSettings } from "./settings";
+import { containsUnknown, UNKNOWN } from "./unknown";
+
+/** The inputs a program gives, after `check`. */
+export interface WebhookEndpointInputs {
+  url: string;
+  events: string[];
+  format: string;
+  description?: string;
+}
+
+/**
+ * The outputs recorded in state. `description` and `metadata` are `null` when absent:
+ * `undefined` cannot cross the provider protocol.
+ */
+export interface WebhookEndpointOutputs {
+  url: string;
+  events: string[];
+  format: string;
+  description: string | null;
+  secret: string;
+  etag: string;
+  status: string;
+  created: string;
+  updated: string;
+  workspace: string;
+  live: boolean;
+  metadata: Record<string, string> | null;
+}
+
+/** Inputs a user can set; every one of them replaces the endpoint when changed. */
+export const WEBHOOK_ENDPOINT_INPUTS = ["url", "events", "format", "description"] as const;
+
+const DASHBOARD = "the service dashboard (Developers → Webhooks)";
+
+function dedupe(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+/**
+ * Validates with the shared schema and normalizes: `format` defaults to `basic`, duplicate
+ * events are dropped (first occurrence kept). Unknown preview values are passed through
+ * untouched and not validated, since they are only known at `up`.
+ */
+export function check(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+  const candidate: Record<string, unknown> = {};
+  const unknowns: Record<string, unknown> = {};
+  for (const key of WEBHOOK_ENDPOINT_INPUTS) {
+    const value = news[key];
+    if (value === undefined || value === null) continue;
+    if (containsUnknown(value)) unknowns[key] = value;
+    else candidate[key] = value;
+  }
+
+  // Validate known fields only; an unknown field stands in for a valid placeholder.
+  const placeholders: Record<string, unknown> = { url: "https://unknown.invalid", events: ["unknown"] };
+  const parsed = WebhookEndpointCreate.safeParse({
+    ...Object.fromEntries(Object.keys(unknowns).map((key) => [key, placeholders[key]]).filter(([, v]) => v !== undefined)),
+    ...candidate,
+  });
+  if (!parsed.success) {
+    return { inputs: news, failures: toCheckFailures(parsed.error.issues) };
+  }
+
+  const inputs: Record<string, unknown> = { ...news };
+  for (const key of WEBHOOK_ENDPOINT_INPUTS) delete inputs[key];
+  inputs.url = unknowns.url ?? parsed.data.url;
+  inputs.events = unknowns.events ?? dedupe(parsed.data.events);
+  inputs.format = unknowns.format ?? parsed.data.format;
+  const description = unknowns.description ?? parsed.data.description;
+  if (description !== undefined) inputs.description = description;
+  return { inputs };
+}
+
+function sameEvents(olds: unknown, news: unknown): boolean {
+  if (!Array.isArray(olds) || !Array.isArray(news)) return false;
+  const a = new Set(olds);
+  const b = new Set(news);
+  return a.size === b.size && [...a].every((event) => b.has(event));
+}
+
+function sameValue(key: (typeof WEBHOOK_ENDPOINT_INPUTS)[number], olds: unknown, news: unknown): boolean {
+  if (news === UNKNOWN || containsUnknown(news)) return false;
+  if (key === "events") return sameEvents(olds, news);
+  // A missing description is recorded as null.
+  return (olds ?? null) === (news ?? null);
+}
+
+/**
+ * The service has no update operation, so every changed input replaces the endpoint.
+ * `events` compare as a set; `__provider` is ignored, so a package upgrade alone changes nothing.
+ */
+export function diff(olds: Record<string, unknown>, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
+  const replaces = WEBHOOK_ENDPOINT_INPUTS.filter((key) => !sameValue(key, olds[key], news[key]));
+  return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
+}
+
+/** Error Pulumi records as "created but failed to initialise", so the endpoint stays in state. */
+class PartiallyCreatedError extends Error {
+  constructor(message: string, readonly id: string, readonly properties: Record<string, unknown>) {
+    super(message);
+  }
+}
+
+/** One form-encoded `POST /v1/webhooks/endpoints`. */
+export async function create(settings: ProviderSettings, inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult<WebhookEndpointOutputs>> {
+  const request = {
+    url: inputs.url as string,
+    events: inputs.events as string[],
+    format: inputs.format as "basic" | "cloudEvents",
+    ...(typeof inputs.description === "string" ? { description: inputs.description } : {}),
+  };
+  const client = new MessagingClient(settings);
+  try {
+    const endpoint = await client.createWebhookEndpoint(request);
+    return {
+      id: endpoint.id,
+      outs: {
+        url: endpoint.url,
+        events: endpoint.events,
+        format: endpoint.format,
+        description: endpoint.description ?? null,
+        secret: endpoint.secret,
+        etag: endpoint.etag,
+        status: endpoint.status,
+        created: endpoint.created,
+        updated: endpoint.updated,
+        workspace: endpoint.workspace,
+        live: endpoint.live,
+        metadata: endpoint.metadata ?? null,
+      },
+    };
+  } catch (error) {
+    if (isResponseSchemaError(error) && error.resourceId) {
+      throw new PartiallyCreatedError(
+        `${error.message}\nWebhook endpoint ${error.resourceId} exists in the service and is kept in state; ` +
+          `its secret could not be read. Remove it in ${DASHBOARD} and run \`pulumi up --replace\` on it.`,
+        error.resourceId,
+        { ...request, description: request.description ?? null },
+      );
+    }
+    throw error;
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Refresh keeps the recorded state: the service has no retrieve operation. Import has no
+ * recorded state to keep, so it fails and says why.
+ */
+export function read(id: string, props: Record<string, unknown> | undefined): pulumi.dynamic.ReadResult {
+  if (!props || typeof props.secret !== "string") {
+    throw new UnsupportedOperationError(
+      `Cannot import webhook endpoint ${id}: the service has no operation to retrieve an endpoint, so its secret and settings ` +
+        `cannot be read. Declare a new WebhookEndpoint instead, and remove ${id} in ${DASHBOARD} if it is no longer needed.`,
+    );
+  }
+  return { id, props };
+}
+
+/** Never reached: `diff` replaces on every change. Fails loudly rather than write unsent inputs. */
+export function update(id: string): never {
+  throw new UnsupportedOperationError(
+    `Webhook endpoint ${id} cannot be updated in place: the service has no update operation. ` +
+      `Changes replace the endpoint; this provider should never have been asked to update it.`,
+  );
+}
+
+/**
+ * The service has no delete operation. Deleting from the stack never fails (a failure would
+ * block `pulumi destroy` and every replacement); it says plainly that the endpoint stays.
+ */
+export function remove(id: string, props: Record<string, unknown> | undefined): string {
+  const url = typeof props?.url === "string" ? ` (${props.url})` : "";
+  const message =
+    `warning: webhook endpoint ${id}${url} was removed from the stack but still exists and stays active in the service: ` +
+    `the API has no delete operation. Remove it in ${DASHBOARD}.`;
+  process.stderr.write(`${message}\n`);
+  return message;
+}
