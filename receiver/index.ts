@@ -1,0 +1,14 @@
+/** Receiver helpers: sign and verify webhook requests, parse their events, serve them. */
+export { SIGNATURE_HEADER, DEFAULT_TOLERANCE_SECONDS, signPayload, verifySignature } from "./signature";
+export type { VerifySignatureOptions, VerifiedSignature } from "./signature";
+export { parseSignatureHeader, formatSignatureHeader } from "./signature-header";
+export type { SignatureHeader } from "./signature-header";
+export { parseEvent, parseWebhookPayload } from "./parse-event";
+export type { ParsedPayload, CloudEventAttributes } from "./parse-event";
+export { isEventType, isKnownEvent } from "./event-types";
+export type {
+  ParsedEvent, GenericEvent, EventOfType, IdentityVerificationCreatedEvent, PaymentSucceededEvent,
+} from "./event-types";
+export { constructEvent } from "./construct-event";
+export { createWebhookHandler, DEFAULT_MAX_BODY_BYTES } from "./webhook-handler";
+export type { WebhookHandlerOptions, WebhookEventContext } from "./webhook-handler";

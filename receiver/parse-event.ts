@@ -1,0 +1,105 @@
+import { ValidationError } from "../errors/messaging-error";
+import { CloudEventEnvelope, MessagingEvent } from "../schemas/event";
+import { toFieldErrors } from "../schemas/field-errors";
+import type { WebhookFormat } from "../schemas/webhook-endpoint";
+import type { ParsedEvent } from "./event-types";
+
+/** CloudEvents context attributes of an envelope: everything but `data`. */
+// Not `Omit`: on a loose object (index signature) `Omit` drops the named members too.
+export type CloudEventAttributes = {
+  [K in keyof CloudEventEnvelope as K extends "data" ? never : K]: CloudEventEnvelope[K];
+};
+
+/** A webhook body, parsed: the event and the format it came in. */
+export type ParsedPayload =
+  | { readonly format: Extract<WebhookFormat, "basic">; readonly event: ParsedEvent }
+  | {
+      readonly format: Extract<WebhookFormat, "cloudEvents">;
+      readonly event: ParsedEvent;
+      /** The envelope's attributes (`specversion`, `id`, `source`, `type`, `time`, …). */
+      readonly cloudEvent: CloudEventAttributes;
+    };
+
+/**
+ * Parses a webhook body in either format and returns the event.
+ *
+ * - basic: the body is the event object (spec §2.3). `type` may be absent (the spec's
+ *   sample has none).
+ * - CloudEvents 1.0, structured JSON mode (a body with a `specversion` member): the event
+ *   is the envelope's `data`; when it has no `type`, the envelope's `type` is used (when
+ *   both are present the event's own `type` is kept).
+ *
+ * Named types (`identity.verification.created`, `payment.succeeded`) come back typed; any
+ * other type parses as a generic event. Unknown extra fields are kept.
+ *
+ * @param rawBody The body as received (string or Buffer, UTF-8 JSON), or an already parsed
+ *   JSON value. Verify the signature on the raw body first (see {@link constructEvent}).
+ * @throws ValidationError (`code` `invalid_input`) when the body is not valid UTF-8 or JSON,
+ *   is not an object, or misses a required field; `fieldErrors` names each field
+ *   (`data.object`, `specversion`, …; `(root)` for the body as a whole).
+ */
+export function parseEvent(rawBody: string | Buffer | object): ParsedEvent {
+  return parseWebhookPayload(rawBody).event;
+}
+
+/**
+ * Like {@link parseEvent}, and also says which format the body was in and, for CloudEvents,
+ * returns the envelope's attributes.
+ *
+ * @throws ValidationError as {@link parseEvent} does.
+ */
+export function parseWebhookPayload(rawBody: string | Buffer | object): ParsedPayload {
+  const value = toJsonValue(rawBody);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
+    throw new ValidationError("webhook payload", {
+      "(root)": [`expected a JSON object (an event or a CloudEvents envelope), got ${got}`],
+    });
+  }
+
+  if (!("specversion" in value)) {
+    const parsed = MessagingEvent.safeParse(value);
+    if (!parsed.success) throw new ValidationError("webhook event", toFieldErrors(parsed.error.issues));
+    return { format: "basic", event: parsed.data };
+  }
+
+  // The envelope's type stands in for the event's when the event has none. It is filled in
+  // before validation so that the event is validated once, as what is returned.
+  const envelope = value as Record<string, unknown>;
+  const inner = envelope.data;
+  const withType =
+    isPlainObject(inner) && inner.type === undefined && typeof envelope.type === "string"
+      ? { ...envelope, data: { ...inner, type: envelope.type } }
+      : envelope;
+  const parsed = CloudEventEnvelope.safeParse(withType);
+  if (!parsed.success) throw new ValidationError("CloudEvents envelope", toFieldErrors(parsed.error.issues));
+  const { data: event, ...cloudEvent } = parsed.data;
+  return { format: "cloudEvents", event, cloudEvent };
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+function toJsonValue(rawBody: string | Buffer | object): unknown {
+  let text: string;
+  if (typeof rawBody === "string") {
+    text = rawBody.replace(/^\uFEFF/, "");
+  } else if (rawBody instanceof Uint8Array) {
+    try {
+      text = UTF8.decode(rawBody); // also drops a leading byte-order mark
+    } catch {
+      throw new ValidationError("webhook payload", { "(root)": ["the body is not valid UTF-8"] });
+    }
+  } else {
+    return rawBody;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const why = error instanceof Error ? `: ${error.message}` : "";
+    throw new ValidationError("webhook payload", { "(root)": [`the body is not valid JSON${why}`] });
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

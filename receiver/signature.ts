@@ -1,0 +1,170 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { ConfigurationError, SignatureVerificationError } from "../errors/messaging-error";
+import { formatSignatureHeader, parseSignatureHeader } from "./signature-header";
+
+// How webhook requests are signed is not shown in the spec. This is our documented
+// assumption (DESIGN.md, "webhook authentication"), shared by the emulator and receivers.
+
+/** Name of the signature header, lower-case as Node's `req.headers` holds it (`X-Service-Signature` on the wire). */
+export const SIGNATURE_HEADER = "x-service-signature";
+
+/** Largest accepted distance between the signature's `t=` and now, in seconds (5 minutes). */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+/** Options of {@link verifySignature}. */
+export interface VerifySignatureOptions {
+  /**
+   * Largest accepted distance, in seconds, between the header's `t=` and now, in either
+   * direction (old requests are replays, future ones clock skew). Default
+   * {@link DEFAULT_TOLERANCE_SECONDS} (300). Exactly the tolerance is accepted, one second
+   * more is not. `0` requires the same second; `Infinity` disables the check (not
+   * recommended: it allows replays). Negative or NaN is a `ConfigurationError`.
+   */
+  readonly toleranceSeconds?: number;
+  /** "Now" in Unix seconds, for tests and replays of stored requests. Default: the system clock. */
+  readonly nowSeconds?: number;
+}
+
+/** What a successful {@link verifySignature} learned. */
+export interface VerifiedSignature {
+  /** The signed timestamp (`t=`), in Unix seconds. */
+  readonly timestamp: number;
+  /**
+   * Position, in the secrets given, of the secret that matched (0 for a single secret).
+   * During a rotation, a match on the old secret says the sender has not switched yet.
+   */
+  readonly secretIndex: number;
+}
+
+/**
+ * Signs a webhook body the way the service is assumed to: HMAC-SHA256 keyed with the
+ * endpoint secret over `"<t>.<raw body>"`.
+ *
+ * @param rawBody The exact bytes sent (a string is signed as UTF-8).
+ * @param secret The endpoint's signing secret; several secrets give one `sha256=` entry each
+ *   (the sender's side of a rotation).
+ * @param timestampSeconds Signing time in whole Unix seconds. Default: now.
+ * @returns The header value, `t=<unix seconds>,sha256=<64 lower-case hex>[,sha256=…]`.
+ * @throws ConfigurationError when a secret is empty, or the timestamp is not whole, non-negative
+ *   seconds or is 10^11 or more (milliseconds passed by mistake).
+ */
+export function signPayload(
+  rawBody: string | Buffer,
+  secret: string | readonly string[],
+  timestampSeconds: number = nowInSeconds(),
+): string {
+  const secrets = normalizeSecrets(secret);
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
+    throw new ConfigurationError("timestampSeconds must be whole, non-negative Unix seconds");
+  }
+  if (timestampSeconds >= MILLISECONDS_LIKELY) {
+    throw new ConfigurationError("timestampSeconds must be Unix seconds; the value given looks like milliseconds");
+  }
+  return formatSignatureHeader({
+    timestamp: timestampSeconds,
+    signatures: secrets.map((s) => computeSignature(s, timestampSeconds, rawBody).toString("hex")),
+  });
+}
+
+/**
+ * Checks that a webhook request was signed with (one of) the endpoint secret(s). Verify
+ * the raw body exactly as received, before any JSON parsing.
+ *
+ * The header may hold several `sha256=` entries and several secrets may be given (secret
+ * rotation): any pair matching is enough. Entries of other schemes are ignored, but at
+ * least one `sha256=` entry is required. The signature is checked before the timestamp, so
+ * `timestamp_out_of_tolerance` is reported only for authentic but stale (or future) requests.
+ *
+ * @param rawBody The request body exactly as received.
+ * @param header The signature header's value (`req.headers[SIGNATURE_HEADER]`).
+ * @param secretOrSecrets The endpoint's signing secret, or several during a rotation.
+ * @returns The signed timestamp and which secret matched.
+ * @throws SignatureVerificationError with `reason` `missing_header`, `malformed_header`,
+ *   `no_matching_signature` or `timestamp_out_of_tolerance`; its message says why and never
+ *   holds a secret or an expected signature.
+ * @throws ConfigurationError when no secret is given, a secret is empty, or an option is invalid.
+ */
+export function verifySignature(
+  rawBody: string | Buffer,
+  header: string | readonly string[] | undefined,
+  secretOrSecrets: string | readonly string[],
+  options: VerifySignatureOptions = {},
+): VerifiedSignature {
+  const secrets = normalizeSecrets(secretOrSecrets);
+  const tolerance = resolveTolerance(options.toleranceSeconds);
+  const now = options.nowSeconds ?? nowInSeconds();
+  if (!Number.isFinite(now)) throw new ConfigurationError("nowSeconds must be a finite number of Unix seconds");
+
+  const { timestamp, signatures } = parseSignatureHeader(header);
+  const received = signatures.map((hex) => Buffer.from(hex, "hex"));
+
+  let secretIndex = -1;
+  for (const [index, secret] of secrets.entries()) {
+    const expected = computeSignature(secret, timestamp, rawBody);
+    // Both are 32-byte digests (the header parser admits only 64 hex characters); the length
+    // check keeps timingSafeEqual from throwing should that ever change.
+    if (received.some((sig) => sig.length === expected.length && timingSafeEqual(sig, expected))) {
+      secretIndex = index;
+      break;
+    }
+  }
+  if (secretIndex < 0) {
+    throw new SignatureVerificationError(
+      "no_matching_signature",
+      `none of the ${signatures.length} sha256 signature(s) in the header matches the body signed with ` +
+        `the ${secrets.length} configured secret(s); check that the secret is this endpoint's and that ` +
+        "the raw body is verified exactly as received (before JSON parsing)",
+    );
+  }
+
+  const age = now - timestamp;
+  if (Math.abs(age) > tolerance) {
+    const when = age > 0 ? `${age} s in the past` : `${-age} s in the future`;
+    throw new SignatureVerificationError(
+      "timestamp_out_of_tolerance",
+      `the signature timestamp t=${timestamp} is ${when}, beyond the ${tolerance} s tolerance ` +
+        "(a replayed request, or the receiver's clock is off)",
+    );
+  }
+  return { timestamp, secretIndex };
+}
+
+// 10^11 s is the year 5138, while Date.now() has been above it since 1973: such a value is
+// milliseconds passed by mistake.
+const MILLISECONDS_LIKELY = 1e11;
+
+function computeSignature(secret: string, timestamp: number, rawBody: string | Buffer): Buffer {
+  const hmac = createHmac("sha256", secret).update(`${timestamp}.`, "utf8");
+  // A Buffer is hashed as is: decoding it to a string could alter bytes that are not valid UTF-8.
+  if (typeof rawBody === "string") hmac.update(rawBody, "utf8");
+  else hmac.update(rawBody);
+  return hmac.digest();
+}
+
+/** The tolerance to apply, in seconds: the default when none is given. Internal; throws ConfigurationError. */
+export function resolveTolerance(toleranceSeconds: number | undefined): number {
+  const tolerance = toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (typeof tolerance !== "number" || Number.isNaN(tolerance) || tolerance < 0) {
+    throw new ConfigurationError("toleranceSeconds must be a number of seconds >= 0 (Infinity disables the check)");
+  }
+  return tolerance;
+}
+
+/** The secrets as a non-empty list of non-empty strings. Internal; throws ConfigurationError. */
+export function normalizeSecrets(secretOrSecrets: string | readonly string[]): readonly string[] {
+  const secrets = typeof secretOrSecrets === "string" ? [secretOrSecrets] : secretOrSecrets;
+  if (!Array.isArray(secrets) || secrets.length === 0) {
+    throw new ConfigurationError("no webhook signing secret given: pass the endpoint's secret (or a list of secrets)");
+  }
+  secrets.forEach((secret, index) => {
+    if (typeof secret !== "string" || secret === "") {
+      const where = secrets.length > 1 ? ` (secret at index ${index})` : "";
+      throw new ConfigurationError(`a webhook signing secret is empty or not a string${where}; is its environment variable set?`);
+    }
+  });
+  return secrets;
+}
+
+function nowInSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
