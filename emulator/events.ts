@@ -1,0 +1,47 @@
+import type { CloudEventEnvelope, MessagingEvent } from "../schemas";
+import { randomId } from "./ids";
+
+/** `source` of the CloudEvents the emulator sends. */
+export const CLOUD_EVENT_SOURCE = "/emulator";
+
+/**
+ * An event object (spec §2.3) for an emitted type. `request` is all nulls: an event emitted
+ * through `/_emulator/events` has no originating API request.
+ */
+export function buildEvent(type: string, data: Record<string, unknown> | undefined, now = new Date()): MessagingEvent {
+  return {
+    id: randomId("evt_"),
+    type,
+    created: now.toISOString(),
+    data: { object: data ?? {}, previous: null },
+    request: { id: null, idempotency_key: null },
+  };
+}
+
+/** A serialized payload and its content type. */
+export interface EventPayload {
+  /** Raw body, exactly the bytes that are signed and sent. */
+  readonly body: string;
+  /** `Content-Type` to send it with. */
+  readonly contentType: string;
+}
+
+/**
+ * The payload for an endpoint's format: `basic` is the event object as JSON; `cloudEvents`
+ * is a CloudEvents 1.0 structured-mode envelope with the event object in `data`.
+ */
+export function eventPayload(event: MessagingEvent, format: string): EventPayload {
+  if (format === "cloudEvents") {
+    const envelope: CloudEventEnvelope = {
+      specversion: "1.0",
+      type: event.type ?? "",
+      source: CLOUD_EVENT_SOURCE,
+      id: event.id,
+      time: event.created,
+      datacontenttype: "application/json",
+      data: event,
+    };
+    return { body: JSON.stringify(envelope), contentType: "application/cloudevents+json; charset=utf-8" };
+  }
+  return { body: JSON.stringify(event), contentType: "application/json; charset=utf-8" };
+}

@@ -1,0 +1,104 @@
+import { createHash } from "node:crypto";
+import { problem } from "./problem-response";
+import type { Reply } from "./reply";
+
+/** Request header carrying the idempotency key. */
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+/** Response header set on a replayed answer. */
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+/** Longest key accepted, in characters (the same bound Stripe uses). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/**
+ * What identifies "the same request" for a key: method, path and a SHA-256 of the raw body
+ * bytes. Raw bytes, not parsed content, so a client that re-serializes differently on a
+ * retry is caught rather than silently treated as a new request.
+ */
+export function requestFingerprint(method: string, path: string, body: Buffer): string {
+  return `${method} ${path} ${createHash("sha256").update(body).digest("hex")}`;
+}
+
+/** Validates an `Idempotency-Key` header value; throws 400 `invalid_idempotency_key`. */
+export function checkIdempotencyKey(value: string): string {
+  if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
+    throw problem(
+      400,
+      "invalid_idempotency_key",
+      `The ${IDEMPOTENCY_HEADER} header must be 1–${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
+    );
+  }
+  return value;
+}
+
+/** Result of {@link IdempotencyStore.begin}. */
+export type IdempotencyLookup =
+  /** First use of the key: it is now marked in flight; call `complete` or `release`. */
+  | { readonly kind: "new" }
+  /** The key already has an answer for this same request: send it again. */
+  | { readonly kind: "replay"; readonly reply: Reply }
+  /** The key was used for a different request (method, path or body). */
+  | { readonly kind: "mismatch" }
+  /** The same request is still being processed under this key. */
+  | { readonly kind: "in_flight" };
+
+interface Entry {
+  readonly fingerprint: string;
+  reply?: Reply;
+}
+
+/**
+ * Stored answers by idempotency key, kept for the emulator's lifetime.
+ *
+ * Only answers of requests that did their work (2xx) are stored: a request rejected by
+ * validation or by an injected 5xx/429 changed nothing, so the key stays free and a retry
+ * with it is processed afresh. The in-flight state matters only if a handler ever awaits
+ * between `begin` and `complete`; today's /v1 handlers are synchronous once the body is
+ * read, so two requests cannot interleave there, but the guard keeps that an implementation
+ * detail rather than a correctness condition.
+ */
+export class IdempotencyStore {
+  private readonly entries = new Map<string, Entry>();
+
+  /** Looks the key up and, when it is new, marks it in flight for `fingerprint`. */
+  begin(key: string, fingerprint: string): IdempotencyLookup {
+    const entry = this.entries.get(key);
+    if (entry === undefined) {
+      this.entries.set(key, { fingerprint });
+      return { kind: "new" };
+    }
+    if (entry.fingerprint !== fingerprint) return { kind: "mismatch" };
+    if (entry.reply === undefined) return { kind: "in_flight" };
+    return { kind: "replay", reply: entry.reply };
+  }
+
+  /** Stores the answer of a key begun with `begin`. */
+  complete(key: string, reply: Reply): void {
+    const entry = this.entries.get(key);
+    if (entry !== undefined) entry.reply = reply;
+  }
+
+  /** Frees a key whose request did no work, so it may be used again. */
+  release(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry !== undefined && entry.reply === undefined) this.entries.delete(key);
+  }
+}
+
+/** 422 `idempotency_key_reused`: the key already belongs to a different request. */
+export function keyReusedProblem(): Error {
+  return problem(
+    422,
+    "idempotency_key_reused",
+    `This ${IDEMPOTENCY_HEADER} was already used for a different request (method, path or body); use a new key for a new request.`,
+  );
+}
+
+/** 409 `idempotency_key_in_use`: the same request is still being processed. */
+export function keyInUseProblem(): Error {
+  return problem(
+    409,
+    "idempotency_key_in_use",
+    `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry shortly.`,
+    { headers: { "Retry-After": "1" } },
+  );
+}

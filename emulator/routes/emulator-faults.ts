@@ -1,0 +1,21 @@
+import { FaultSettingsInput } from "../fault-injector";
+import { parseJsonBody } from "../body";
+import { fieldErrorsFromIssues, validationProblem } from "../problem-response";
+import { jsonReply, type Reply } from "../reply";
+import type { RouteContext } from "../route-context";
+
+/**
+ * `POST /_emulator/faults` with `{ failureRate, seed?, kinds? }`: sets fault injection for
+ * /v1 requests and answers with the settings in force (including the seed picked when none
+ * was given, so a run can be repeated). `{ "failureRate": 0 }` turns it off.
+ */
+export function setFaults({ req, body, faults }: RouteContext): Reply {
+  const parsed = FaultSettingsInput.safeParse(parseJsonBody(req, body));
+  if (!parsed.success) throw validationProblem(fieldErrorsFromIssues(parsed.error.issues));
+  return jsonReply(200, faults.configure(parsed.data));
+}
+
+/** `GET /_emulator/faults`: the settings in force. */
+export function getFaults({ faults }: RouteContext): Reply {
+  return jsonReply(200, faults.settings());
+}

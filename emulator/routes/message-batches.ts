@@ -1,0 +1,68 @@
+import { MAX_MESSAGES_PER_BATCH, MessageBatchRequest } from "../../schemas";
+import { parseJsonBody } from "../body";
+import { randomId } from "../ids";
+import { fieldErrorsFromIssues, problem, validationProblem } from "../problem-response";
+import { jsonReply, type Reply } from "../reply";
+import type { RouteContext } from "../route-context";
+
+/** One message of the batch answer. */
+export interface BatchMessageResult {
+  /** Position of the message in the request's `messages`. */
+  readonly index: number;
+  /** Its recipients. */
+  readonly tos: string[];
+  /** Always `queued` in the emulator: nothing is really sent. */
+  readonly status: "queued";
+}
+
+/**
+ * The emulator's answer to a batch (the spec does not show one):
+ * `{ id: "msba_…", stream, created, messages: [{ index, tos, status: "queued" }] }`.
+ */
+export interface BatchResult {
+  readonly id: string;
+  readonly stream: string;
+  readonly created: string;
+  readonly messages: BatchMessageResult[];
+}
+
+/**
+ * `POST /v1/message_batches`: JSON body validated with `MessageBatchRequest`. Over 1,000
+ * messages is 400 `batch_too_large` (a limit on the content, not on the bytes, hence not
+ * 413); any other invalid field is 400 `validation_failed`. Both name every bad field.
+ */
+export function createMessageBatch({ req, body, store }: RouteContext): Reply {
+  const json = parseJsonBody(req, body);
+  const parsed = MessageBatchRequest.safeParse(json);
+  if (!parsed.success) {
+    const tooMany = parsed.error.issues.some(
+      (issue) => issue.code === "too_big" && issue.path.length === 1 && issue.path[0] === "messages",
+    );
+    const errors = fieldErrorsFromIssues(parsed.error.issues);
+    if (tooMany) {
+      const count = (json as { messages: unknown[] }).messages.length;
+      throw problem(
+        400,
+        "batch_too_large",
+        `A batch holds at most ${MAX_MESSAGES_PER_BATCH} messages; this request has ${count}. Send the rest in further batches.`,
+        { errors },
+      );
+    }
+    throw validationProblem(errors);
+  }
+
+  const batch = {
+    id: randomId("msba_"),
+    stream: parsed.data.stream,
+    created: new Date().toISOString(),
+    messages: parsed.data.messages,
+  };
+  store.addBatch(batch);
+  const result: BatchResult = {
+    id: batch.id,
+    stream: batch.stream,
+    created: batch.created,
+    messages: batch.messages.map((message, index) => ({ index, tos: message.tos, status: "queued" })),
+  };
+  return jsonReply(200, result);
+}

@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import { WebhookEndpointCreate, type FieldErrors, type WebhookEndpoint } from "../../schemas";
+import { requireMediaType } from "../body";
+import { randomId } from "../ids";
+import { fieldErrorsFromIssues, validationProblem } from "../problem-response";
+import { jsonReply, type Reply } from "../reply";
+import type { RouteContext } from "../route-context";
+
+const FORM_TYPE = "application/x-www-form-urlencoded";
+/** Form fields sent once. */
+const SINGLE_FIELDS = ["url", "format", "description"] as const;
+/** The repeated field, one per event type (spec §4.2). */
+const EVENTS_FIELD = "events[]";
+
+/**
+ * Turns form fields into the object `WebhookEndpointCreate` validates, collecting errors
+ * the schema cannot see: unknown fields (a plain `events` is a common slip for `events[]`)
+ * and single fields sent more than once.
+ */
+export function formToEndpointInput(params: URLSearchParams): { input: Record<string, unknown>; errors: FieldErrors } {
+  const input: Record<string, unknown> = {};
+  const errors: FieldErrors = {};
+  for (const name of new Set(params.keys())) {
+    const values = params.getAll(name);
+    if (name === EVENTS_FIELD) {
+      input.events = values;
+    } else if ((SINGLE_FIELDS as readonly string[]).includes(name)) {
+      if (values.length > 1) errors[name] = [`expected one value, got ${values.length}`];
+      else input[name] = values[0];
+    } else {
+      errors[name] = [
+        name === "events" || /^events\[\d+\]$/.test(name)
+          ? "unknown field; repeat 'events[]' once per event type"
+          : `unknown field; expected url, format, description or ${EVENTS_FIELD}`,
+      ];
+    }
+  }
+  return { input, errors };
+}
+
+// Strong etag, fresh for every version of the object.
+function newEtag(): string {
+  return `"${randomBytes(16).toString("hex")}"`;
+}
+
+// 32 random bytes, the usual strength of an HMAC signing secret.
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64url")}`;
+}
+
+/** `POST /v1/webhooks/endpoints`: form-encoded create; answers 200 with the endpoint object. */
+export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply {
+  requireMediaType(req, FORM_TYPE);
+  const { input, errors } = formToEndpointInput(new URLSearchParams(body.toString("utf8")));
+  const parsed = WebhookEndpointCreate.safeParse(input);
+  const allErrors = parsed.success ? errors : { ...fieldErrorsFromIssues(parsed.error.issues), ...errors };
+  if (!parsed.success || Object.keys(allErrors).length > 0) throw validationProblem(allErrors);
+
+  const now = new Date().toISOString();
+  const endpoint: WebhookEndpoint = {
+    id: randomId("we_"),
+    created: now,
+    updated: now,
+    format: parsed.data.format,
+    secret: newSecret(),
+    workspace: store.workspace,
+    live: false,
+    etag: newEtag(),
+    events: parsed.data.events,
+    description: parsed.data.description ?? null,
+    status: "enabled",
+    url: parsed.data.url,
+    metadata: {},
+  };
+  store.addEndpoint(endpoint);
+  return jsonReply(200, endpoint);
+}

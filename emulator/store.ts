@@ -1,0 +1,85 @@
+import type { Message, WebhookEndpoint } from "../schemas";
+import { randomId } from "./ids";
+
+/** A batch the emulator accepted, as `GET /_emulator/batches` lists it. */
+export interface RecordedBatch {
+  /** Batch id, prefix `msba_`. */
+  readonly id: string;
+  /** The stream it was sent on. */
+  readonly stream: string;
+  /** The messages exactly as accepted (recipients plus body or template). */
+  readonly messages: Message[];
+  /** When it was accepted, ISO 8601 UTC. */
+  readonly created: string;
+}
+
+/** One attempt to deliver an event to an endpoint, as `GET /_emulator/deliveries` lists it. */
+export interface Delivery {
+  /** Delivery id, prefix `dlv_`. */
+  readonly id: string;
+  /** The endpoint delivered to (`we_…`). */
+  readonly endpointId: string;
+  /** The event delivered (`evt_…`). */
+  readonly eventId: string;
+  /** The event type. */
+  readonly type: string;
+  /** The URL posted to. */
+  readonly url: string;
+  /** The payload format used: `basic` or `cloudEvents`. */
+  readonly format: string;
+  /** The receiver's HTTP status, or null when no response came (refused, timed out…). */
+  readonly status: number | null;
+  /** True when the receiver answered 2xx. */
+  readonly ok: boolean;
+  /** Why the attempt failed without a status, when it did. */
+  readonly error?: string;
+  /** When the attempt started, ISO 8601 UTC. */
+  readonly attemptedAt: string;
+}
+
+/**
+ * Everything the emulator has recorded. In memory, for one emulator's lifetime. Readers get
+ * copies, so tests and routes cannot change what was recorded.
+ */
+export class EmulatorStore {
+  /** The workspace every endpoint of this emulator belongs to (`wksp_…`). */
+  readonly workspace = randomId("wksp_");
+  private readonly endpointList: WebhookEndpoint[] = [];
+  private readonly batchList: RecordedBatch[] = [];
+  private readonly deliveryList: Delivery[] = [];
+
+  /** Records a created endpoint. */
+  addEndpoint(endpoint: WebhookEndpoint): void {
+    this.endpointList.push(structuredClone(endpoint));
+  }
+
+  /** Endpoints in creation order. */
+  endpoints(): WebhookEndpoint[] {
+    return structuredClone(this.endpointList);
+  }
+
+  /** Endpoints whose `events` include `type`, in creation order. */
+  subscribersOf(type: string): WebhookEndpoint[] {
+    return structuredClone(this.endpointList.filter((endpoint) => endpoint.events.includes(type)));
+  }
+
+  /** Records an accepted batch. */
+  addBatch(batch: RecordedBatch): void {
+    this.batchList.push(structuredClone(batch));
+  }
+
+  /** Accepted batches in order. */
+  batches(): RecordedBatch[] {
+    return structuredClone(this.batchList);
+  }
+
+  /** Records delivery attempts. */
+  addDeliveries(deliveries: readonly Delivery[]): void {
+    this.deliveryList.push(...structuredClone(deliveries));
+  }
+
+  /** Delivery attempts in order. */
+  deliveries(): Delivery[] {
+    return structuredClone(this.deliveryList);
+  }
+}

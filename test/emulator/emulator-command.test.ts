@@ -1,0 +1,122 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { request } from "undici";
+import { basicAuth, VERSION } from "./helpers";
+
+const ROOT = path.resolve(__dirname, "../..");
+let outDir: string;
+
+/**
+ * Compiles the package as `npm run build` does, into a private directory so a parallel
+ * build of `dist/` is neither raced nor required. Type errors elsewhere in the tree still
+ * emit JavaScript; the test fails only if the files the command needs are missing.
+ */
+beforeAll(() => {
+  outDir = mkdtempSync(path.join(os.tmpdir(), "messaging-cli-"));
+  const tsc = require.resolve("typescript/bin/tsc");
+  const build = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json", "--outDir", outDir], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  const needed = ["cli/main.js", "cli/emulator-command.js", "emulator/index.js"].map((file) => path.join(outDir, file));
+  if (!needed.every((file) => existsSync(file))) {
+    throw new Error(`build did not produce the CLI:\n${build.stdout}\n${build.stderr}`);
+  }
+}, 180_000);
+
+afterAll(() => {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+interface Running {
+  child: ChildProcess;
+  firstLine: Promise<string>;
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+function runCli(args: string[]): Running {
+  const child = spawn(process.execPath, [path.join(outDir, "cli/main.js"), ...args], {
+    cwd: ROOT,
+    // The compiled files live outside the repository; let them find its node_modules.
+    env: { ...process.env, NODE_PATH: path.join(ROOT, "node_modules") },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal, stderr })),
+  );
+  const firstLine = new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+      const newline = stdout.indexOf("\n");
+      if (newline !== -1) resolve(stdout.slice(0, newline));
+    });
+    void exit.then(({ code }) => reject(new Error(`exited with ${code} before printing: ${stderr}`)));
+  });
+  // Tests that expect an early exit never await the line; keep its rejection handled.
+  firstLine.catch(() => undefined);
+  return { child, firstLine, exit };
+}
+
+describe("messaging emulator (CLI)", () => {
+  it("prints its URL, serves requests, and exits 0 on SIGTERM", async () => {
+    const run = runCli(["emulator", "--port", "0"]);
+    try {
+      const line = await run.firstLine;
+      expect(line).toMatch(/^messaging emulator listening on http:\/\/127\.0\.0\.1:\d+ \(api key: sk_test_emulator\)$/);
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+
+      const form = new URLSearchParams({ url: "https://example.com/hooks", "events[]": "payment.succeeded" });
+      const created = await request(`${url}/v1/webhooks/endpoints`, {
+        method: "POST",
+        headers: {
+          authorization: basicAuth("sk_test_emulator"),
+          "x-service-version": VERSION,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: form.toString(),
+      });
+      expect(created.statusCode).toBe(200);
+      expect(((await created.body.json()) as { id: string }).id).toMatch(/^we_/);
+    } finally {
+      run.child.kill("SIGTERM");
+    }
+    const { code, signal } = await run.exit;
+    expect(signal).toBeNull();
+    expect(code).toBe(0);
+  });
+
+  it("does not print a key given with --api-key, and requires it", async () => {
+    const run = runCli(["emulator", "--port", "0", "--api-key", "sk_test_my_own_secret_key"]);
+    try {
+      const line = await run.firstLine;
+      expect(line).not.toContain("sk_test_my_own_secret_key");
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+      const wrong = await request(`${url}/_emulator/endpoints`, { headers: { authorization: basicAuth("sk_test_emulator") } });
+      expect(wrong.statusCode).toBe(401);
+      await wrong.body.dump();
+      const right = await request(`${url}/_emulator/endpoints`, {
+        headers: { authorization: basicAuth("sk_test_my_own_secret_key") },
+      });
+      expect(right.statusCode).toBe(200);
+      await right.body.dump();
+    } finally {
+      run.child.kill("SIGINT");
+    }
+    expect((await run.exit).code).toBe(0);
+  });
+
+  it.each([[["--port", "abc"]], [["--port", "70000"]], [["--bogus"]], [["extra"]]])(
+    "exits 2 with a message for bad arguments %p",
+    async (args) => {
+      const run = runCli(["emulator", ...args]);
+      const { code, stderr } = await run.exit;
+      expect(code).toBe(2);
+      expect(stderr).toContain("usage: messaging emulator");
+    },
+  );
+});

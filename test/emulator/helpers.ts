@@ -1,0 +1,115 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { request } from "undici";
+import type { Emulator } from "../../emulator";
+
+/** The version date the spec's examples use. */
+export const VERSION = "2024-06-01";
+
+/** An `Authorization` header for HTTP Basic with the key as username and an empty password. */
+export function basicAuth(key: string): string {
+  return `Basic ${Buffer.from(`${key}:`).toString("base64")}`;
+}
+
+export interface CallOptions {
+  method?: string;
+  /** Authorization header; null sends none. Default: the emulator's key. */
+  auth?: string | null;
+  /** X-Service-Version; null sends none. Default {@link VERSION}. */
+  version?: string | null;
+  /** Sent as JSON with `Content-Type: application/json`. */
+  json?: unknown;
+  /** Sent with `Content-Type: application/x-www-form-urlencoded`. */
+  form?: URLSearchParams | string;
+  /** Raw body (set the content type yourself in `headers`). */
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  json: any;
+}
+
+/** One HTTP request to the emulator with undici (not the package's client). */
+export async function call(emulator: Emulator, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = {};
+  const auth = options.auth === undefined ? basicAuth(emulator.apiKey) : options.auth;
+  if (auth !== null) headers.authorization = auth;
+  const version = options.version === undefined ? VERSION : options.version;
+  if (version !== null) headers["x-service-version"] = version;
+  let body: string | Buffer | undefined = options.body;
+  if (options.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(options.json);
+  }
+  if (options.form !== undefined) {
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    body = options.form.toString();
+  }
+  Object.assign(headers, options.headers);
+  const method = options.method ?? (body === undefined ? "GET" : "POST");
+  const response = await request(`${emulator.url}${path}`, { method: method as "GET", headers, body });
+  const text = await response.body.text();
+  let json: unknown;
+  try {
+    json = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.statusCode, headers: response.headers, text, json };
+}
+
+/** A valid endpoint form. */
+export function endpointForm(overrides: Record<string, string | string[]> = {}): URLSearchParams {
+  const fields: Record<string, string | string[]> = {
+    url: "https://example.com/hooks",
+    format: "basic",
+    "events[]": ["payment.succeeded"],
+    ...overrides,
+  };
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) form.append(name, item);
+  }
+  return form;
+}
+
+/** A valid message. */
+export function message(index = 0): { tos: string[]; body: string } {
+  return { tos: [`+2547${String(10000000 + index).padStart(8, "0")}`], body: `hello ${index}` };
+}
+
+/** What a receiver got. */
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  path: string;
+}
+
+/** A local webhook receiver on 127.0.0.1 port 0 that records every request. */
+export async function startReceiver(status = 200): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), path: req.url ?? "" });
+      res.writeHead(status, { "content-type": "text/plain" });
+      res.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

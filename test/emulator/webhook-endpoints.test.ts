@@ -1,0 +1,136 @@
+import { Problem, WebhookEndpoint } from "../../schemas";
+import { startEmulator, type Emulator } from "../../emulator";
+import { call, endpointForm } from "./helpers";
+
+let emulator: Emulator;
+beforeEach(async () => {
+  emulator = await startEmulator();
+});
+afterEach(() => emulator.close());
+
+describe("POST /v1/webhooks/endpoints: success", () => {
+  it("answers 200 with the endpoint object and records it", async () => {
+    const form = endpointForm({
+      url: "https://example.com/hooks/payments",
+      "events[]": ["payment.succeeded", "identity.verification.created"],
+      description: "payments",
+    });
+    const result = await call(emulator, "/v1/webhooks/endpoints", { form });
+    expect(result.status).toBe(200);
+    expect(String(result.headers["content-type"])).toContain("application/json");
+
+    const endpoint = WebhookEndpoint.parse(result.json);
+    expect(endpoint.id).toMatch(/^we_[0-9a-f]{24}$/);
+    expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(endpoint.workspace).toMatch(/^wksp_/);
+    expect(endpoint).toMatchObject({
+      url: "https://example.com/hooks/payments",
+      format: "basic",
+      events: ["payment.succeeded", "identity.verification.created"],
+      description: "payments",
+      status: "enabled",
+      live: false,
+      metadata: {},
+    });
+    expect(endpoint.etag.length).toBeGreaterThan(2);
+    expect(new Date(endpoint.created).toISOString()).toBe(endpoint.created);
+    expect(endpoint.updated).toBe(endpoint.created);
+    expect(emulator.endpoints()).toEqual([endpoint]);
+
+    const listed = await call(emulator, "/_emulator/endpoints");
+    expect(listed.status).toBe(200);
+    expect(listed.json).toEqual([endpoint]);
+  });
+
+  it("defaults format to basic and description to null; accepts cloudEvents", async () => {
+    const form = endpointForm();
+    form.delete("format");
+    const basic = await call(emulator, "/v1/webhooks/endpoints", { form });
+    expect(basic.json).toMatchObject({ format: "basic", description: null });
+
+    const cloud = await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm({ format: "cloudEvents" }) });
+    expect(cloud.status).toBe(200);
+    expect(cloud.json.format).toBe("cloudEvents");
+  });
+
+  it("gives every endpoint its own id, secret and etag, in one workspace", async () => {
+    const a = (await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm() })).json;
+    const b = (await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm() })).json;
+    expect(a.id).not.toBe(b.id);
+    expect(a.secret).not.toBe(b.secret);
+    expect(a.etag).not.toBe(b.etag);
+    expect(a.workspace).toBe(b.workspace);
+    expect(emulator.endpoints().map((e) => e.id)).toEqual([a.id, b.id]);
+  });
+
+  it("accepts a charset parameter on the content type", async () => {
+    const result = await call(emulator, "/v1/webhooks/endpoints", {
+      body: endpointForm().toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
+    });
+    expect(result.status).toBe(200);
+  });
+});
+
+describe("POST /v1/webhooks/endpoints: rejections", () => {
+  async function rejected(form: URLSearchParams | string) {
+    const result = await call(emulator, "/v1/webhooks/endpoints", { form });
+    expect(result.status).toBe(400);
+    const problem = Problem.parse(result.json);
+    expect(problem.title).toBe("validation_failed");
+    expect(emulator.endpoints()).toEqual([]);
+    return problem;
+  }
+
+  it("names a bad url", async () => {
+    const problem = await rejected(endpointForm({ url: "not a url" }));
+    expect(Object.keys(problem.errors ?? {})).toEqual(["url"]);
+    expect(problem.detail).toContain("url");
+  });
+
+  it("names a missing url and missing events", async () => {
+    const problem = await rejected("format=basic");
+    expect(Object.keys(problem.errors ?? {}).sort()).toEqual(["events", "url"]);
+  });
+
+  it("names an unknown format", async () => {
+    const problem = await rejected(endpointForm({ format: "cloudevents" }));
+    expect(Object.keys(problem.errors ?? {})).toEqual(["format"]);
+  });
+
+  it("names an empty event type by its index", async () => {
+    const problem = await rejected(endpointForm({ "events[]": ["payment.succeeded", ""] }));
+    expect(Object.keys(problem.errors ?? {})).toEqual(["events[1]"]);
+  });
+
+  it("names unknown fields, with a hint for 'events' without brackets", async () => {
+    const form = endpointForm();
+    form.append("enabled", "true");
+    form.append("events", "payment.succeeded");
+    const problem = await rejected(form);
+    expect(Object.keys(problem.errors ?? {}).sort()).toEqual(["enabled", "events"]);
+    expect(problem.errors?.events?.[0]).toContain("events[]");
+    expect(problem.detail).toContain("enabled");
+  });
+
+  it("rejects a single field sent twice", async () => {
+    const form = endpointForm();
+    form.append("url", "https://example.org/other");
+    const problem = await rejected(form);
+    expect(Object.keys(problem.errors ?? {})).toEqual(["url"]);
+  });
+
+  it("answers 415 for a JSON body", async () => {
+    const result = await call(emulator, "/v1/webhooks/endpoints", {
+      json: { url: "https://example.com/hooks", events: ["payment.succeeded"] },
+    });
+    expect(result.status).toBe(415);
+    expect(Problem.parse(result.json).title).toBe("unsupported_media_type");
+    expect(result.headers["accept-post"]).toBe("application/x-www-form-urlencoded");
+  });
+
+  it("answers 415 without a content type", async () => {
+    const result = await call(emulator, "/v1/webhooks/endpoints", { body: endpointForm().toString() });
+    expect(result.status).toBe(415);
+  });
+});
