@@ -7,6 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { EngineResult } from "./plan";
+import { REPO_ROOT } from "./repo-root";
 import type { RunRequest } from "./run-program";
 
 export interface LocalStackOptions {
@@ -63,7 +64,7 @@ export class LocalStack {
     };
     const stderr: string[] = [];
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [path.join(__dirname, "run-program.js"), path.join(work, "request.json")], {
+      const child = spawn(process.execPath, [path.join(REPO_ROOT, "dist", "engine", "run-program.js"), path.join(work, "request.json")], {
         cwd: this.options.projectDir,
         env,
         stdio: ["ignore", "inherit", "pipe"],

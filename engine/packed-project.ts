@@ -6,8 +6,9 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { REPO_ROOT } from "./repo-root";
 
-const REPO = path.resolve(__dirname, "..", "..");
+const REPO = REPO_ROOT;
 
 /** Packs the built package (run `npm run build` first) and returns the tarball path. */
 export function packPackage(destination: string): string {

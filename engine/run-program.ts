@@ -96,19 +96,22 @@ async function runProgram(request: RunRequest, project: Project, projectRequire:
 
   const failures: unknown[] = [];
   const onRejection = (reason: unknown) => failures.push(reason);
+  // A failed registration surfaces as an unhandled rejection or exception, as under the CLI.
   process.on("unhandledRejection", onRejection);
+  process.on("uncaughtException", onRejection);
   try {
     await runInPulumiStack(async () => projectRequire(project.main));
     await settings.waitForRPCs();
+    // Let rejections of failed registrations surface before judging the run.
+    await new Promise((resolve) => setImmediate(resolve));
   } catch (error) {
     failures.push(error);
-  } finally {
-    process.off("unhandledRejection", onRejection);
   }
+  // The handlers stay installed: this process ends right after the run.
   result.errors.push(...monitor.errors);
 
   const resources = [...monitor.registered.values()];
-  if (failures.length > 0) {
+  if (failures.length > 0 || monitor.errors.length > 0) {
     result.ok = false;
     for (const failure of failures) {
       const message = failure instanceof Error ? failure.message : String(failure);
