@@ -39,8 +39,8 @@ export const webhookEndpointRuntime: ResourceRuntime = {
   async read(_config, id, props) {
     return webhookEndpoint.read(id, props);
   },
-  async update(_config, id) {
-    return webhookEndpoint.update(id);
+  async update(_config, id, olds) {
+    return webhookEndpoint.update(id, olds);
   },
   async delete(_config, id, props) {
     webhookEndpoint.remove(id, props);

@@ -164,8 +164,18 @@ export function read(id: string, props: Record<string, unknown> | undefined): pu
   return { id, props };
 }
 
-/** Never reached: `diff` replaces on every change. Fails loudly rather than write unsent inputs. */
-export function update(id: string): never {
+/**
+ * Never reached for a healthy endpoint: `diff` replaces on every change. The engine does call
+ * it for an endpoint recorded half-made (its create answer could not be read), to retry
+ * initialisation; nothing can complete it, so it fails saying how to recover.
+ */
+export function update(id: string, olds: Record<string, unknown>): never {
+  if (typeof olds.secret !== "string") {
+    throw new UnsupportedOperationError(
+      `Webhook endpoint ${id} was created but its answer could not be read, so its secret is unknown. ` +
+        `Replace it (\`pulumi up --replace <urn>\`) and remove ${id} in ${DASHBOARD}.`,
+    );
+  }
   throw new UnsupportedOperationError(
     `Webhook endpoint ${id} cannot be updated in place: the service has no update operation. ` +
       `Changes replace the endpoint; this provider should never have been asked to update it.`,
