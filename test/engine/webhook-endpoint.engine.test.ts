@@ -305,6 +305,12 @@ describe("a create whose response cannot be read", () => {
       const state = JSON.parse(stack.stateText());
       expect(state.resources).toHaveLength(1);
       expect(state.resources[0]).toMatchObject({ id: "we_half_made", initError: expect.stringContaining("kept in state") });
+
+      // The next up retries initialisation (an update, as the engine does); it says how to recover.
+      const again = await stack.up();
+      expect(again.ok).toBe(false);
+      expect(again.errors.join("\n")).toContain("we_half_made was created but its answer could not be read");
+      expect(JSON.parse(stack.stateText()).resources[0].id).toBe("we_half_made");
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
