@@ -1,0 +1,171 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Dispatcher } from "undici";
+import { errorFromResponse } from "../errors/from-response";
+import { ConnectionError, TimeoutError, type RequestInfo } from "../errors/messaging-error";
+import {
+  RETRYABLE_NETWORK_CODES, TIMEOUT_CODES, networkErrorCode, parseRetryAfter, retryDelayMs, shouldRetry,
+  type AttemptOutcome, type RetryPolicy,
+} from "./retry";
+
+/** Everything the request loop needs; built once per client. */
+export interface HttpConfig {
+  /** Where requests go. */
+  readonly dispatcher: Dispatcher;
+  /** Scheme, host and port of the service. */
+  readonly origin: string;
+  /** Base URL path put before every request path, `""` when none. */
+  readonly pathPrefix: string;
+  /** Headers sent with every request (authorization, version, user agent, accept). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Timeout of one attempt, in ms, from sending to having read the whole body. */
+  readonly timeoutMs: number;
+  /** Retries after the first attempt. */
+  readonly maxRetries: number;
+  /** Backoff and `Retry-After` bounds. */
+  readonly retryPolicy: RetryPolicy;
+  /** Source of numbers in `[0, 1)` for jitter. Default `Math.random`. */
+  readonly random?: () => number;
+}
+
+/** One logical call; the same request is sent on every attempt. */
+export interface HttpRequest {
+  readonly method: "GET" | "POST";
+  /** API path, e.g. `/v1/message_batches` (the base URL's path is put in front). */
+  readonly path: string;
+  /** Headers of this request only (content type, idempotency key). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** Cancels the call, including a wait between attempts; it rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/** A 2xx response with its body read. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The body parsed as JSON, or {@link NOT_JSON} when it is not JSON (or empty). */
+  readonly json: unknown;
+  /** True when the body was empty (or only whitespace). */
+  readonly empty: boolean;
+  /** The service's `X-Request-Id`, when sent. */
+  readonly requestId?: string;
+}
+
+/** Stands for a body that is not JSON; callers report it without echoing the body. */
+export const NOT_JSON: unique symbol = Symbol("not JSON");
+
+// Thrown by `attempt` when its own timer (not the caller) aborted it.
+const ATTEMPT_TIMED_OUT = Symbol("attempt timed out");
+
+interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  json: unknown;
+  empty: boolean;
+}
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === "") return NOT_JSON;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** One attempt: send, then read the whole body (so the socket goes back to the pool), within the timeout. */
+async function attempt(config: HttpConfig, request: HttpRequest): Promise<RawResponse> {
+  const controller = new AbortController();
+  const timeout = new Error(`no response within ${config.timeoutMs} ms`);
+  const timer = setTimeout(() => controller.abort(timeout), config.timeoutMs);
+  const onCallerAbort = () => controller.abort(request.signal?.reason);
+  request.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  try {
+    const response = await config.dispatcher.request({
+      origin: config.origin,
+      path: config.pathPrefix + request.path,
+      method: request.method,
+      headers: { ...config.headers, ...request.headers },
+      body: request.body,
+      signal: controller.signal,
+      // undici's own defaults are 300 s; ours bounds the whole attempt, these each phase.
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs,
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, headers: response.headers, json: parseJson(text), empty: text.trim() === "" };
+  } catch (error) {
+    // undici rejects with the abort reason, or with its own error if it lost the race.
+    if (controller.signal.reason === timeout && !request.signal?.aborted) throw ATTEMPT_TIMED_OUT;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    request.signal?.removeEventListener("abort", onCallerAbort);
+  }
+}
+
+/**
+ * Sends a request, retrying transient failures (see `retry.ts`), and returns the first 2xx
+ * response. Otherwise throws: the `ApiError` of a non-retryable status at once; after the
+ * last attempt, the last `ApiError`, a `TimeoutError` or a `ConnectionError`; the signal's
+ * reason if the caller aborts. Callers give every POST an `Idempotency-Key`, so a retry
+ * after a lost response is answered from the service's record, not applied twice.
+ */
+export async function sendRequest(config: HttpConfig, request: HttpRequest): Promise<HttpResponse> {
+  const random = config.random ?? Math.random;
+  for (let attemptNumber = 1; ; attemptNumber++) {
+    request.signal?.throwIfAborted();
+    const info: RequestInfo = { method: request.method, path: request.path };
+    let outcome: AttemptOutcome;
+    let failure: Error;
+    let retryAfterMs: number | undefined;
+    try {
+      const response = await attempt(config, request);
+      const requestId = header(response.headers, "x-request-id");
+      if (response.status >= 200 && response.status <= 299) {
+        return { status: response.status, headers: response.headers, json: response.json, empty: response.empty, requestId };
+      }
+      retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
+      const body = response.json === NOT_JSON ? undefined : response.json;
+      failure = errorFromResponse(response.status, { ...info, requestId }, body, retryAfterMs);
+      outcome = { kind: "response", status: response.status };
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      const code = networkErrorCode(error);
+      if (error === ATTEMPT_TIMED_OUT || (code !== undefined && TIMEOUT_CODES.has(code))) {
+        outcome = { kind: "timeout" };
+        failure = new TimeoutError(info, config.timeoutMs, attemptNumber);
+      } else if (code !== undefined) {
+        outcome = { kind: "network", code };
+        failure = new ConnectionError(info, attemptNumber, error);
+        if (!RETRYABLE_NETWORK_CODES.has(code)) throw failure;
+      } else {
+        // Not a network failure (a bug, or a dispatcher misbehaving): do not disguise it.
+        throw error;
+      }
+    }
+    if (!shouldRetry(outcome, attemptNumber, config.maxRetries)) throw failure;
+    await sleep(retryDelayMs(attemptNumber, retryAfterMs, config.retryPolicy, random), request.signal);
+  }
+}

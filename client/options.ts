@@ -1,0 +1,158 @@
+import type { Dispatcher } from "undici";
+import { ConfigurationError } from "../errors/messaging-error";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
+
+/** `X-Service-Version` sent when `apiVersion` is not set: the version the spec's requests show. */
+export const DEFAULT_API_VERSION = "2024-06-01";
+/** Per-attempt timeout when `timeoutMs` is not set: 30 s. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Retries after the first attempt when `maxRetries` is not set (so up to 4 attempts). */
+export const DEFAULT_MAX_RETRIES = 3;
+
+// setTimeout fires at once for delays above 2^31 − 1 ms.
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Settings of a {@link MessagingClient}. */
+export interface MessagingClientOptions {
+  /**
+   * The secret API key, sent as the username of HTTP Basic authentication with an empty
+   * password. Required and non-empty. It never appears in an error message or property.
+   */
+  apiKey: string;
+  /**
+   * Where the service is, e.g. `https://api.example.com` or the emulator's
+   * `http://127.0.0.1:4010`. Must be http(s); a trailing slash is ignored, a path is kept as
+   * a prefix of every request path (`/v1/…`).
+   */
+  baseUrl: string;
+  /** Value of the `X-Service-Version` header, a date `YYYY-MM-DD`. Default `"2024-06-01"`. */
+  apiVersion?: string;
+  /**
+   * Timeout of one attempt, in milliseconds: from sending the request to having read the
+   * whole response. A request can take longer in all, across retries. Default 30000 (30 s).
+   */
+  timeoutMs?: number;
+  /**
+   * How many times a failed attempt is retried (network errors, timeouts, 408, 429, 5xx),
+   * so up to `maxRetries + 1` attempts. 0 disables retries. Default 3.
+   */
+  maxRetries?: number;
+  /**
+   * The undici dispatcher to send requests through (an `Agent`, `Pool`, `ProxyAgent`,
+   * `MockAgent`…). The caller owns it: {@link MessagingClient.close} leaves it open.
+   * Default: a private `Agent` owned by the client, with its timeouts set from `timeoutMs`.
+   * The global dispatcher is never read or set.
+   */
+  dispatcher?: Dispatcher;
+  /**
+   * Ceiling of the first retry's delay, in ms; it doubles each retry (exponential backoff
+   * with full jitter: the delay is random between 0 and the ceiling). Default 500.
+   * Mostly useful to keep tests fast.
+   */
+  retryBaseDelayMs?: number;
+  /** Largest backoff ceiling, in ms. Default 8000. */
+  retryMaxDelayMs?: number;
+  /**
+   * Longest `Retry-After` the client waits, in ms; a longer one sent by the service is cut
+   * to this. Default 60000 (60 s).
+   */
+  maxRetryAfterMs?: number;
+}
+
+/** Options after checking, as the client uses them. Holds the credentials: keep it private. */
+export interface ResolvedClientOptions {
+  /** `Basic base64(apiKey + ":")`. */
+  readonly authorization: string;
+  /** Scheme, host and port, e.g. `http://127.0.0.1:4010`. */
+  readonly origin: string;
+  /** Path of the base URL without a trailing slash, `""` when none. */
+  readonly pathPrefix: string;
+  /** `X-Service-Version` value. */
+  readonly apiVersion: string;
+  /** Per-attempt timeout, in ms. */
+  readonly timeoutMs: number;
+  /** Retries after the first attempt. */
+  readonly maxRetries: number;
+  /** Backoff and `Retry-After` bounds, in ms. */
+  readonly retryPolicy: RetryPolicy;
+  /** The caller's dispatcher; undefined when the client is to create its own. */
+  readonly dispatcher?: Dispatcher;
+}
+
+function fail(message: string): never {
+  throw new ConfigurationError(`MessagingClient: ${message}`);
+}
+
+function checkNumber(name: string, value: unknown, fallback: number, { min, max, integer }: { min: number; max: number; integer?: boolean }): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
+    fail(`option '${name}' must be ${integer ? "an integer" : "a number"} from ${min} to ${max}, got ${typeof value === "number" ? value : typeof value}`);
+  }
+  return value;
+}
+
+function isValidDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * Checks client options and fills in defaults. Throws {@link ConfigurationError} naming the
+ * option at fault. Messages never echo the API key, nor the base URL (a key pasted into the
+ * wrong option would otherwise be printed).
+ */
+export function resolveClientOptions(options: MessagingClientOptions): ResolvedClientOptions {
+  if (typeof options !== "object" || options === null) fail("expected an options object with at least 'apiKey' and 'baseUrl'");
+
+  const { apiKey } = options;
+  if (typeof apiKey !== "string" || apiKey.trim() === "") {
+    fail("option 'apiKey' is required: pass the service's secret API key (a non-empty string)");
+  }
+  // HTTP Basic: the username may not contain ':'; control characters cannot go in a header.
+  if (apiKey.includes(":") || /[\u0000-\u001f\u007f]/.test(apiKey)) {
+    fail("option 'apiKey' must not contain ':' or control characters (the value is not shown)");
+  }
+
+  if (typeof options.baseUrl !== "string" || options.baseUrl.trim() === "") {
+    fail("option 'baseUrl' is required, e.g. 'http://127.0.0.1:4010'");
+  }
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl.trim());
+  } catch {
+    fail("option 'baseUrl' is not an absolute URL (expected e.g. 'https://api.example.com'; the value is not shown)");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") fail(`option 'baseUrl' must use http or https, not '${url.protocol}'`);
+  if (url.username !== "" || url.password !== "") fail("option 'baseUrl' must not contain credentials: pass the key as 'apiKey'");
+  if (url.search !== "" || url.hash !== "") fail("option 'baseUrl' must not have a query string or fragment");
+
+  const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
+  if (typeof apiVersion !== "string" || !isValidDate(apiVersion)) {
+    fail(`option 'apiVersion' must be a date YYYY-MM-DD such as '${DEFAULT_API_VERSION}', got ${JSON.stringify(apiVersion)}`);
+  }
+
+  const timeoutMs = checkNumber("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, { min: 1, max: MAX_TIMER_MS });
+  const maxRetries = checkNumber("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES, { min: 0, max: 100, integer: true });
+  const baseMs = checkNumber("retryBaseDelayMs", options.retryBaseDelayMs, DEFAULT_RETRY_POLICY.baseMs, { min: 0, max: MAX_TIMER_MS });
+  const maxMs = checkNumber("retryMaxDelayMs", options.retryMaxDelayMs, Math.max(DEFAULT_RETRY_POLICY.maxMs, baseMs), { min: 0, max: MAX_TIMER_MS });
+  const maxRetryAfterMs = checkNumber("maxRetryAfterMs", options.maxRetryAfterMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs, { min: 0, max: MAX_TIMER_MS });
+
+  const dispatcher = options.dispatcher;
+  if (dispatcher !== undefined && (typeof dispatcher !== "object" || dispatcher === null || typeof dispatcher.request !== "function")) {
+    fail("option 'dispatcher' must be an undici Dispatcher (Agent, Pool, MockAgent…)");
+  }
+
+  return {
+    authorization: `Basic ${Buffer.from(`${apiKey}:`, "utf8").toString("base64")}`,
+    origin: url.origin,
+    pathPrefix: url.pathname.replace(/\/+$/, ""),
+    apiVersion,
+    timeoutMs,
+    maxRetries,
+    retryPolicy: { baseMs, maxMs, maxRetryAfterMs },
+    dispatcher,
+  };
+}

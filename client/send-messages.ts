@@ -1,0 +1,175 @@
+import { z } from "zod";
+import { PartialSendError, ValidationError, type SentBatch } from "../errors/messaging-error";
+import { toFieldErrors } from "../schemas/field-errors";
+import { MAX_MESSAGES_PER_BATCH, Stream, type Message, type MessageBatchRequest, type MessageBatchResult } from "../schemas/message-batch";
+import { chunks, isIterable, type Chunk } from "./chunks";
+import { IdempotencyKeyPrefix, chunkIdempotencyKey, newIdempotencyKey } from "./idempotency";
+import { parseMessages } from "./validate";
+
+/** Chunks sent at once when `concurrency` is not set: one, so chunks are accepted in order. */
+export const DEFAULT_SEND_CONCURRENCY = 1;
+/** The highest `concurrency` accepted. */
+export const MAX_SEND_CONCURRENCY = 16;
+
+/** How far a chunked send has got; passed to `onProgress` after each accepted chunk. */
+export interface SendProgress {
+  /** Messages in the chunks accepted so far. */
+  sentMessages: number;
+  /** Messages in the whole input, when known (the input is an array). */
+  totalMessages?: number;
+  /** Chunks accepted so far. */
+  sentBatches: number;
+}
+
+/** Options of {@link MessagingClient.sendMessages}. */
+export interface SendMessagesOptions {
+  /** Stream of every batch, e.g. `"transactional"`. Required. */
+  stream: string;
+  /** Messages per batch (per API call), 1–1000. Default 1000. */
+  batchSize?: number;
+  /**
+   * Prefix of the chunks' idempotency keys: chunk `i` is sent with `${prefix}-${i}`. Re-run a
+   * send with the same prefix, the same messages and the same `batchSize` and the service
+   * accepts nothing twice. Default: a random UUID (returned in the result; pass your own to
+   * be able to resume after a crash).
+   */
+  idempotencyKeyPrefix?: string;
+  /** Chunks in flight at once, 1–16. Default 1. Results stay in input order either way. */
+  concurrency?: number;
+  /**
+   * Called after each accepted chunk. If it throws, no further chunk is started and the send
+   * rejects with a `PartialSendError` whose `cause` is that error.
+   */
+  onProgress?: (progress: SendProgress) => void;
+  /** Stops the send: no further chunk is started and requests in flight are cancelled. */
+  signal?: AbortSignal;
+}
+
+/** What a completed chunked send did. */
+export interface SendMessagesResult {
+  /** The accepted chunks, in input order. */
+  batches: SentBatch[];
+  /** Messages sent in all. */
+  messageCount: number;
+  /** The prefix of the chunks' idempotency keys (the one passed, or the one generated). */
+  idempotencyKeyPrefix: string;
+}
+
+/** Sends one validated batch with the given idempotency key. */
+export type SendBatch = (request: MessageBatchRequest, idempotencyKey: string, signal: AbortSignal | undefined) => Promise<MessageBatchResult>;
+
+const SendMessagesOptionsSchema = z.object({
+  stream: Stream,
+  batchSize: z
+    .int({ error: "expected an integer" })
+    .min(1, { error: "expected at least 1" })
+    .max(MAX_MESSAGES_PER_BATCH, { error: `expected at most ${MAX_MESSAGES_PER_BATCH} (messages per call)` })
+    .optional(),
+  idempotencyKeyPrefix: IdempotencyKeyPrefix.optional(),
+  concurrency: z
+    .int({ error: "expected an integer" })
+    .min(1, { error: "expected at least 1" })
+    .max(MAX_SEND_CONCURRENCY, { error: `expected at most ${MAX_SEND_CONCURRENCY}` })
+    .optional(),
+  onProgress: z.custom<(progress: SendProgress) => void>((value) => typeof value === "function", { error: "expected a function" }).optional(),
+  signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: "expected an AbortSignal" }).optional(),
+});
+
+/**
+ * Sends any number of messages as consecutive batches of `batchSize`.
+ *
+ * Validation: an array is validated whole before anything is sent, so bad input sends
+ * nothing. Any other iterable or async iterable is read lazily and each chunk is validated
+ * just before it is sent; a bad message found after earlier chunks went out stops the send
+ * with a `PartialSendError` (its `cause` is the `ValidationError`). Errors name the
+ * message's position in the whole input, e.g. `messages[1523].tos[0]`.
+ *
+ * Failure: once any chunk has been started, every failure (a chunk failing after its
+ * retries, invalid input, the source throwing, an abort, `onProgress` throwing) stops the
+ * send — no further chunk is started, chunks in flight are awaited — and rejects with a
+ * `PartialSendError` listing the accepted chunks and the first chunk not accepted. Before
+ * that, the error itself is thrown (`ValidationError`, the signal's reason…).
+ */
+export async function sendInChunks(messages: unknown, options: SendMessagesOptions, sendBatch: SendBatch): Promise<SendMessagesResult> {
+  const parsedOptions = SendMessagesOptionsSchema.safeParse(options);
+  if (!parsedOptions.success) throw new ValidationError("sendMessages options", toFieldErrors(parsedOptions.error.issues));
+  const { stream, onProgress, signal } = parsedOptions.data;
+  const batchSize = parsedOptions.data.batchSize ?? MAX_MESSAGES_PER_BATCH;
+  const concurrency = parsedOptions.data.concurrency ?? DEFAULT_SEND_CONCURRENCY;
+  const prefix = parsedOptions.data.idempotencyKeyPrefix ?? newIdempotencyKey();
+
+  if (!isIterable(messages)) {
+    throw new ValidationError("messages", { messages: ["expected an array, an iterable or an async iterable of messages"] });
+  }
+  const upfront = Array.isArray(messages);
+  const source: Iterable<unknown> | AsyncIterable<unknown> = upfront ? parseMessages(messages, 0) : messages;
+  const totalMessages = upfront ? messages.length : undefined;
+  signal?.throwIfAborted();
+
+  const accepted: SentBatch[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let started = 0;
+  let sentMessages = 0;
+  let failure: { index: number; cause: unknown } | undefined;
+  const fail = (index: number, cause: unknown) => {
+    if (failure === undefined || index < failure.index) failure = { index, cause };
+  };
+
+  const send = async (chunk: Chunk<Message>) => {
+    const idempotencyKey = chunkIdempotencyKey(prefix, chunk.index);
+    let result: MessageBatchResult;
+    try {
+      result = await sendBatch({ stream, messages: chunk.items }, idempotencyKey, signal);
+    } catch (error) {
+      fail(chunk.index, error);
+      return;
+    }
+    accepted.push({ index: chunk.index, id: result.id, count: chunk.items.length, idempotencyKey });
+    sentMessages += chunk.items.length;
+    try {
+      onProgress?.({ sentMessages, totalMessages, sentBatches: accepted.length });
+    } catch (error) {
+      fail(chunk.index + 1, error);
+    }
+  };
+
+  let nextIndex = 0;
+  try {
+    for await (const raw of chunks(source, batchSize)) {
+      nextIndex = raw.index;
+      if (failure !== undefined) break;
+      if (signal?.aborted) {
+        fail(raw.index, signal.reason);
+        break;
+      }
+      let chunk: Chunk<Message>;
+      try {
+        chunk = upfront ? (raw as Chunk<Message>) : { ...raw, items: parseMessages(raw.items, raw.offset) };
+      } catch (error) {
+        fail(raw.index, error);
+        break;
+      }
+      started++;
+      const task: Promise<void> = send(chunk).finally(() => inFlight.delete(task));
+      inFlight.add(task);
+      nextIndex = raw.index + 1;
+      if (inFlight.size >= concurrency) await Promise.race(inFlight);
+      // Checked before the source is read again, so a failure consumes no further input.
+      if (failure !== undefined) break;
+    }
+  } catch (error) {
+    // The caller's iterable threw while being read.
+    fail(nextIndex, error);
+  }
+  await Promise.all(inFlight);
+
+  accepted.sort((a, b) => a.index - b.index);
+  if (failure !== undefined) {
+    if (started === 0) throw failure.cause;
+    // The first chunk not accepted (with concurrency, later ones may have been).
+    let failedIndex = 0;
+    while (failedIndex < accepted.length && accepted[failedIndex].index === failedIndex) failedIndex++;
+    throw new PartialSendError(accepted, failedIndex, failure.cause);
+  }
+  return { batches: accepted, messageCount: sentMessages, idempotencyKeyPrefix: prefix };
+}
