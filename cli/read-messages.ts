@@ -1,78 +1,130 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parse as parseCsv } from "csv-parse/sync";
+import { CsvError, parse as parseCsv } from "csv-parse/sync";
 import { ValidationError } from "../errors";
-import { Message, toFieldErrors } from "../schemas";
+import { Message, toFieldErrors, type FieldErrors } from "../schemas";
 
-/** A message read from a file, with where it came from (for error messages). */
-export interface SourcedMessage {
-  message: Message;
-  /** `line 12` (NDJSON, CSV) or `item 3` (JSON). */
-  location: string;
-}
+/** At most this many bad lines or items are listed in one error; the rest are counted. */
+export const MAX_REPORTED_BAD_ENTRIES = 100;
 
 /**
- * Reads messages from NDJSON (`.ndjson`, `.jsonl`: one message object a line), JSON (an
- * array of messages, or `{ "messages": [...] }`) or CSV (`.csv`: columns `to` — numbers
- * separated by `;` —, `body`, or `template_id` with `model.<name>` columns).
- * Every message is validated; all problems are reported at once, each naming its line or
- * item and field, and nothing is returned when there is any.
+ * Reads messages from NDJSON (`.ndjson`, `.jsonl` and any other extension: one message
+ * object a line, blank lines skipped), JSON (`.json`: an array of messages, or
+ * `{ "messages": [...] }`) or CSV (`.csv`: a header row, then columns `to` — numbers
+ * separated by `;` —, `body`, or `template_id` with `model.<name>` columns; quoted fields
+ * may hold commas and line breaks, which are read as `\n`). A UTF-8 byte order mark is
+ * ignored.
+ *
+ * Every message is validated with the shared `Message` schema and all problems are
+ * reported at once in a {@link ValidationError}: its `fieldErrors` keys name the place —
+ * `line 3: tos[0]` (NDJSON, CSV; lines from 1, a CSV record by the line it starts on),
+ * `item 2: body` (JSON; items from 0, as array indexes) — or `(file)` for the file as a
+ * whole (unreadable, empty, not JSON, no messages). Nothing is returned when there is any
+ * problem.
  */
 export function readMessages(file: string): Message[] {
-  const text = fs.readFileSync(file, "utf8");
+  const text = readText(file);
+  if (text.trim() === "") throw fileError(file, "the file is empty; expected messages as NDJSON, JSON or CSV");
   const extension = path.extname(file).toLowerCase();
-  const raw = extension === ".csv" ? fromCsv(text) : extension === ".json" ? fromJson(text) : fromNdjson(text);
-  const errors: Record<string, string[]> = {};
+  const entries = extension === ".csv" ? fromCsv(file, text) : extension === ".json" ? fromJson(file, text) : fromNdjson(text);
+
   const messages: Message[] = [];
-  for (const { value, location } of raw) {
-    const parsed = Message.safeParse(value);
-    if (parsed.success) messages.push(parsed.data);
-    else for (const [field, reasons] of Object.entries(toFieldErrors(parsed.error.issues))) {
-      errors[`${location}: ${field}`] = reasons;
+  const errors: FieldErrors = {};
+  let bad = 0;
+  for (const entry of entries) {
+    let entryErrors: FieldErrors | undefined;
+    if ("syntaxError" in entry) entryErrors = { [entry.location]: [entry.syntaxError] };
+    else {
+      const parsed = Message.safeParse(entry.value);
+      if (parsed.success) messages.push(parsed.data);
+      else entryErrors = prefixed(entry.location, toFieldErrors(parsed.error.issues));
     }
+    if (entryErrors === undefined) continue;
+    bad++;
+    if (bad <= MAX_REPORTED_BAD_ENTRIES) Object.assign(errors, entryErrors);
   }
-  if (Object.keys(errors).length > 0) throw new ValidationError(`messages in ${file}`, errors);
-  if (messages.length === 0) throw new ValidationError(`messages in ${file}`, { "(file)": ["no messages found"] });
+  if (bad > MAX_REPORTED_BAD_ENTRIES) {
+    errors["(file)"] = [`${bad - MAX_REPORTED_BAD_ENTRIES} more invalid message(s) not listed (${bad} in all)`];
+  }
+  if (bad > 0) throw new ValidationError(`messages in ${file}`, errors);
+  if (messages.length === 0) throw fileError(file, "no messages found");
   return messages;
 }
 
-interface RawMessage {
-  value: unknown;
-  location: string;
+/** A message as read, or why it could not be read, with where it is in the file. */
+type Entry = { location: string; value: unknown } | { location: string; syntaxError: string };
+
+function fileError(file: string, reason: string): ValidationError {
+  return new ValidationError(`messages in ${file}`, { "(file)": [reason] });
 }
 
-function fromNdjson(text: string): RawMessage[] {
-  const out: RawMessage[] = [];
+function prefixed(location: string, errors: FieldErrors): FieldErrors {
+  return Object.fromEntries(Object.entries(errors).map(([field, reasons]) => [`${location}: ${field}`, reasons]));
+}
+
+function readText(file: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw fileError(file, `cannot be read: ${(error as Error).message}`);
+  }
+  // Editors on Windows (and Excel's "CSV UTF-8") start files with a byte order mark.
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+function fromNdjson(text: string): Entry[] {
+  const entries: Entry[] = [];
   text.split(/\r?\n/).forEach((line, index) => {
     if (line.trim() === "") return;
     const location = `line ${index + 1}`;
     try {
-      out.push({ value: JSON.parse(line), location });
+      entries.push({ location, value: JSON.parse(line) });
     } catch (error) {
-      throw new ValidationError("NDJSON", { [location]: [`not valid JSON: ${(error as Error).message}`] });
+      // Keep going: every bad line is reported in one go, not one per run.
+      entries.push({ location, syntaxError: `not valid JSON: ${(error as Error).message}` });
     }
   });
-  return out;
+  return entries;
 }
 
-function fromJson(text: string): RawMessage[] {
+function fromJson(file: string, text: string): Entry[] {
   let document: unknown;
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new ValidationError("JSON", { "(file)": [`not valid JSON: ${(error as Error).message}`] });
+    throw fileError(file, `not valid JSON${lineOfPosition(text, (error as Error).message)}: ${(error as Error).message}`);
   }
-  const list = Array.isArray(document) ? document : (document as { messages?: unknown })?.messages;
-  if (!Array.isArray(list)) throw new ValidationError("JSON", { "(file)": ["expected an array of messages or { \"messages\": [...] }"] });
-  return list.map((value, index) => ({ value, location: `item ${index}` }));
+  const list = Array.isArray(document) ? document : (document as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(list)) throw fileError(file, 'expected an array of messages or { "messages": [...] }');
+  return list.map((value, index) => ({ location: `item ${index}`, value }));
 }
 
-function fromCsv(text: string): RawMessage[] {
-  const records = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, info: true }) as Array<{
-    record: Record<string, string>;
-    info: { lines: number };
-  }>;
-  return records.map(({ record, info }) => {
+// V8 names a byte offset ("… in JSON at position 1234") for some errors; a line is what helps.
+function lineOfPosition(text: string, message: string): string {
+  const match = / at position (\d+)/.exec(message);
+  if (!match) return "";
+  const before = text.slice(0, Number(match[1]));
+  return ` (line ${before.split("\n").length})`;
+}
+
+function fromCsv(file: string, text: string): Entry[] {
+  // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, line numbers are right.
+  const normalized = text.replace(/\r\n/g, "\n");
+  let records: Array<{ record: Record<string, string>; raw: string; info: { lines: number; columns: unknown } }>;
+  try {
+    records = parseCsv(normalized, { columns: true, skip_empty_lines: true, trim: true, info: true, raw: true });
+  } catch (error) {
+    if (error instanceof CsvError) throw fileError(file, `not valid CSV: ${error.message}`);
+    throw error;
+  }
+  if (records.length === 0) throw fileError(file, "no messages found (a header row, then one row per message)");
+  const columns = Object.keys(records[0].record);
+  if (!columns.includes("to") && !columns.includes("tos")) {
+    // One clear error instead of "no recipient" on every row.
+    throw fileError(file, `no 'to' column (recipients separated by ';'); the header has: ${columns.join(", ")}`);
+  }
+  return records.map(({ record, raw, info }) => {
     const message: Record<string, unknown> = {
       tos: (record.to ?? record.tos ?? "").split(";").map((to) => to.trim()).filter(Boolean),
     };
@@ -83,6 +135,13 @@ function fromCsv(text: string): RawMessage[] {
       );
       message.template = { id: record.template_id, model };
     }
-    return { value: message, location: `line ${info.lines}` };
+    return { location: `line ${startLine(raw, info.lines)}`, value: message };
   });
+}
+
+// `info.lines` is the line a record ends on; a quoted field can span lines, and users look
+// for the line it starts on. `raw` may begin with the blank lines skipped before it.
+function startLine(raw: string, endLine: number): number {
+  const record = raw.replace(/^(?:[ \t]*\n)+/, "").replace(/\n$/, "");
+  return endLine - (record.split("\n").length - 1);
 }

@@ -1,0 +1,306 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DEFAULT_MAX_RETRIES } from "../../client";
+import { FAULT_KINDS, startEmulator, type Emulator, type FaultKind, type RecordedBatch } from "../../emulator";
+import { chooseFault, mulberry32 } from "../../emulator/faults";
+
+/**
+ * `messaging send` as users run it: the built CLI in a child process, against a real
+ * emulator in this process. Children are spawned asynchronously — a sync spawn would block
+ * the emulator's event loop. Assertions are on what the emulator recorded.
+ */
+
+const ROOT = path.resolve(__dirname, "../..");
+const CLI = path.join(ROOT, "dist/cli/main.js");
+/** Distinctive, so a leak into any output is unmistakable. Every run checks it is absent. */
+const API_KEY = "sk_test_cli_send_7f3a9c2e5b1d_never_printed";
+const AUTH_HEADER_VALUE = Buffer.from(`${API_KEY}:`).toString("base64");
+
+let emulator: Emulator;
+let dir: string;
+
+beforeAll(async () => {
+  if (!existsSync(CLI)) {
+    throw new Error(`${CLI} is missing: these tests run the built CLI; run \`npm run build\` first (\`npm test\` does).`);
+  }
+  dir = mkdtempSync(path.join(os.tmpdir(), "messaging-send-"));
+  emulator = await startEmulator({ port: 0, host: "127.0.0.1", apiKey: API_KEY });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+// Fault settings are per emulator: every test starts without faults.
+afterEach(() => {
+  emulator.setFaults({ failureRate: 0 });
+});
+
+interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `node dist/cli/main.js send ...args` in the test directory, with MESSAGING_API_KEY
+ * and MESSAGING_BASE_URL pointing at the emulator unless `env` overrides them (undefined
+ * removes a variable), and checks the key shows nowhere in its output. Given a string
+ * instead of `args`, runs it with /bin/sh, the CLI standing for its leading `messaging`.
+ */
+async function send(args: string[] | string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(childEnv)) if (name.startsWith("MESSAGING_")) delete childEnv[name];
+  Object.assign(childEnv, { MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: emulator.url }, env);
+  for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
+
+  const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+  const options = { cwd: dir, env: childEnv, stdio };
+  const child =
+    typeof args === "string"
+      ? spawn("/bin/sh", ["-c", args.replace(/^messaging /, `'${process.execPath}' '${CLI}' `)], options)
+      : spawn(process.execPath, [CLI, "send", ...args], options);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (exitCode) => resolve(exitCode));
+  });
+  for (const secret of [API_KEY, AUTH_HEADER_VALUE]) {
+    expect(stdout).not.toContain(secret);
+    expect(stderr).not.toContain(secret);
+  }
+  return { code, stdout, stderr };
+}
+
+/** A distinct recipient for message `i` (E.164). */
+function recipient(i: number): string {
+  return `+2547${String(i).padStart(8, "0")}`;
+}
+
+/** Writes `count` messages as NDJSON, each to its own recipient; returns the file name (relative to `dir`). */
+function ndjsonFile(name: string, count: number): string {
+  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ tos: [recipient(i)], body: `reminder ${i}` }));
+  writeFileSync(path.join(dir, name), `${lines.join("\n")}\n`);
+  return name;
+}
+
+/** What the emulator has recorded so far, to compare against later. */
+function mark(): { batches: number; requests: number } {
+  return { batches: emulator.batches().length, requests: emulator.requestCount() };
+}
+
+function batchesSince(since: { batches: number }): RecordedBatch[] {
+  return emulator.batches().slice(since.batches);
+}
+
+/** Asserts `batches` hold messages 0..count-1 of {@link ndjsonFile}, in order, each exactly once, 1,000 a call. */
+function expectEachMessageOnce(batches: RecordedBatch[], count: number): void {
+  const sizes = [];
+  for (let left = count; left > 0; left -= 1000) sizes.push(Math.min(1000, left));
+  expect(batches.map((batch) => batch.messages.length)).toEqual(sizes);
+  expect(batches.every((batch) => batch.stream === "transactional")).toBe(true);
+  const recipients = batches.flatMap((batch) => batch.messages.flatMap((message) => message.tos));
+  expect(recipients).toEqual(Array.from({ length: count }, (_, i) => recipient(i)));
+  expect(new Set(recipients).size).toBe(count);
+}
+
+/**
+ * The faults the emulator will inject on its next `count` API requests for these settings
+ * (it draws from the same seeded generator, one request after another).
+ */
+function faultPlan(seed: number, failureRate: number, kinds: FaultKind[], count: number): Array<FaultKind | undefined> {
+  const random = mulberry32(seed);
+  return Array.from({ length: count }, () => chooseFault(failureRate, kinds, random));
+}
+
+const ATTEMPTS_PER_CALL = DEFAULT_MAX_RETRIES + 1;
+const ALL_FAULTS: FaultKind[] = [...FAULT_KINDS];
+
+/**
+ * The faults `calls` consecutive calls meet under `plan`, each retried until it succeeds;
+ * undefined if some call would run out of attempts (or the plan is too short).
+ */
+function simulate(plan: Array<FaultKind | undefined>, calls: number): FaultKind[] | undefined {
+  const met: FaultKind[] = [];
+  let next = 0;
+  for (let call = 0; call < calls; call++) {
+    let attempts = 0;
+    for (;;) {
+      if (next >= plan.length || attempts === ATTEMPTS_PER_CALL) return undefined;
+      const fault = plan[next++];
+      attempts++;
+      if (fault === undefined) break;
+      met.push(fault);
+    }
+  }
+  return met;
+}
+
+describe("messaging send (built CLI against the emulator)", () => {
+  it("sends 2,500 NDJSON messages in 3 calls [1000, 1000, 500], every recipient once", async () => {
+    const file = ndjsonFile("reminders.ndjson", 2500);
+    const before = mark();
+    const run = await send(["--file", file]);
+    expect(run.code).toBe(0);
+    const batches = batchesSince(before);
+    expectEachMessageOnce(batches, 2500);
+    expect(batches.map((batch) => batch.messages[0].body)).toEqual(["reminder 0", "reminder 1000", "reminder 2000"]);
+    expect(emulator.requestCount() - before.requests).toBe(3);
+    expect(run.stdout).toBe(`sent 2500 message(s) in 3 call(s): ${batches.map((batch) => batch.id).join(", ")}\n`);
+    expect(run.stderr).toContain("sent 1000/2500 messages (1/3 calls)");
+    expect(run.stderr).toContain("sent 2500/2500 messages (3/3 calls)");
+  });
+
+  it("sends CSV and JSON files too, on the stream given", async () => {
+    writeFileSync(path.join(dir, "list.csv"), `to,body\n"${recipient(1)};${recipient(2)}","Hi, you"\n`);
+    writeFileSync(path.join(dir, "list.json"), JSON.stringify({ messages: [{ tos: [recipient(3)], template: { id: "tpl_1", model: { n: 1 } } }] }));
+    const before = mark();
+    expect((await send(["--file", "list.csv", "--stream", "marketing"])).code).toBe(0);
+    expect((await send(["--file", "list.json"])).code).toBe(0);
+    expect(batchesSince(before).map(({ stream, messages }) => ({ stream, messages }))).toEqual([
+      { stream: "marketing", messages: [{ tos: [recipient(1), recipient(2)], body: "Hi, you" }] },
+      { stream: "transactional", messages: [{ tos: [recipient(3)], template: { id: "tpl_1", model: { n: 1 } } }] },
+    ]);
+  });
+
+  it("--dry-run validates, prints the counts, exits 0 and sends nothing", async () => {
+    const file = ndjsonFile("dry.ndjson", 2500);
+    const before = mark();
+    const run = await send(["--file", file, "--dry-run"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("2500 valid message(s) in 3 call(s) on stream 'transactional'");
+    expect(emulator.requestCount()).toBe(before.requests);
+    expect(batchesSince(before)).toEqual([]);
+  });
+
+  it("--dry-run needs no API key", async () => {
+    const run = await send(["--file", ndjsonFile("dry-nokey.ndjson", 3), "--dry-run"], { MESSAGING_API_KEY: undefined, MESSAGING_BASE_URL: undefined });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("3 valid message(s) in 1 call(s)");
+  });
+
+  it("an invalid file: exits 1, names each line and field, sends nothing", async () => {
+    const lines = [
+      JSON.stringify({ tos: [recipient(0)], body: "fine" }),
+      "",
+      JSON.stringify({ tos: ["0712345678"], body: "local number" }),
+      JSON.stringify({ tos: [recipient(1)], body: "" }),
+      "{not json",
+    ];
+    writeFileSync(path.join(dir, "invalid.ndjson"), lines.join("\n"));
+    const before = mark();
+    const run = await send(["--file", "invalid.ndjson"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("invalid.ndjson");
+    expect(run.stderr).toMatch(/line 3: tos\[0\]: expected an E\.164 phone number/);
+    expect(run.stderr).toMatch(/line 4: body: expected non-empty message text/);
+    expect(run.stderr).toMatch(/line 5: not valid JSON/);
+    expect(run.stderr).toContain("nothing was sent");
+    expect(emulator.requestCount()).toBe(before.requests);
+  });
+
+  it("a missing file: exits 1 naming it", async () => {
+    const run = await send(["--file", "no-such-file.ndjson"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("no-such-file.ndjson");
+    expect(run.stderr).toContain("cannot be read");
+  });
+
+  it("without MESSAGING_API_KEY: exits 1 naming it, sends nothing", async () => {
+    const before = mark();
+    const run = await send(["--file", ndjsonFile("nokey.ndjson", 3)], { MESSAGING_API_KEY: undefined });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("MESSAGING_API_KEY");
+    expect(emulator.requestCount()).toBe(before.requests);
+  });
+
+  it.each([
+    ["missing", undefined],
+    ["not a URL", "not a url"],
+  ])("MESSAGING_BASE_URL %s: exits 1 naming it, without printing the key", async (_, baseUrl) => {
+    const run = await send(["--file", ndjsonFile("nobase.ndjson", 3)], { MESSAGING_BASE_URL: baseUrl });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("MESSAGING_BASE_URL");
+  });
+
+  it("a wrong key: exits 1 with the service's answer, without printing that key", async () => {
+    const wrongKey = "sk_test_wrong_4c8e1a6f0b2d_never_printed";
+    const before = mark();
+    const run = await send(["--file", ndjsonFile("wrongkey.ndjson", 3)], { MESSAGING_API_KEY: wrongKey });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("HTTP 401");
+    expect(`${run.stdout}${run.stderr}`).not.toContain(wrongKey);
+    expect(batchesSince(before)).toEqual([]);
+  });
+
+  it.each([
+    [[]],
+    [["--file"]],
+    [["--bogus"]],
+    [["--file", "x.ndjson", "extra"]],
+    [["--file", "x.ndjson", "--dry-run=yes"]],
+    [["--file", "x.ndjson", "--stream", ""]],
+    [["--file", "x.ndjson", "--idempotency-key-prefix", "has space"]],
+  ])("bad arguments %p: exits 2 with usage, sends nothing", async (args) => {
+    const before = mark();
+    const run = await send(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("usage: messaging send --file FILE");
+    expect(emulator.requestCount()).toBe(before.requests);
+  });
+
+  it("under injected faults (rate 0.3, seeded): every message recorded exactly once", async () => {
+    // The first seed under which the 3 calls meet "processed, then dropped" (a retry without
+    // the same idempotency key would duplicate) and other faults, yet none runs out of attempts.
+    let seed = 0;
+    let faults = simulate(faultPlan(seed, 0.3, ALL_FAULTS, 40), 3);
+    while (faults === undefined || !faults.includes("drop_after_processing") || new Set(faults).size < 2) {
+      faults = simulate(faultPlan(++seed, 0.3, ALL_FAULTS, 40), 3);
+    }
+    const file = ndjsonFile("faults.ndjson", 2500);
+    emulator.setFaults({ failureRate: 0.3, seed });
+    const before = mark();
+    const run = await send(["--file", file]);
+    expect(run.code).toBe(0);
+    expectEachMessageOnce(batchesSince(before), 2500);
+    // Every faulted attempt was retried: one request per fault beyond the 3 calls.
+    expect(emulator.requestCount() - before.requests).toBe(3 + faults.length);
+  });
+
+  it("stopped part-way: prints a resume command; running it completes without duplicates", async () => {
+    // A seed under which call 1 succeeds at once and call 2 is processed, then its
+    // connection dropped, on every attempt: the run stops after the service accepted 2 batches
+    // but confirmed only 1.
+    const kinds: FaultKind[] = ["drop_after_processing"];
+    const wanted = [undefined, ...Array<FaultKind>(ATTEMPTS_PER_CALL).fill("drop_after_processing")];
+    let seed = 0;
+    while (JSON.stringify(faultPlan(seed, 0.5, kinds, wanted.length)) !== JSON.stringify(wanted)) seed++;
+
+    // A name a shell would split: the printed command must quote it.
+    const file = ndjsonFile("resume list.ndjson", 2500);
+    emulator.setFaults({ failureRate: 0.5, seed, kinds });
+    const before = mark();
+    const first = await send(["--file", file]);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toContain("sending stopped at chunk 1");
+    expect(batchesSince(before).map((batch) => batch.messages.length)).toEqual([1000, 1000]);
+
+    const resume = /resume without sending anything twice: (messaging send .*)$/m.exec(first.stderr)?.[1];
+    expect(resume).toMatch(/^messaging send --file 'resume list\.ndjson' --stream transactional --idempotency-key-prefix \S+$/);
+    emulator.setFaults({ failureRate: 0 });
+    // Run exactly as printed, through a shell.
+    const second = await send(resume!);
+    expect(second.code).toBe(0);
+
+    const batches = batchesSince(before);
+    expectEachMessageOnce(batches, 2500);
+    // The resumed run got the first two calls' original answers back (replayed), then sent the third.
+    expect(second.stdout).toBe(`sent 2500 message(s) in 3 call(s): ${batches.map((batch) => batch.id).join(", ")}\n`);
+  });
+});
