@@ -43,6 +43,9 @@ export interface ProviderHost {
   close(): Promise<void>;
 }
 
+/** Longest wait for one provider call, in milliseconds. */
+const CALL_DEADLINE_MS = 120_000;
+
 /** The value the engine uses to mark a secret inside a struct. */
 export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" };
 
@@ -74,9 +77,12 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
   });
   const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 
+  // A deadline, so a provider that never answers fails the run instead of hanging it.
   const call = <T>(method: string, request: unknown): Promise<T> =>
     new Promise((resolve, reject) => {
-      client[method](request, (error: any, response: T) => (error ? reject(toError(error)) : resolve(response)));
+      client[method](request, new grpc.Metadata(), { deadline: Date.now() + CALL_DEADLINE_MS }, (error: any, response: T) =>
+        error ? reject(toError(error)) : resolve(response),
+      );
     });
 
   // Re-raises the host's "created but failed to initialise" detail as ResourceInitError.

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { MessagingClient } from "../client";
@@ -29,9 +29,20 @@ export function check(news: Record<string, unknown>): pulumi.dynamic.CheckResult
 const canonical = (value: unknown): string => JSON.stringify(value ?? null, (_key, v) =>
   v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
 
+/**
+ * Outputs record a digest of the messages, not the messages: state stays small, and a
+ * part-sent batch (whose outputs travel in gRPC metadata) can still be compared.
+ */
+export const messagesDigest = (messages: unknown): string => createHash("sha256").update(canonical(messages)).digest("hex");
+
 /** Messages cannot be changed once sent: any change replaces the resource, which sends again. */
 export function diff(olds: Record<string, unknown>, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
-  const replaces = MESSAGE_BATCH_INPUTS.filter((key) => containsUnknown(news[key]) || canonical(olds[key]) !== canonical(news[key]));
+  const changed = (key: (typeof MESSAGE_BATCH_INPUTS)[number]): boolean => {
+    if (containsUnknown(news[key])) return true;
+    if (key === "messages") return olds.messagesDigest !== messagesDigest(news.messages);
+    return canonical(olds[key]) !== canonical(news[key]);
+  };
+  const replaces = MESSAGE_BATCH_INPUTS.filter(changed);
   return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
 }
 
@@ -39,7 +50,13 @@ export function diff(olds: Record<string, unknown>, news: Record<string, unknown
 export async function create(settings: ProviderSettings, inputs: Record<string, unknown>, idempotencyKeyPrefix: string = randomUUID()): Promise<pulumi.dynamic.CreateResult> {
   const messages = inputs.messages as Message[];
   const client = new MessagingClient(settings);
-  const base = { stream: inputs.stream, messages, triggers: inputs.triggers ?? null, messageCount: messages.length, idempotencyKeyPrefix };
+  const base = {
+    stream: inputs.stream,
+    triggers: inputs.triggers ?? null,
+    messageCount: messages.length,
+    messagesDigest: messagesDigest(messages),
+    idempotencyKeyPrefix,
+  };
   try {
     const result = await client.sendMessages(messages, { stream: inputs.stream as string, idempotencyKeyPrefix });
     return {
@@ -63,7 +80,7 @@ export async function create(settings: ProviderSettings, inputs: Record<string, 
 
 /** Refresh keeps the recorded state; a batch cannot be imported. */
 export function read(id: string, props: Record<string, unknown> | undefined): pulumi.dynamic.ReadResult {
-  if (!props || !Array.isArray(props.messages)) {
+  if (!props || typeof props.messagesDigest !== "string") {
     throw new UnsupportedOperationError(`Cannot import message batch ${id}: the service has no operation to retrieve a batch.`);
   }
   return { id, props };

@@ -25,6 +25,8 @@ export class MessageBatch extends pulumi.dynamic.Resource {
   declare public readonly messageCount: pulumi.Output<number>;
   /** Ids the service returned, one per call of up to 1,000 messages (null where none was returned). */
   declare public readonly batchIds: pulumi.Output<(string | null)[]>;
+  /** SHA-256 of the messages as sent (state keeps this digest, not the messages). */
+  declare public readonly messagesDigest: pulumi.Output<string>;
   /** When the last call was accepted, ISO 8601 UTC. */
   declare public readonly sentAt: pulumi.Output<string>;
 
@@ -32,7 +34,10 @@ export class MessageBatch extends pulumi.dynamic.Resource {
     super(
       provider,
       name,
-      { stream: args.stream, messages: args.messages, triggers: args.triggers, messageCount: undefined, batchIds: undefined, sentAt: undefined },
+      {
+        stream: args.stream, messages: args.messages, triggers: args.triggers,
+        messageCount: undefined, messagesDigest: undefined, batchIds: undefined, sentAt: undefined,
+      },
       opts,
       "messaging",
       "MessageBatch",
