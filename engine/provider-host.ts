@@ -97,9 +97,18 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
     }
     return new Error(error?.details ?? String(error));
   }
-  const struct = (value: Props) => Struct.fromJavaScript(value);
-  const typeOf = (urn: string) => urn.split("::")[2] ?? "";
-  const nameOf = (urn: string) => urn.split("::")[3] ?? "";
+  /** A provider request for the resource `urn`, with an id and property structs as given. */
+  function request(Type: any, urn: string, fields: { id?: string } & Record<string, Props | string | undefined>): unknown {
+    const message = new Type();
+    message.setUrn(urn);
+    message.setType(urn.split("::")[2] ?? "");
+    message.setName(urn.split("::")[3] ?? "");
+    for (const [field, value] of Object.entries(fields)) {
+      const setter = `set${field[0].toUpperCase()}${field.slice(1)}`;
+      message[setter](typeof value === "string" ? value : Struct.fromJavaScript(value));
+    }
+    return message;
+  }
 
   return {
     async configure(config, secretKeys) {
@@ -108,34 +117,20 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
         args[key] = secretKeys.includes(key) ? { [SECRET_SIG.key]: SECRET_SIG.value, value } : value;
       }
       const request = new proto.ConfigureRequest();
-      request.setArgs(struct(args));
+      request.setArgs(Struct.fromJavaScript(args));
       const variables = request.getVariablesMap();
       for (const [key, value] of Object.entries(config)) variables.set(key, value);
       await call("configure", request);
     },
     async check(urn, olds, news) {
-      const request = new proto.CheckRequest();
-      request.setUrn(urn);
-      request.setName(nameOf(urn));
-      request.setType(typeOf(urn));
-      request.setOlds(struct(olds));
-      request.setNews(struct(news));
-      const response: any = await call("check", request);
+      const response: any = await call("check", request(proto.CheckRequest, urn, { olds, news }));
       return {
         inputs: response.getInputs()?.toJavaScript() ?? {},
         failures: response.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
       };
     },
     async diff(urn, id, olds, news, oldInputs) {
-      const request = new proto.DiffRequest();
-      request.setUrn(urn);
-      request.setId(id);
-      request.setName(nameOf(urn));
-      request.setType(typeOf(urn));
-      request.setOlds(struct(olds));
-      request.setNews(struct(news));
-      request.setOldInputs(struct(oldInputs));
-      const response: any = await call("diff", request);
+      const response: any = await call("diff", request(proto.DiffRequest, urn, { id, olds, news, oldInputs }));
       const changes = response.getChanges();
       const kinds = proto.DiffResponse.DiffChanges;
       return {
@@ -144,44 +139,20 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
         deleteBeforeReplace: response.getDeletebeforereplace(),
       };
     },
-    async create(urn, props) {
-      const request = new proto.CreateRequest();
-      request.setUrn(urn);
-      request.setName(nameOf(urn));
-      request.setType(typeOf(urn));
-      request.setProperties(struct(props));
-      const response: any = await call("create", request);
+    async create(urn, properties) {
+      const response: any = await call("create", request(proto.CreateRequest, urn, { properties }));
       return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {} };
     },
-    async read(urn, id, props) {
-      const request = new proto.ReadRequest();
-      request.setUrn(urn);
-      request.setId(id);
-      request.setName(nameOf(urn));
-      request.setType(typeOf(urn));
-      request.setProperties(struct(props));
-      const response: any = await call("read", request);
+    async read(urn, id, properties) {
+      const response: any = await call("read", request(proto.ReadRequest, urn, { id, properties }));
       return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {} };
     },
     async update(urn, id, olds, news) {
-      const request = new proto.UpdateRequest();
-      request.setUrn(urn);
-      request.setId(id);
-      request.setName(nameOf(urn));
-      request.setType(typeOf(urn));
-      request.setOlds(struct(olds));
-      request.setNews(struct(news));
-      const response: any = await call("update", request);
+      const response: any = await call("update", request(proto.UpdateRequest, urn, { id, olds, news }));
       return { properties: response.getProperties()?.toJavaScript() ?? {} };
     },
-    async delete(urn, id, props) {
-      const request = new proto.DeleteRequest();
-      request.setUrn(urn);
-      request.setId(id);
-      request.setName(nameOf(urn));
-      request.setType(typeOf(urn));
-      request.setProperties(struct(props));
-      await call("delete", request);
+    async delete(urn, id, properties) {
+      await call("delete", request(proto.DeleteRequest, urn, { id, properties }));
     },
     stderr: () => [...stderrLines],
     async close() {

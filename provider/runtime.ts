@@ -11,67 +11,46 @@ import { ConfigSource, ProviderSettings, resolveSettings } from "./settings";
 import * as webhookEndpoint from "./webhook-endpoint-runtime";
 import * as messageBatch from "./message-batch-runtime";
 
-/** Methods of a serialized provider, each taking the provider's `configure` config first. */
-export interface ResourceRuntime {
-  check(config: ConfigSource | undefined, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult>;
-  diff(config: ConfigSource | undefined, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult>;
-  create(config: ConfigSource | undefined, inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
-  read(config: ConfigSource | undefined, id: string, props?: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
-  update(config: ConfigSource | undefined, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
-  delete(config: ConfigSource | undefined, id: string, props: Record<string, unknown>): Promise<void>;
+type Props = Record<string, unknown>;
+
+/** What each resource kind implements (`*-runtime.ts`), free of the provider protocol. */
+export interface ResourceImplementation {
+  check(news: Props): pulumi.dynamic.CheckResult;
+  diff(olds: Props, news: Props): pulumi.dynamic.DiffResult;
+  create(settings: ProviderSettings, inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: Props | undefined): pulumi.dynamic.ReadResult;
+  update(settings: () => ProviderSettings, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  remove(id: string, props: Props | undefined): void;
 }
 
-// Settings are resolved only where the service is called, so preview, refresh and
-// destroy work without an API key.
-const settings = (config: ConfigSource | undefined): ProviderSettings => resolveSettings(config);
+/** Methods of a serialized provider, each taking the provider's `configure` config first. */
+export interface ResourceRuntime {
+  check(config: ConfigSource | undefined, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  diff(config: ConfigSource | undefined, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(config: ConfigSource | undefined, inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(config: ConfigSource | undefined, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult>;
+  update(config: ConfigSource | undefined, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  delete(config: ConfigSource | undefined, id: string, props: Props): Promise<void>;
+}
 
-/** `messaging:WebhookEndpoint`. */
-export const webhookEndpointRuntime: ResourceRuntime = {
-  async check(_config, _olds, news) {
-    return webhookEndpoint.check(news);
-  },
-  async diff(_config, _id, olds, news) {
-    return webhookEndpoint.diff(olds, news);
-  },
-  async create(config, inputs) {
-    return webhookEndpoint.create(settings(config), inputs);
-  },
-  async read(_config, id, props) {
-    return webhookEndpoint.read(id, props);
-  },
-  async update(_config, id, olds) {
-    return webhookEndpoint.update(id, olds);
-  },
-  async delete(_config, id, props) {
-    webhookEndpoint.remove(id, props);
-  },
-};
+/**
+ * Settings are resolved only where the service is called, so preview, refresh and destroy
+ * work without an API key.
+ */
+function adapt(implementation: ResourceImplementation): ResourceRuntime {
+  return {
+    check: async (_config, _olds, news) => implementation.check(news),
+    diff: async (_config, _id, olds, news) => implementation.diff(olds, news),
+    create: async (config, inputs) => implementation.create(resolveSettings(config), inputs),
+    read: async (_config, id, props) => implementation.read(id, props),
+    update: async (config, id, olds, news) => implementation.update(() => resolveSettings(config), id, olds, news),
+    delete: async (_config, id, props) => implementation.remove(id, props),
+  };
+}
 
-/** `messaging:MessageBatch`. */
-export const messageBatchRuntime: ResourceRuntime = {
-  async check(_config, _olds, news) {
-    return messageBatch.check(news);
-  },
-  async diff(_config, _id, olds, news) {
-    return messageBatch.diff(olds, news);
-  },
-  async create(config, inputs) {
-    return messageBatch.create(settings(config), inputs);
-  },
-  async read(_config, id, props) {
-    return messageBatch.read(id, props);
-  },
-  async update(config, id, olds, news) {
-    return messageBatch.update(() => settings(config), id, olds, news);
-  },
-  async delete(_config, id) {
-    messageBatch.remove(id);
-  },
-};
-
-/** Looked up by name from the serialized provider. */
+/** Looked up by kind from the serialized provider. */
 export const runtimes = {
-  WebhookEndpoint: webhookEndpointRuntime,
-  MessageBatch: messageBatchRuntime,
+  WebhookEndpoint: adapt(webhookEndpoint),
+  MessageBatch: adapt(messageBatch),
 } as const;
 export type ResourceKind = keyof typeof runtimes;

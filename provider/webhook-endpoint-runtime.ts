@@ -42,38 +42,34 @@ function dedupe(values: readonly string[]): string[] {
   return [...new Set(values)];
 }
 
+// Valid stand-ins for values not known until `up`: validation skips them.
+const PREVIEW_STAND_INS: Record<(typeof WEBHOOK_ENDPOINT_INPUTS)[number], unknown> = {
+  url: "https://unknown.invalid",
+  events: ["unknown"],
+  format: "basic",
+  description: "",
+};
+
 /**
  * Validates with the shared schema and normalizes: `format` defaults to `basic`, duplicate
- * events are dropped (first occurrence kept). Unknown preview values are passed through
- * untouched and not validated, since they are only known at `up`.
+ * events are dropped (first occurrence kept). Unknown preview values pass through as they
+ * are; the known ones are still checked.
  */
 export function check(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
-  const candidate: Record<string, unknown> = {};
-  const unknowns: Record<string, unknown> = {};
-  for (const key of WEBHOOK_ENDPOINT_INPUTS) {
-    const value = news[key];
-    if (value === undefined || value === null) continue;
-    if (containsUnknown(value)) unknowns[key] = value;
-    else candidate[key] = value;
-  }
+  const given = WEBHOOK_ENDPOINT_INPUTS.filter((key) => news[key] !== undefined && news[key] !== null);
+  const unknown = new Set(given.filter((key) => containsUnknown(news[key])));
+  const parsed = WebhookEndpointCreate.safeParse(
+    Object.fromEntries(given.map((key) => [key, unknown.has(key) ? PREVIEW_STAND_INS[key] : news[key]])),
+  );
+  if (!parsed.success) return { inputs: news, failures: toCheckFailures(parsed.error.issues) };
 
-  // Validate known fields only; an unknown field stands in for a valid placeholder.
-  const placeholders: Record<string, unknown> = { url: "https://unknown.invalid", events: ["unknown"] };
-  const parsed = WebhookEndpointCreate.safeParse({
-    ...Object.fromEntries(Object.keys(unknowns).map((key) => [key, placeholders[key]]).filter(([, v]) => v !== undefined)),
-    ...candidate,
-  });
-  if (!parsed.success) {
-    return { inputs: news, failures: toCheckFailures(parsed.error.issues) };
-  }
-
+  const normalized: Record<string, unknown> = { ...parsed.data, events: dedupe(parsed.data.events) };
   const inputs: Record<string, unknown> = { ...news };
-  for (const key of WEBHOOK_ENDPOINT_INPUTS) delete inputs[key];
-  inputs.url = unknowns.url ?? parsed.data.url;
-  inputs.events = unknowns.events ?? dedupe(parsed.data.events);
-  inputs.format = unknowns.format ?? parsed.data.format;
-  const description = unknowns.description ?? parsed.data.description;
-  if (description !== undefined) inputs.description = description;
+  for (const key of WEBHOOK_ENDPOINT_INPUTS) {
+    const value = unknown.has(key) ? news[key] : normalized[key];
+    if (value === undefined) delete inputs[key];
+    else inputs[key] = value;
+  }
   return { inputs };
 }
 
@@ -169,7 +165,7 @@ export function read(id: string, props: Record<string, unknown> | undefined): pu
  * it for an endpoint recorded half-made (its create answer could not be read), to retry
  * initialisation; nothing can complete it, so it fails saying how to recover.
  */
-export function update(id: string, olds: Record<string, unknown>): never {
+export async function update(_settings: () => ProviderSettings, id: string, olds: Record<string, unknown>): Promise<never> {
   if (typeof olds.secret !== "string") {
     throw new UnsupportedOperationError(
       `Webhook endpoint ${id} was created but its answer could not be read, so its secret is unknown. ` +
@@ -186,11 +182,10 @@ export function update(id: string, olds: Record<string, unknown>): never {
  * The service has no delete operation. Deleting from the stack never fails (a failure would
  * block `pulumi destroy` and every replacement); it says plainly that the endpoint stays.
  */
-export function remove(id: string, props: Record<string, unknown> | undefined): string {
+export function remove(id: string, props: Record<string, unknown> | undefined): void {
   const url = typeof props?.url === "string" ? ` (${props.url})` : "";
   const message =
     `warning: webhook endpoint ${id}${url} was removed from the stack but still exists and stays active in the service: ` +
     `the API has no delete operation. Remove it in ${DASHBOARD}.`;
   process.stderr.write(`${message}\n`);
-  return message;
 }
