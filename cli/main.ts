@@ -2,11 +2,11 @@
 /**
  * `messaging` command line: dispatches to one file per command.
  *   messaging emulator [--port N] [--host H] [--api-key KEY]
- *   messaging send --file FILE [--stream transactional] [--dry-run]
+ *   messaging send --file FILE [--stream transactional] [--dry-run] [--idempotency-key-prefix KEY]
  */
 const USAGE = `usage:
   messaging emulator [--port N] [--host H] [--api-key KEY]
-  messaging send --file FILE [--stream transactional] [--dry-run]`;
+  messaging send --file FILE [--stream transactional] [--dry-run] [--idempotency-key-prefix KEY]`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
