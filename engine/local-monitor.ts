@@ -120,7 +120,8 @@ export class LocalMonitor {
     } else {
       const diff = await host.diff(urn, old.id, old.outputs, inputs, old.inputs);
       if (diff.changes === "none" && !old.initError) {
-        state = { ...record(old.id, old.outputs), inputs: old.inputs };
+        // As the engine's "same" step: the new inputs are recorded with the old outputs.
+        state = record(old.id, old.outputs);
         step = { op: "same", urn, type, name, id: old.id };
       } else if (diff.replaces.length > 0) {
         state = preview ? record("", inputs) : await this.create(urn, inputs, record);
