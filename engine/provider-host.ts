@@ -6,6 +6,7 @@ import { ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as readline from "node:readline";
+import { wrapSecret } from "./secrets";
 
 /** A check failure as the host returns it. */
 export interface HostCheckFailure {
@@ -46,8 +47,6 @@ export interface ProviderHost {
 /** Longest wait for one provider call, in milliseconds. */
 const CALL_DEADLINE_MS = 120_000;
 
-/** The value the engine uses to mark a secret inside a struct. */
-export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" };
 
 /**
  * Spawns `@pulumi/pulumi/cmd/dynamic-provider` resolved from `projectDir` (as the engine
@@ -114,7 +113,7 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
     async configure(config, secretKeys) {
       const args: Props = {};
       for (const [key, value] of Object.entries(config)) {
-        args[key] = secretKeys.includes(key) ? { [SECRET_SIG.key]: SECRET_SIG.value, value } : value;
+        args[key] = secretKeys.includes(key) ? wrapSecret(value) : value;
       }
       const request = new proto.ConfigureRequest();
       request.setArgs(Struct.fromJavaScript(args));

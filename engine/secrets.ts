@@ -1,6 +1,7 @@
-import { SECRET_SIG } from "./provider-host";
-
 type Props = Record<string, unknown>;
+
+/** The marker the engine uses for a secret inside a struct: `{ [key]: value, value: <secret> }`. */
+export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" };
 
 /** True for the engine's secret wrapper `{ <sig>: <secret sig>, value }`. */
 export function isSecretWrapper(value: unknown): value is { value: unknown } {

@@ -6,6 +6,7 @@ import { isPartialSendError, UnsupportedOperationError } from "../errors";
 import { Message, Stream } from "../schemas";
 import { toCheckFailures } from "./check-failures";
 import { ProviderSettings } from "./settings";
+import { ResourceInitFailedError } from "./init-failed";
 import { containsUnknown } from "./unknown";
 
 /** Inputs that replace the batch (and so send it again) when changed. */
@@ -26,17 +27,20 @@ export function check(news: Record<string, unknown>): pulumi.dynamic.CheckResult
   return parsed.success ? { inputs: news } : { inputs: news, failures: toCheckFailures(parsed.error.issues) };
 }
 
+// Keys sorted by code unit, not locale: the digest must not change with the machine's LANG.
+const byCodeUnit = ([a]: [string, unknown], [b]: [string, unknown]): number => (a < b ? -1 : a > b ? 1 : 0);
 const canonical = (value: unknown): string => JSON.stringify(value ?? null, (_key, v) =>
-  v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+  v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(byCodeUnit)) : v);
 
 /**
- * Outputs record a digest of the messages, not the messages: state stays small, and a
- * part-sent batch (whose outputs travel in gRPC metadata) can still be compared.
+ * Outputs record a digest of the messages rather than a second copy (Pulumi keeps the
+ * messages themselves among the inputs): a part-sent batch's outputs travel in gRPC
+ * metadata, which must stay small, and can still be compared by `diff`.
  */
 export const messagesDigest = (messages: unknown): string => createHash("sha256").update(canonical(messages)).digest("hex");
 
 /** Messages cannot be changed once sent: any change replaces the resource, which sends again. */
-export function diff(olds: Record<string, unknown>, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
+export function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
   const changed = (key: (typeof MESSAGE_BATCH_INPUTS)[number]): boolean => {
     if (containsUnknown(news[key])) return true;
     if (key === "messages") return olds.messagesDigest !== messagesDigest(news.messages);
@@ -64,13 +68,14 @@ export async function create(settings: ProviderSettings, inputs: Record<string, 
       outs: { ...base, batchIds: result.batches.map((batch) => batch.id ?? null), sentAt: new Date().toISOString() },
     };
   } catch (error) {
-    if (isPartialSendError(error) && error.sent.length > 0) {
-      // Recorded as "created but failed to initialise": the next `pulumi up` resumes with
-      // the same key prefix, so accepted chunks are not sent twice.
-      throw Object.assign(new Error(`${error.message}\nRun \`pulumi up\` again to send the rest; accepted chunks are not sent twice.`), {
-        id: idempotencyKeyPrefix,
-        properties: { ...base, batchIds: error.sent.map((batch) => batch.id ?? null), sentAt: null },
-      });
+    if (isPartialSendError(error)) {
+      // Even with no chunk confirmed, the first may have been processed: record the batch
+      // under its key prefix, so the next `pulumi up` resends with the same keys.
+      throw new ResourceInitFailedError(
+        `${error.message}\nRun \`pulumi up\` again to send the rest; the service does not send a chunk twice for the same key.`,
+        idempotencyKeyPrefix,
+        { ...base, batchIds: error.sent.map((batch) => batch.id ?? null), sentAt: null },
+      );
     }
     throw error;
   } finally {

@@ -25,7 +25,7 @@ export class MessageBatch extends pulumi.dynamic.Resource {
   declare public readonly messageCount: pulumi.Output<number>;
   /** Ids the service returned, one per call of up to 1,000 messages (null where none was returned). */
   declare public readonly batchIds: pulumi.Output<(string | null)[]>;
-  /** SHA-256 of the messages as sent (state keeps this digest, not the messages). */
+  /** SHA-256 of the messages as sent: what `diff` compares. */
   declare public readonly messagesDigest: pulumi.Output<string>;
   /** When the last call was accepted, ISO 8601 UTC. */
   declare public readonly sentAt: pulumi.Output<string>;

@@ -16,7 +16,7 @@ type Props = Record<string, unknown>;
 /** What each resource kind implements (`*-runtime.ts`), free of the provider protocol. */
 export interface ResourceImplementation {
   check(news: Props): pulumi.dynamic.CheckResult;
-  diff(olds: Props, news: Props): pulumi.dynamic.DiffResult;
+  diff(id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult;
   create(settings: ProviderSettings, inputs: Props): Promise<pulumi.dynamic.CreateResult>;
   read(id: string, props: Props | undefined): pulumi.dynamic.ReadResult;
   update(settings: () => ProviderSettings, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
@@ -40,7 +40,7 @@ export interface ResourceRuntime {
 function adapt(implementation: ResourceImplementation): ResourceRuntime {
   return {
     check: async (_config, _olds, news) => implementation.check(news),
-    diff: async (_config, _id, olds, news) => implementation.diff(olds, news),
+    diff: async (_config, id, olds, news) => implementation.diff(id, olds, news),
     create: async (config, inputs) => implementation.create(resolveSettings(config), inputs),
     read: async (_config, id, props) => implementation.read(id, props),
     update: async (config, id, olds, news) => implementation.update(() => resolveSettings(config), id, olds, news),

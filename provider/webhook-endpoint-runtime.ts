@@ -3,20 +3,14 @@ import { MessagingClient } from "../client";
 import { isResponseSchemaError, UnsupportedOperationError } from "../errors";
 import { WebhookEndpointCreate } from "../schemas";
 import { toCheckFailures } from "./check-failures";
+import { ResourceInitFailedError } from "./init-failed";
 import { ProviderSettings } from "./settings";
 import { containsUnknown, UNKNOWN } from "./unknown";
 
-/** The inputs a program gives, after `check`. */
-export interface WebhookEndpointInputs {
-  url: string;
-  events: string[];
-  format: string;
-  description?: string;
-}
-
 /**
- * The outputs recorded in state. `description` and `metadata` are `null` when absent:
- * `undefined` cannot cross the provider protocol.
+ * The outputs recorded in state. The four inputs are recorded as sent, so `diff` (which
+ * sees only outputs) compares like with like even if the service normalizes what it echoes.
+ * Fields the service may omit are `null`: `undefined` cannot cross the provider protocol.
  */
 export interface WebhookEndpointOutputs {
   url: string;
@@ -24,12 +18,12 @@ export interface WebhookEndpointOutputs {
   format: string;
   description: string | null;
   secret: string;
-  etag: string;
-  status: string;
-  created: string;
-  updated: string;
-  workspace: string;
-  live: boolean;
+  etag: string | null;
+  status: string | null;
+  created: string | null;
+  updated: string | null;
+  workspace: string | null;
+  live: boolean | null;
   metadata: Record<string, string> | null;
 }
 
@@ -91,16 +85,16 @@ function sameValue(key: (typeof WEBHOOK_ENDPOINT_INPUTS)[number], olds: unknown,
  * The service has no update operation, so every changed input replaces the endpoint.
  * `events` compare as a set; `__provider` is ignored, so a package upgrade alone changes nothing.
  */
-export function diff(olds: Record<string, unknown>, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
+export function diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
   const replaces = WEBHOOK_ENDPOINT_INPUTS.filter((key) => !sameValue(key, olds[key], news[key]));
-  return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
-}
-
-/** Error Pulumi records as "created but failed to initialise", so the endpoint stays in state. */
-class PartiallyCreatedError extends Error {
-  constructor(message: string, readonly id: string, readonly properties: Record<string, unknown>) {
-    super(message);
+  if (replaces.length > 0) {
+    // The retained old endpoint keeps receiving events: say so where the plan is made.
+    process.stderr.write(
+      `note: webhook endpoint ${id} will be replaced (${replaces.join(", ")} changed). The service has no delete operation: ` +
+        `${id} stays active and keeps receiving events until you remove it in ${DASHBOARD}.\n`,
+    );
   }
+  return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
 }
 
 /** One form-encoded `POST /v1/webhooks/endpoints`. */
@@ -117,23 +111,21 @@ export async function create(settings: ProviderSettings, inputs: Record<string, 
     return {
       id: endpoint.id,
       outs: {
-        url: endpoint.url,
-        events: endpoint.events,
-        format: endpoint.format,
-        description: endpoint.description ?? null,
+        ...request,
+        description: request.description ?? null,
         secret: endpoint.secret,
-        etag: endpoint.etag,
-        status: endpoint.status,
-        created: endpoint.created,
-        updated: endpoint.updated,
-        workspace: endpoint.workspace,
-        live: endpoint.live,
+        etag: endpoint.etag ?? null,
+        status: endpoint.status ?? null,
+        created: endpoint.created ?? null,
+        updated: endpoint.updated ?? null,
+        workspace: endpoint.workspace ?? null,
+        live: endpoint.live ?? null,
         metadata: endpoint.metadata ?? null,
       },
     };
   } catch (error) {
     if (isResponseSchemaError(error) && error.resourceId) {
-      throw new PartiallyCreatedError(
+      throw new ResourceInitFailedError(
         `${error.message}\nWebhook endpoint ${error.resourceId} exists in the service and is kept in state; ` +
           `its secret could not be read. Remove it in ${DASHBOARD} and run \`pulumi up --replace\` on it.`,
         error.resourceId,

@@ -18,7 +18,7 @@ import { createPackedProject } from "../engine/packed-project";
 import { LocalStack } from "../engine/local-engine";
 import type { EngineResult } from "../engine/plan";
 import { REPO_ROOT } from "../engine/repo-root";
-import { isSecretWrapper } from "../engine/secrets";
+import { isSecretWrapper, wrapSecret } from "../engine/secrets";
 import { createWebhookHandler } from "../receiver";
 
 const DEMO_DIR = path.join(REPO_ROOT, ".demo");
@@ -100,7 +100,7 @@ function runWithCli(projectDir: string, emulator: Emulator, receiverUrl: string)
   log(pulumi("up", "--yes"));
   const outputs = JSON.parse(pulumi("stack", "output", "--json", "--show-secrets")) as Record<string, string>;
   const secretNames = Object.keys(outputs).filter((name) => name.endsWith("SigningSecret"));
-  return Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, secretNames.includes(name) ? { value, "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" } : value]));
+  return Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, secretNames.includes(name) ? wrapSecret(value) : value]));
 }
 
 async function runWithLocalEngine(projectDir: string, emulator: Emulator, receiverUrl: string): Promise<Record<string, unknown>> {

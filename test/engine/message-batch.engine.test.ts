@@ -104,3 +104,23 @@ test("a send that stops part-way is kept in state, and the next up finishes it w
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test("a first call processed by the service but never answered is not sent again by the next up", async () => {
+  const stack = workspace.stack(project, { config: config(10, "lost-answer") });
+  const before = emulator.batches().length;
+  // Every attempt is processed, then its connection dropped before the answer.
+  emulator.setFaults({ failureRate: 1, seed: 7, kinds: ["drop_after_processing"] });
+  try {
+    const first = await stack.up();
+    expect(first.ok).toBe(false);
+  } finally {
+    emulator.setFaults({ failureRate: 0 });
+  }
+  expect(emulator.batches().length - before).toBe(1);
+  expect(JSON.parse(stack.stateText()).resources[0]).toMatchObject({ initError: expect.any(String), outputs: { sentAt: null } });
+
+  const second = expectOk(await stack.up());
+  expect(opsByName(second)).toEqual({ reminders: "update" });
+  expect(emulator.batches().length - before).toBe(1);
+  expect(second.outputs.batchIds).toEqual([emulator.batches().at(-1)!.id]);
+});

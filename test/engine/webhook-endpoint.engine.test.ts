@@ -6,7 +6,8 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startEmulator, type Emulator } from "../../emulator";
-import { SECRET_SIG, startProviderHost } from "../../engine/provider-host";
+import { startProviderHost } from "../../engine/provider-host";
+import { SECRET_SIG } from "../../engine/secrets";
 import { UNKNOWN } from "../../provider/unknown";
 import { expectOk, opsByName, PackedWorkspace, plain, withoutMessagingEnv } from "./harness";
 
@@ -109,7 +110,9 @@ describe("changes replace; the old endpoint is retained", () => {
     // Nothing was deleted in the service (it cannot be): both endpoints exist.
     const ids = emulator.endpoints().map((endpoint) => endpoint.id);
     expect(ids).toEqual(expect.arrayContaining([oldId, newId]));
-    expect(result.providerStderr).toEqual([]);
+    // The plan says the old endpoint stays active, naming it.
+    expect(preview.providerStderr.join("\n")).toContain(`webhook endpoint ${oldId} will be replaced (${field} changed)`);
+    expect(result.providerStderr.join("\n")).toContain(`${oldId} stays active and keeps receiving events`);
   });
 
   test("reordered or repeated events are not a change", async () => {
@@ -189,6 +192,8 @@ describe("refresh, destroy, import, update", () => {
   test("destroy retains by default and never calls the provider's delete", async () => {
     const stack = workspace.stack(project, { config: config() });
     const up = expectOk(await stack.up());
+    // The program registered the endpoint with retainOnDelete (the default).
+    expect(JSON.parse(stack.stateText()).resources[0].retainOnDelete).toBe(true);
     const destroyed = expectOk(await stack.destroy());
     expect(destroyed.steps.map((step) => [step.op, step.id])).toEqual([["delete[retain]", up.outputs.id]]);
     expect(destroyed.providerStderr).toEqual([]);

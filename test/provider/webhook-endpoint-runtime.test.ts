@@ -39,7 +39,7 @@ describe("diff", () => {
   const news = { url: valid.url, events: ["b", "a"], format: "basic", __provider: "new provider text" };
 
   test("no change: events compare as a set, a missing description equals null, __provider is ignored", () => {
-    expect(diff(olds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(diff("we_1", olds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
 
   test.each([
@@ -49,11 +49,11 @@ describe("diff", () => {
     ["format", { format: "cloudEvents" }],
     ["description", { description: "now described" }],
   ])("a change to %s replaces", (field, change) => {
-    expect(diff(olds, { ...news, ...change })).toEqual({ changes: true, replaces: [field], deleteBeforeReplace: false });
+    expect(diff("we_1", olds, { ...news, ...change })).toEqual({ changes: true, replaces: [field], deleteBeforeReplace: false });
   });
 
   test("an unknown input may change: it replaces", () => {
-    expect(diff(olds, { ...news, url: UNKNOWN }).replaces).toEqual(["url"]);
-    expect(diff(olds, { ...news, events: ["a", UNKNOWN] }).replaces).toEqual(["events"]);
+    expect(diff("we_1", olds, { ...news, url: UNKNOWN }).replaces).toEqual(["url"]);
+    expect(diff("we_1", olds, { ...news, events: ["a", UNKNOWN] }).replaces).toEqual(["events"]);
   });
 });
