@@ -1,9 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { MessagingClient } from "../client";
-import { IdempotencyKeyPrefix } from "../client/idempotency";
 import { ConfigurationError, isConfigurationError, isPartialSendError, isValidationError } from "../errors";
-import { MAX_MESSAGES_PER_BATCH, type Message } from "../schemas";
+import { IdempotencyKeyPrefix, MAX_MESSAGES_PER_BATCH, type Message } from "../schemas";
 import { readMessages } from "./read-messages";
 
 const USAGE = "usage: messaging send --file FILE [--stream transactional] [--dry-run] [--idempotency-key-prefix KEY]";
@@ -75,13 +73,12 @@ export async function runSendCommand(argv: string[]): Promise<number> {
   }
 
   const client = clientFromEnvironment();
-  // Known before the first call, so a failed run can always be resumed without duplicates.
-  const prefix = options.idempotencyKeyPrefix ?? randomUUID();
   const interactive = process.stderr.isTTY === true;
   try {
     const result = await client.sendMessages(messages, {
       stream: options.stream,
-      idempotencyKeyPrefix: prefix,
+      // When none is given the client generates one; a PartialSendError carries it either way.
+      idempotencyKeyPrefix: options.idempotencyKeyPrefix,
       onProgress: ({ sentMessages, sentBatches }) => {
         const line = `sent ${sentMessages}/${messages.length} messages (${sentBatches}/${calls} calls)`;
         process.stderr.write(interactive ? `\r${line}` : `${line}\n`);
@@ -95,7 +92,7 @@ export async function runSendCommand(argv: string[]): Promise<number> {
     if (!isPartialSendError(error)) throw error;
     // Ends the progress line left open by `\r` on a terminal.
     process.stderr.write(`${interactive ? "\n" : ""}messaging send: ${error.message}\n`);
-    const resume = ["messaging", "send", "--file", options.file, "--stream", options.stream, "--idempotency-key-prefix", prefix];
+    const resume = ["messaging", "send", "--file", options.file, "--stream", options.stream, "--idempotency-key-prefix", error.idempotencyKeyPrefix];
     process.stderr.write(`resume without sending anything twice: ${resume.map(shellQuote).join(" ")}\n`);
     return 1;
   } finally {

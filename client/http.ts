@@ -126,11 +126,12 @@ async function attempt(config: HttpConfig, request: HttpRequest): Promise<RawRes
 }
 
 /**
- * Sends a request, retrying transient failures (see `retry.ts`), and returns the first 2xx
- * response. Otherwise throws: the `ApiError` of a non-retryable status at once; after the
- * last attempt, the last `ApiError`, a `TimeoutError` or a `ConnectionError`; the signal's
- * reason if the caller aborts. Callers give every POST an `Idempotency-Key`, so a retry
- * after a lost response is answered from the service's record, not applied twice.
+ * Sends a request, retrying transient failures (see `retry.ts`; a `Retry-After` is honoured
+ * whatever the retried status), and returns the first 2xx response. Otherwise throws: the
+ * `ApiError` of a non-retryable status at once; after the last attempt, the last `ApiError`,
+ * a `TimeoutError` or a `ConnectionError`; the signal's reason if the caller aborts. Callers
+ * give every POST an `Idempotency-Key`, so a retry after a lost response is answered from the
+ * service's record, not applied twice.
  */
 export async function sendRequest(config: HttpConfig, request: HttpRequest): Promise<HttpResponse> {
   const random = config.random ?? Math.random;
@@ -148,8 +149,10 @@ export async function sendRequest(config: HttpConfig, request: HttpRequest): Pro
       }
       retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
       const body = response.json === NOT_JSON ? undefined : response.json;
-      failure = errorFromResponse(response.status, { ...info, requestId }, body, retryAfterMs);
-      outcome = { kind: "response", status: response.status };
+      const apiError = errorFromResponse(response.status, { ...info, requestId }, body, retryAfterMs);
+      failure = apiError;
+      // The title tells a transient 409 (`idempotency_key_in_use`) from a final one.
+      outcome = { kind: "response", status: response.status, problemTitle: apiError.problem?.title };
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
       const code = networkErrorCode(error);

@@ -2,10 +2,11 @@ import { Agent } from "undici";
 import { z } from "zod";
 import { ConfigurationError, type RequestInfo } from "../errors/messaging-error";
 import { MessageBatchRequest, MessageBatchResult, type Message } from "../schemas/message-batch";
-import { WebhookEndpoint, WebhookEndpointCreate, type WebhookEndpointCreateInput } from "../schemas/webhook-endpoint";
+import { IdempotencyKey } from "../schemas/idempotency-key";
+import { WebhookEndpointCreate, WebhookEndpointObject, type WebhookEndpointCreateInput } from "../schemas/webhook-endpoint";
 import { FORM_CONTENT_TYPE, encodeWebhookEndpointForm } from "./form";
 import { sendRequest, type HttpConfig } from "./http";
-import { IdempotencyKey, newIdempotencyKey } from "./idempotency";
+import { newIdempotencyKey } from "./idempotency";
 import { resolveClientOptions, type MessagingClientOptions } from "./options";
 import { parseResponseBody } from "./response";
 import { sendInChunks, type SendMessagesOptions, type SendMessagesResult } from "./send-messages";
@@ -38,7 +39,8 @@ const RequestOptionsSchema = z.object({
  * Typed client of the messaging service: validates input with the package's schemas before
  * any request, sends it with HTTP Basic authentication, `X-Service-Version` and an
  * `Idempotency-Key` on every POST, retries transient failures (network errors, timeouts,
- * 408, 429, 5xx) with exponential backoff, full jitter and `Retry-After`, and parses every
+ * 408, 429, 5xx, and the 409 `idempotency_key_in_use` of a key whose first request is still
+ * being processed) with exponential backoff, full jitter and `Retry-After`, and parses every
  * response with its schema.
  *
  * Errors come from one hierarchy (`errors/`): `ValidationError` before any request,
@@ -80,10 +82,13 @@ export class MessagingClient {
   /**
    * Creates a webhook endpoint (`POST /v1/webhooks/endpoints`, form-encoded): `url`,
    * `format` (default `basic`), one `events[]` per event type, and `description` when given.
-   * @returns the endpoint object, including its signing `secret`
+   * @returns the endpoint object: `id` and the signing `secret` always; the other fields of
+   *   the object as the service sent them (each may be missing or null)
    * @throws ValidationError before any request if the input is invalid
+   * @throws ResponseSchemaError if the answer lacks an `id` or a `secret` (with `resourceId`
+   *   when it carried an id: the endpoint exists)
    */
-  async createWebhookEndpoint(input: WebhookEndpointCreateInput, options?: RequestOptions): Promise<WebhookEndpoint> {
+  async createWebhookEndpoint(input: WebhookEndpointCreateInput, options?: RequestOptions): Promise<WebhookEndpointObject> {
     const endpoint = parseInput(WebhookEndpointCreate, input, "webhook endpoint");
     const { idempotencyKey, signal } = this.#requestOptions(options);
     const info: RequestInfo = { method: "POST", path: WEBHOOK_ENDPOINTS_PATH };
@@ -94,7 +99,7 @@ export class MessagingClient {
       body: encodeWebhookEndpointForm(endpoint),
       signal,
     });
-    return parseResponseBody(WebhookEndpoint, response, info);
+    return parseResponseBody(WebhookEndpointObject, response, info);
   }
 
   /**

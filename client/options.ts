@@ -1,5 +1,6 @@
 import type { Dispatcher } from "undici";
 import { ConfigurationError } from "../errors/messaging-error";
+import { ApiVersion } from "../schemas/api-version";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 
 /** `X-Service-Version` sent when `apiVersion` is not set: the version the spec's requests show. */
@@ -33,8 +34,8 @@ export interface MessagingClientOptions {
    */
   timeoutMs?: number;
   /**
-   * How many times a failed attempt is retried (network errors, timeouts, 408, 429, 5xx),
-   * so up to `maxRetries + 1` attempts. 0 disables retries. Default 3.
+   * How many times a failed attempt is retried (network errors, timeouts, 408, 429, 5xx,
+   * 409 `idempotency_key_in_use`), so up to `maxRetries + 1` attempts. 0 disables retries. Default 3.
    */
   maxRetries?: number;
   /**
@@ -91,18 +92,10 @@ function checkNumber(name: string, value: unknown, fallback: number, { min, max,
   return value;
 }
 
-function isValidDate(value: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
 /**
  * Checks client options and fills in defaults. Throws {@link ConfigurationError} naming the
- * option at fault. Messages never echo the API key, nor the base URL (a key pasted into the
- * wrong option would otherwise be printed).
+ * option at fault. Messages never echo the API key, nor any other string option (a key
+ * pasted into the wrong option would otherwise be printed): they say what was expected.
  */
 export function resolveClientOptions(options: MessagingClientOptions): ResolvedClientOptions {
   if (typeof options !== "object" || options === null) fail("expected an options object with at least 'apiKey' and 'baseUrl'");
@@ -130,8 +123,8 @@ export function resolveClientOptions(options: MessagingClientOptions): ResolvedC
   if (url.search !== "" || url.hash !== "") fail("option 'baseUrl' must not have a query string or fragment");
 
   const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
-  if (typeof apiVersion !== "string" || !isValidDate(apiVersion)) {
-    fail(`option 'apiVersion' must be a date YYYY-MM-DD such as '${DEFAULT_API_VERSION}', got ${JSON.stringify(apiVersion)}`);
+  if (!ApiVersion.safeParse(apiVersion).success) {
+    fail(`option 'apiVersion' must be a calendar date written YYYY-MM-DD, such as '${DEFAULT_API_VERSION}' (the value is not shown)`);
   }
 
   const timeoutMs = checkNumber("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, { min: 1, max: MAX_TIMER_MS });

@@ -6,10 +6,15 @@
  * response cannot apply it twice: the service replays the stored response.
  */
 
+import { IDEMPOTENCY_KEY_IN_USE } from "../schemas/idempotency-key";
+
 /** How one attempt ended, as far as the retry decision is concerned. */
 export type AttemptOutcome =
-  /** The service answered with this HTTP status. */
-  | { readonly kind: "response"; readonly status: number }
+  /**
+   * The service answered with this HTTP status; `problemTitle` is the `title` of its
+   * problem-details body, when it sent one.
+   */
+  | { readonly kind: "response"; readonly status: number; readonly problemTitle?: string }
   /** The connection failed before a complete response arrived; `code` as in {@link networkErrorCode}. */
   | { readonly kind: "network"; readonly code?: string }
   /** No complete response within the per-attempt timeout. */
@@ -35,6 +40,17 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { baseMs: 500, maxMs: 8_000, ma
 /** Statuses worth retrying: 408 Request Timeout, 429 Too Many Requests, and every 5xx. */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || (status >= 500 && status <= 599);
+}
+
+/**
+ * True for a response worth retrying: a retryable status (see {@link isRetryableStatus}), or
+ * a 409 whose problem title is `idempotency_key_in_use` — the first request with the same key
+ * is still being processed, so a later attempt gets its stored answer. Any other 409 (a real
+ * conflict) is final.
+ */
+export function isRetryableResponse(status: number, problemTitle: string | undefined): boolean {
+  if (status === 409) return problemTitle === IDEMPOTENCY_KEY_IN_USE;
+  return isRetryableStatus(status);
 }
 
 /**
@@ -73,11 +89,11 @@ export function networkErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** True when an outcome is transient: a retryable status, a transient network failure, or a timeout. */
+/** True when an outcome is transient: a retryable response, a transient network failure, or a timeout. */
 export function isRetryableOutcome(outcome: AttemptOutcome): boolean {
   switch (outcome.kind) {
     case "response":
-      return isRetryableStatus(outcome.status);
+      return isRetryableResponse(outcome.status, outcome.problemTitle);
     case "network":
       return outcome.code !== undefined && RETRYABLE_NETWORK_CODES.has(outcome.code);
     case "timeout":

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { PartialSendError, ValidationError, type SentBatch } from "../errors/messaging-error";
 import { toFieldErrors } from "../schemas/field-errors";
+import { IdempotencyKeyPrefix } from "../schemas/idempotency-key";
 import { MAX_MESSAGES_PER_BATCH, Stream, type Message, type MessageBatchRequest, type MessageBatchResult } from "../schemas/message-batch";
 import { chunks, isIterable, type Chunk } from "./chunks";
-import { IdempotencyKeyPrefix, chunkIdempotencyKey, newIdempotencyKey } from "./idempotency";
+import { chunkIdempotencyKey, newIdempotencyKey } from "./idempotency";
 import { parseMessages } from "./validate";
 
 /** Chunks sent at once when `concurrency` is not set: one, so chunks are accepted in order. */
@@ -87,7 +88,8 @@ const SendMessagesOptionsSchema = z.object({
  * Failure: once any chunk has been started, every failure (a chunk failing after its
  * retries, invalid input, the source throwing, an abort, `onProgress` throwing) stops the
  * send — no further chunk is started, chunks in flight are awaited — and rejects with a
- * `PartialSendError` listing the accepted chunks and the first chunk not accepted. Before
+ * `PartialSendError` listing the accepted chunks, the first chunk not accepted and the key
+ * prefix used (generated or given: re-running with it resends nothing twice). Before
  * that, the error itself is thrown (`ValidationError`, the signal's reason…).
  */
 export async function sendInChunks(messages: unknown, options: SendMessagesOptions, sendBatch: SendBatch): Promise<SendMessagesResult> {
@@ -169,7 +171,7 @@ export async function sendInChunks(messages: unknown, options: SendMessagesOptio
     // The first chunk not accepted (with concurrency, later ones may have been).
     let failedIndex = 0;
     while (failedIndex < accepted.length && accepted[failedIndex].index === failedIndex) failedIndex++;
-    throw new PartialSendError(accepted, failedIndex, failure.cause);
+    throw new PartialSendError(accepted, failedIndex, prefix, failure.cause);
   }
   return { batches: accepted, messageCount: sentMessages, idempotencyKeyPrefix: prefix };
 }

@@ -1,10 +1,10 @@
 import http from "node:http";
 import https from "node:https";
-import type { MessagingEvent, WebhookEndpoint } from "../schemas";
+import type { MessagingEvent } from "../schemas";
 import { eventPayload } from "./events";
 import { randomId } from "./ids";
 import { SIGNATURE_HEADER, signatureHeader } from "./signature";
-import type { Delivery } from "./store";
+import type { Delivery, RecordedWebhookEndpoint } from "./store";
 
 /** How long one delivery may take, in milliseconds, before it is recorded as timed out. */
 export const DELIVERY_TIMEOUT_MS = 5000;
@@ -52,7 +52,7 @@ function post(url: URL, body: string, headers: Record<string, string>, signal: A
  * record with `status: null` and an `error`.
  */
 export async function deliverEvent(
-  endpoint: WebhookEndpoint,
+  endpoint: RecordedWebhookEndpoint,
   event: MessagingEvent,
   options: DeliverOptions = {},
 ): Promise<Delivery> {

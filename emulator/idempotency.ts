@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { IDEMPOTENCY_KEY_IN_USE, IdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas";
 import { problem } from "./problem-response";
 import type { Reply } from "./reply";
 
@@ -6,8 +7,6 @@ import type { Reply } from "./reply";
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 /** Response header set on a replayed answer. */
 export const REPLAYED_HEADER = "Idempotent-Replayed";
-/** Longest key accepted, in characters (the same bound Stripe uses). */
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /**
  * What identifies "the same request" for a key: method, path and a SHA-256 of the raw body
@@ -18,9 +17,9 @@ export function requestFingerprint(method: string, path: string, body: Buffer): 
   return `${method} ${path} ${createHash("sha256").update(body).digest("hex")}`;
 }
 
-/** Validates an `Idempotency-Key` header value; throws 400 `invalid_idempotency_key`. */
+/** Validates an `Idempotency-Key` header value with the shared schema; throws 400 `invalid_idempotency_key`. */
 export function checkIdempotencyKey(value: string): string {
-  if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(value)) {
+  if (!IdempotencyKey.safeParse(value).success) {
     throw problem(
       400,
       "invalid_idempotency_key",
@@ -97,7 +96,7 @@ export function keyReusedProblem(): Error {
 export function keyInUseProblem(): Error {
   return problem(
     409,
-    "idempotency_key_in_use",
+    IDEMPOTENCY_KEY_IN_USE,
     `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry shortly.`,
     { headers: { "Retry-After": "1" } },
   );

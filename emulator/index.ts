@@ -5,7 +5,7 @@
  */
 export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
 export { DEFAULT_EMULATOR_API_KEY } from "./auth";
-export type { Delivery, RecordedBatch } from "./store";
+export type { Delivery, RecordedBatch, RecordedWebhookEndpoint } from "./store";
 export type { BatchResult, BatchMessageResult } from "./routes/message-batches";
 export { FAULT_KINDS, type FaultKind } from "./faults";
 export type { FaultSettings, FaultSettingsInput } from "./fault-injector";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { PROBLEM_CONTENT_TYPE, toFieldErrors, type FieldErrors, type Problem } from "../schemas";
+import { PROBLEM_CONTENT_TYPE, describeFieldErrors, toFieldErrors, type FieldErrors, type Problem } from "../schemas";
 import type { Reply } from "./reply";
 
 /**
@@ -70,20 +70,14 @@ export function fieldErrorsFromIssues(issues: ReadonlyArray<z.core.$ZodIssue>): 
   return toFieldErrors(expanded);
 }
 
-/** One-line summary of field errors for `detail`. */
-export function summarizeFieldErrors(errors: FieldErrors): string {
-  return Object.entries(errors)
-    .map(([path, messages]) => `${path}: ${messages.join("; ")}`)
-    .join("; ");
-}
-
 /** 400 `validation_failed` (or another title) naming every bad field. */
 export function validationProblem(errors: FieldErrors, title = "validation_failed"): ProblemError {
   const count = Object.keys(errors).length;
   return problem(
     400,
     title,
-    `The request has ${count} invalid field${count === 1 ? "" : "s"}: ${summarizeFieldErrors(errors)}`,
+    // One line: `detail` is a sentence; the structured list is in `errors`.
+    `The request has ${count} invalid field${count === 1 ? "" : "s"}: ${describeFieldErrors(errors, { separator: "; " })}`,
     { errors },
   );
 }

@@ -1,11 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { WebhookEndpoint } from "../schemas";
 import { DEFAULT_EMULATOR_API_KEY } from "./auth";
 import { FaultInjector, type FaultSettings, type FaultSettingsInput } from "./fault-injector";
 import { handleRequest } from "./handle-request";
 import { IdempotencyStore } from "./idempotency";
-import { EmulatorStore, type Delivery, type RecordedBatch } from "./store";
+import { EmulatorStore, type Delivery, type RecordedBatch, type RecordedWebhookEndpoint } from "./store";
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -26,7 +25,7 @@ export interface Emulator {
   /** Stops listening, drops open (keep-alive) connections and aborts deliveries in progress. */
   close(): Promise<void>;
   /** Webhook endpoints created, in order. */
-  endpoints(): WebhookEndpoint[];
+  endpoints(): RecordedWebhookEndpoint[];
   /** Accepted message batches, in order. */
   batches(): RecordedBatch[];
   /** Event delivery attempts, in order. */

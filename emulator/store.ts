@@ -1,5 +1,39 @@
-import type { Message, WebhookEndpoint } from "../schemas";
+import type { Message, WebhookEndpointObject } from "../schemas";
 import { randomId } from "./ids";
+
+/**
+ * A webhook endpoint as the emulator creates, records and answers it: every field of spec
+ * §2.2 is present. (The client's `WebhookEndpointObject` requires only `id` and `secret`,
+ * since a real service may leave others out; the emulator always sends them all.)
+ */
+export interface RecordedWebhookEndpoint extends WebhookEndpointObject {
+  /** Endpoint id, prefix `we_`. */
+  readonly id: string;
+  /** Signing secret, prefix `whsec_`. */
+  readonly secret: string;
+  /** When it was created, ISO 8601 UTC. */
+  readonly created: string;
+  /** When it last changed, ISO 8601 UTC (equal to `created`: the emulator never updates). */
+  readonly updated: string;
+  /** `basic` or `cloudEvents`. */
+  readonly format: string;
+  /** The emulator's one workspace, prefix `wksp_`. */
+  readonly workspace: string;
+  /** Always false: the emulator is test mode. */
+  readonly live: boolean;
+  /** Quoted strong etag. */
+  readonly etag: string;
+  /** Subscribed event types. */
+  readonly events: string[];
+  /** The description given, or null. */
+  readonly description: string | null;
+  /** Always `enabled`. */
+  readonly status: string;
+  /** Where events are delivered. */
+  readonly url: string;
+  /** Always `{}`: nothing sets metadata. */
+  readonly metadata: Record<string, string>;
+}
 
 /** A batch the emulator accepted, as `GET /_emulator/batches` lists it. */
 export interface RecordedBatch {
@@ -44,22 +78,22 @@ export interface Delivery {
 export class EmulatorStore {
   /** The workspace every endpoint of this emulator belongs to (`wksp_…`). */
   readonly workspace = randomId("wksp_");
-  private readonly endpointList: WebhookEndpoint[] = [];
+  private readonly endpointList: RecordedWebhookEndpoint[] = [];
   private readonly batchList: RecordedBatch[] = [];
   private readonly deliveryList: Delivery[] = [];
 
   /** Records a created endpoint. */
-  addEndpoint(endpoint: WebhookEndpoint): void {
+  addEndpoint(endpoint: RecordedWebhookEndpoint): void {
     this.endpointList.push(structuredClone(endpoint));
   }
 
   /** Endpoints in creation order. */
-  endpoints(): WebhookEndpoint[] {
+  endpoints(): RecordedWebhookEndpoint[] {
     return structuredClone(this.endpointList);
   }
 
   /** Endpoints whose `events` include `type`, in creation order. */
-  subscribersOf(type: string): WebhookEndpoint[] {
+  subscribersOf(type: string): RecordedWebhookEndpoint[] {
     return structuredClone(this.endpointList.filter((endpoint) => endpoint.events.includes(type)));
   }
 

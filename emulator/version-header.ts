@@ -1,17 +1,9 @@
+import { ApiVersion } from "../schemas";
 import { problemReply } from "./problem-response";
 import type { Reply } from "./reply";
 
 /** Name of the API version header (spec §9). */
 export const VERSION_HEADER = "X-Service-Version";
-
-/** True when `value` is a real calendar date written `YYYY-MM-DD` (so `2024-02-30` is not). */
-export function isCalendarDate(value: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 /**
  * Checks the version header of a `/v1` request. The spec does not say what happens without
@@ -26,7 +18,7 @@ export function checkVersionHeader(value: string | undefined): Reply | undefined
       `Every /v1 request must carry the ${VERSION_HEADER} header with a date such as 2024-06-01.`,
     );
   }
-  if (!isCalendarDate(value.trim())) {
+  if (!ApiVersion.safeParse(value.trim()).success) {
     return problemReply(
       400,
       "invalid_version_header",

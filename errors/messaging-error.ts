@@ -1,4 +1,4 @@
-import type { FieldErrors } from "../schemas/field-errors";
+import { describeFieldErrors, type FieldErrors } from "../schemas/field-errors";
 import type { Problem } from "../schemas/problem";
 
 // A brand rather than `instanceof`: Pulumi's closure serialization and test runners can load
@@ -83,9 +83,7 @@ function describeApiError(status: number, request: RequestInfo, problem?: Proble
   const parts = [`${request.method} ${request.path} failed with HTTP ${status}`];
   if (problem?.title) parts[0] += ` (${problem.title})`;
   if (problem?.detail) parts.push(problem.detail);
-  for (const [field, messages] of Object.entries(problem?.errors ?? {})) {
-    parts.push(`  ${field}: ${messages.join("; ")}`);
-  }
+  if (problem?.errors && Object.keys(problem.errors).length > 0) parts.push(describeFieldErrors(problem.errors, { indent: "  " }));
   if (request.requestId) parts.push(`request id: ${request.requestId}`);
   return parts.join("\n");
 }
@@ -98,7 +96,12 @@ export class AuthenticationError extends ApiError {}
 export class PermissionError extends ApiError {}
 /** 404: no such route or object. */
 export class NotFoundError extends ApiError {}
-/** 409: conflicts with the current state, e.g. an idempotency key reused with another body. */
+/**
+ * 409: conflicts with the current state. The emulator's one 409 is `idempotency_key_in_use`
+ * (the first request with the key is still being processed), which the client retries, so it
+ * surfaces only when retries run out. An idempotency key reused with another body is 422,
+ * an {@link InvalidRequestError} (title `idempotency_key_reused`).
+ */
 export class ConflictError extends ApiError {}
 /** 429: too many requests. */
 export class RateLimitError extends ApiError {
@@ -116,8 +119,7 @@ export class ServerError extends ApiError {}
 export class ValidationError extends MessagingError {
   readonly fieldErrors: FieldErrors;
   constructor(what: string, fieldErrors: FieldErrors) {
-    const lines = Object.entries(fieldErrors).map(([field, messages]) => `  ${field}: ${messages.join("; ")}`);
-    super("invalid_input", `Invalid ${what}:\n${lines.join("\n")}`);
+    super("invalid_input", `Invalid ${what}:\n${describeFieldErrors(fieldErrors, { indent: "  " })}`);
     this.fieldErrors = fieldErrors;
   }
 }
@@ -159,9 +161,9 @@ export class ResponseSchemaError extends MessagingError {
   readonly requestId?: string;
   readonly resourceId?: string;
   constructor(request: RequestInfo, fieldErrors: FieldErrors, resourceId?: string) {
-    const lines = Object.entries(fieldErrors).map(([field, messages]) => `  ${field}: ${messages.join("; ")}`);
     const created = resourceId ? `\nthe service did accept the call and returned id ${resourceId}` : "";
-    super("invalid_response", `${request.method} ${request.path}: unexpected response body:\n${lines.join("\n")}${created}`);
+    const fields = describeFieldErrors(fieldErrors, { indent: "  " });
+    super("invalid_response", `${request.method} ${request.path}: unexpected response body:\n${fields}${created}`);
     this.fieldErrors = fieldErrors;
     this.requestId = request.requestId;
     this.resourceId = resourceId;
@@ -182,18 +184,32 @@ export interface SentBatch {
 
 /**
  * A chunked send stopped part-way. `sent` lists the chunks the service accepted; the chunk
- * at `failedIndex` (and any after it) was not confirmed. Re-running with the same
- * `idempotencyKeyPrefix` resends nothing twice.
+ * at `failedIndex` (and any after it) was not confirmed. Re-running with the same messages,
+ * the same `batchSize` and {@link PartialSendError.idempotencyKeyPrefix} resends nothing twice.
  */
 export class PartialSendError extends MessagingError {
+  /** The chunks the service accepted, in input order. */
   readonly sent: SentBatch[];
+  /** The first chunk not confirmed. */
   readonly failedIndex: number;
-  constructor(sent: SentBatch[], failedIndex: number, cause: unknown) {
+  /**
+   * The prefix the chunks' idempotency keys were made from: the one the caller passed, or the
+   * one generated for this send. Pass it as `idempotencyKeyPrefix` to resume.
+   */
+  readonly idempotencyKeyPrefix: string;
+  constructor(sent: SentBatch[], failedIndex: number, idempotencyKeyPrefix: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     const accepted = sent.reduce((n, b) => n + b.count, 0);
-    super("partial_send", `sending stopped at chunk ${failedIndex}: ${accepted} message(s) in ${sent.length} chunk(s) were accepted before it failed: ${reason}`, { cause });
+    // The prefix is not a secret, and without it a caller who let it be generated cannot resume.
+    super(
+      "partial_send",
+      `sending stopped at chunk ${failedIndex}: ${accepted} message(s) in ${sent.length} chunk(s) were accepted before it failed: ${reason}\n` +
+        `resume with idempotencyKeyPrefix ${JSON.stringify(idempotencyKeyPrefix)} (same messages, same batchSize) to send nothing twice`,
+      { cause },
+    );
     this.sent = sent;
     this.failedIndex = failedIndex;
+    this.idempotencyKeyPrefix = idempotencyKeyPrefix;
   }
 }
 

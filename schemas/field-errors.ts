@@ -26,9 +26,24 @@ export function toFieldErrors(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: P
   return errors;
 }
 
-/** One line per field: `messages[1].tos[0]: expected …`. */
-export function describeFieldErrors(errors: FieldErrors): string {
+/** How {@link describeFieldErrors} lays out its lines. */
+export interface DescribeFieldErrorsOptions {
+  /** Put before each field's line, e.g. `"  "` under a heading. Default `""`. */
+  readonly indent?: string;
+  /**
+   * Put between fields. Default a newline (one field a line); `"; "` keeps it on one line,
+   * e.g. for a problem's `detail`.
+   */
+  readonly separator?: string;
+}
+
+/**
+ * The one rendering of field errors in messages: `messages[1].tos[0]: expected …`, a field's
+ * messages joined with `; `, one field a line (see {@link DescribeFieldErrorsOptions}).
+ * Empty for no errors.
+ */
+export function describeFieldErrors(errors: FieldErrors, { indent = "", separator = "\n" }: DescribeFieldErrorsOptions = {}): string {
   return Object.entries(errors)
-    .map(([path, messages]) => `${path}: ${messages.join("; ")}`)
-    .join("\n");
+    .map(([path, messages]) => `${indent}${path}: ${messages.join("; ")}`)
+    .join(separator);
 }

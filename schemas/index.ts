@@ -1,5 +1,7 @@
 /** The wire format, defined once: the client, the provider and the emulator all use these. */
 export * from "./field-errors";
+export * from "./api-version";
+export * from "./idempotency-key";
 export * from "./phone-number";
 export * from "./message-batch";
 export * from "./webhook-endpoint";

@@ -32,20 +32,28 @@ export type WebhookEndpointCreateInput = z.input<typeof WebhookEndpointCreate>;
 /** After validation: `format` is filled in. */
 export type WebhookEndpointCreate = z.output<typeof WebhookEndpointCreate>;
 
-/** The webhook endpoint object (spec §2.2). Unknown extra fields are kept. */
-export const WebhookEndpoint = z.looseObject({
+/**
+ * The webhook endpoint object (spec §2.2), as the client reads it from the service.
+ *
+ * Only `id` (prefix `we_`) and `secret` are required: they are what a caller cannot do
+ * without, and a create answer that lacks some other field must not cost the caller an
+ * endpoint that exists and its secret. Every other field of §2.2 may be missing or null and
+ * is typed when present. Unknown extra fields are kept. (Named `…Object` because the package
+ * root exports the Pulumi resource as `WebhookEndpoint`.)
+ */
+export const WebhookEndpointObject = z.looseObject({
   id: z.string().startsWith("we_", { error: "expected an id starting with 'we_'" }),
-  created: z.string(),
-  updated: z.string(),
-  format: z.string(),
-  secret: z.string().min(1),
-  workspace: z.string(),
-  live: z.boolean(),
-  etag: z.string(),
-  events: z.array(z.string()),
-  description: z.string().nullable().optional(),
-  status: z.string(),
-  url: z.string(),
-  metadata: z.record(z.string(), z.string()).nullable().optional(),
+  secret: z.string().min(1, { error: "expected a non-empty signing secret" }),
+  created: z.string().nullish(),
+  updated: z.string().nullish(),
+  format: z.string().nullish(),
+  workspace: z.string().nullish(),
+  live: z.boolean().nullish(),
+  etag: z.string().nullish(),
+  events: z.array(z.string()).nullish(),
+  description: z.string().nullish(),
+  status: z.string().nullish(),
+  url: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
 });
-export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+export type WebhookEndpointObject = z.infer<typeof WebhookEndpointObject>;

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { WebhookEndpointCreate, type FieldErrors, type WebhookEndpoint } from "../../schemas";
+import { WebhookEndpointCreate, type FieldErrors } from "../../schemas";
 import { requireMediaType } from "../body";
 import { randomId } from "../ids";
 import { fieldErrorsFromIssues, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
+import type { RecordedWebhookEndpoint } from "../store";
 
 const FORM_TYPE = "application/x-www-form-urlencoded";
 /** Form fields sent once. */
@@ -48,7 +49,7 @@ function newSecret(): string {
   return `whsec_${randomBytes(32).toString("base64url")}`;
 }
 
-/** `POST /v1/webhooks/endpoints`: form-encoded create; answers 200 with the endpoint object. */
+/** `POST /v1/webhooks/endpoints`: form-encoded create; answers 200 with the endpoint object, every field of spec §2.2 set. */
 export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply {
   requireMediaType(req, FORM_TYPE);
   const { input, errors } = formToEndpointInput(new URLSearchParams(body.toString("utf8")));
@@ -57,7 +58,7 @@ export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply
   if (!parsed.success || Object.keys(allErrors).length > 0) throw validationProblem(allErrors);
 
   const now = new Date().toISOString();
-  const endpoint: WebhookEndpoint = {
+  const endpoint: RecordedWebhookEndpoint = {
     id: randomId("we_"),
     created: now,
     updated: now,

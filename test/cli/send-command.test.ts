@@ -293,6 +293,10 @@ describe("messaging send (built CLI against the emulator)", () => {
 
     const resume = /resume without sending anything twice: (messaging send .*)$/m.exec(first.stderr)?.[1];
     expect(resume).toMatch(/^messaging send --file 'resume list\.ndjson' --stream transactional --idempotency-key-prefix \S+$/);
+    // The prefix the client generated, as the error carries it.
+    const prefix = /resume with idempotencyKeyPrefix "([^"]+)"/.exec(first.stderr)?.[1];
+    expect(prefix).toMatch(/^[0-9a-f-]{36}$/);
+    expect(resume!.endsWith(`--idempotency-key-prefix ${prefix}`)).toBe(true);
     emulator.setFaults({ failureRate: 0 });
     // Run exactly as printed, through a shell.
     const second = await send(resume!);

@@ -205,6 +205,51 @@ describe("retries", () => {
     expect(service.calls()).toHaveLength(1);
   });
 
+  it("retries 409 idempotency_key_in_use (the key's first request still in progress) with the same key", async () => {
+    // The emulator's handlers finish before the next request is read, so it cannot produce this race.
+    service = mockService();
+    service.pool
+      .intercept({ path: BATCHES, method: "POST" })
+      .reply(409, { title: "idempotency_key_in_use", status: 409 }, { headers: { ...PROBLEM_HEADERS.headers, "retry-after": "1" } })
+      .times(2);
+    service.pool.intercept({ path: BATCHES, method: "POST" }).reply(200, { id: "msba_after_in_use" });
+    await expect(service.client.sendMessageBatch(batch, { idempotencyKey: "k-in-use" })).resolves.toEqual({ id: "msba_after_in_use" });
+    expect(service.calls().map((call) => (call.headers as Record<string, string>)["idempotency-key"])).toEqual(["k-in-use", "k-in-use", "k-in-use"]);
+  });
+
+  it("waits the Retry-After of a 409 idempotency_key_in_use rather than its backoff", async () => {
+    // Backoff alone would wait up to an hour; the (capped) Retry-After is 5 ms.
+    service = mockService({ retryBaseDelayMs: 3_600_000, retryMaxDelayMs: 3_600_000, maxRetryAfterMs: 5 });
+    service.pool
+      .intercept({ path: BATCHES, method: "POST" })
+      .reply(409, { title: "idempotency_key_in_use" }, { headers: { ...PROBLEM_HEADERS.headers, "retry-after": "1" } });
+    service.pool.intercept({ path: BATCHES, method: "POST" }).reply(200, { id: "msba_waited" });
+    await expect(service.client.sendMessageBatch(batch)).resolves.toEqual({ id: "msba_waited" });
+    expect(service.calls()).toHaveLength(2);
+  }, 10_000);
+
+  it("reports a 409 idempotency_key_in_use as ConflictError once retries run out", async () => {
+    service = mockService({ maxRetries: 1 });
+    service.pool
+      .intercept({ path: BATCHES, method: "POST" })
+      .reply(409, { title: "idempotency_key_in_use" }, { headers: { ...PROBLEM_HEADERS.headers, "retry-after": "1" } })
+      .persist();
+    const error = await rejection(service.client.sendMessageBatch(batch));
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as ConflictError).problem?.title).toBe("idempotency_key_in_use");
+    expect(service.calls()).toHaveLength(2);
+  });
+
+  it.each(["conflict", "idempotency_key_reused", undefined])("does not retry a 409 titled %p", async (title) => {
+    service = mockService();
+    service.pool
+      .intercept({ path: BATCHES, method: "POST" })
+      .reply(409, title === undefined ? "" : { title }, { headers: { ...PROBLEM_HEADERS.headers, "retry-after": "1" } })
+      .persist();
+    await expect(service.client.sendMessageBatch(batch)).rejects.toBeInstanceOf(ConflictError);
+    expect(service.calls()).toHaveLength(1);
+  });
+
   it("retries a reset connection and succeeds", async () => {
     service = mockService();
     service.pool.intercept({ path: BATCHES, method: "POST" }).replyWithError(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
@@ -289,10 +334,38 @@ describe("responses are parsed where they enter the client", () => {
     expect(isResponseSchemaError(error)).toBe(true);
     expect(error.resourceId).toBe("we_half");
     expect(error.requestId).toBe("req_9");
-    expect(Object.keys(error.fieldErrors).sort()).toEqual(["etag", "live"]);
+    // A missing etag is allowed; a present field of the wrong type is not.
+    expect(Object.keys(error.fieldErrors).sort()).toEqual(["live"]);
     expect(error.message).toMatch(/returned id we_half/);
     expect(allStrings(error).join("\n")).not.toContain("whsec_TOP_SECRET_value");
     expect(JSON.stringify(error)).not.toContain("whsec_TOP_SECRET_value");
+  });
+
+  it("accepts an endpoint answer without non-essential fields, keeping the secret", async () => {
+    service.pool
+      .intercept({ path: ENDPOINTS, method: "POST" })
+      .reply(200, endpointObject({ id: "we_lean", workspace: undefined, etag: undefined, live: undefined, created: undefined, metadata: null }));
+    const endpoint = await service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] });
+    expect(endpoint.id).toBe("we_lean");
+    expect(endpoint.secret).toBe("whsec_TOP_SECRET_value");
+    expect(endpoint.workspace).toBeUndefined();
+    expect(endpoint.etag).toBeUndefined();
+    expect(endpoint.metadata).toBeNull();
+    expect(endpoint.url).toBe("https://example.com/hook");
+  });
+
+  it("accepts an endpoint answer with only id and secret", async () => {
+    service.pool.intercept({ path: ENDPOINTS, method: "POST" }).reply(200, { id: "we_min", secret: "whsec_min" });
+    await expect(service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] })).resolves.toEqual({ id: "we_min", secret: "whsec_min" });
+  });
+
+  it("still fails without a secret, with the id of the endpoint that was created", async () => {
+    service.pool.intercept({ path: ENDPOINTS, method: "POST" }).reply(200, endpointObject({ id: "we_nosecret", secret: undefined, etag: undefined }));
+    const error = (await rejection(service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] }))) as ResponseSchemaError;
+    expect(isResponseSchemaError(error)).toBe(true);
+    expect(error).toBeInstanceOf(ResponseSchemaError);
+    expect(error.resourceId).toBe("we_nosecret");
+    expect(Object.keys(error.fieldErrors)).toEqual(["secret"]);
   });
 
   it("reports a 2xx body that is not JSON", async () => {

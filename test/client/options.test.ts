@@ -52,8 +52,9 @@ describe("MessagingClient options", () => {
     [{ ...base, baseUrl: "not a url" }, /'baseUrl' is not an absolute URL/],
     [{ ...base, baseUrl: "ftp://example.com" }, /'baseUrl' must use http or https, not 'ftp:'/],
     [{ ...base, baseUrl: "http://example.com?x=1" }, /'baseUrl' must not have a query/],
-    [{ ...base, apiVersion: "2024-6-1" }, /'apiVersion' must be a date YYYY-MM-DD/],
-    [{ ...base, apiVersion: "2024-02-30" }, /'apiVersion' must be a date YYYY-MM-DD/],
+    [{ ...base, apiVersion: "2024-6-1" }, /'apiVersion' must be a calendar date written YYYY-MM-DD, such as '2024-06-01'/],
+    [{ ...base, apiVersion: "2024-02-30" }, /'apiVersion' must be a calendar date written YYYY-MM-DD/],
+    [{ ...base, apiVersion: 20240601 }, /'apiVersion' must be a calendar date written YYYY-MM-DD/],
     [{ ...base, timeoutMs: 0 }, /'timeoutMs' must be a number from 1/],
     [{ ...base, timeoutMs: Number.NaN }, /'timeoutMs'/],
     [{ ...base, maxRetries: -1 }, /'maxRetries' must be an integer from 0/],
@@ -75,6 +76,17 @@ describe("MessagingClient options", () => {
     const withCredentials = configurationError({ ...base, baseUrl: `https://user:${KEY}@api.example.com` });
     expect(withCredentials.message).toMatch(/must not contain credentials/);
     expect(withCredentials.message).not.toContain(KEY);
+  });
+
+  it("never echoes apiVersion (a key pasted there by mistake stays hidden)", () => {
+    const error = configurationError({ ...base, apiVersion: KEY });
+    expect(error.message).toMatch(/'apiVersion' must be a calendar date written YYYY-MM-DD/);
+    expect(error.message).not.toContain(KEY);
+    expect(configurationError({ ...base, apiVersion: "2024-02-30" }).message).not.toContain("2024-02-30");
+  });
+
+  it("accepts any calendar date as apiVersion", () => {
+    expect(resolveClientOptions({ ...base, apiVersion: "2024-02-29" }).apiVersion).toBe("2024-02-29");
   });
 
   it("sends a User-Agent with the package's version", () => {

@@ -1,6 +1,6 @@
 import {
-  DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableOutcome, isRetryableStatus, networkErrorCode, parseRetryAfter,
-  retryDelayMs, shouldRetry, type AttemptOutcome,
+  DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableOutcome, isRetryableResponse, isRetryableStatus, networkErrorCode,
+  parseRetryAfter, retryDelayMs, shouldRetry, type AttemptOutcome,
 } from "../../client/retry";
 
 describe("isRetryableStatus", () => {
@@ -9,6 +9,25 @@ describe("isRetryableStatus", () => {
   });
   it.each([200, 201, 204, 301, 400, 401, 403, 404, 409, 422])("does not retry %i", (status) => {
     expect(isRetryableStatus(status)).toBe(false);
+  });
+});
+
+describe("isRetryableResponse", () => {
+  it("retries a 409 whose problem title is idempotency_key_in_use (same key, first request still in progress)", () => {
+    expect(isRetryableResponse(409, "idempotency_key_in_use")).toBe(true);
+  });
+
+  it.each([undefined, "conflict", "idempotency_key_reused", "IDEMPOTENCY_KEY_IN_USE", ""])("keeps a 409 titled %p final", (title) => {
+    expect(isRetryableResponse(409, title)).toBe(false);
+  });
+
+  it.each([400, 404, 422])("does not retry %i because of the title", (status) => {
+    expect(isRetryableResponse(status, "idempotency_key_in_use")).toBe(false);
+  });
+
+  it.each([408, 429, 500, 503])("retries %i whatever the title", (status) => {
+    expect(isRetryableResponse(status, undefined)).toBe(true);
+    expect(isRetryableResponse(status, "anything")).toBe(true);
   });
 });
 
@@ -26,6 +45,16 @@ describe("shouldRetry", () => {
   it.each([408, 429, 500, 503])("retries %i while retries remain", (status) => {
     expect(shouldRetry(response(status), 1, 3)).toBe(true);
     expect(shouldRetry(response(status), 3, 3)).toBe(true);
+  });
+
+  it("retries 409 idempotency_key_in_use while retries remain, and only that 409", () => {
+    const inUse: AttemptOutcome = { kind: "response", status: 409, problemTitle: "idempotency_key_in_use" };
+    expect(shouldRetry(inUse, 1, 3)).toBe(true);
+    expect(shouldRetry(inUse, 3, 3)).toBe(true);
+    expect(shouldRetry(inUse, 4, 3)).toBe(false);
+    expect(shouldRetry(inUse, 1, 0)).toBe(false);
+    expect(shouldRetry({ kind: "response", status: 409, problemTitle: "conflict" }, 1, 3)).toBe(false);
+    expect(shouldRetry({ kind: "response", status: 409 }, 1, 3)).toBe(false);
   });
 
   it("stops after maxRetries retries: attempt 4 of maxRetries 3 is the last", () => {
@@ -156,6 +185,10 @@ describe("retryDelayMs", () => {
 
   it("cuts a long Retry-After to maxRetryAfterMs", () => {
     expect(retryDelayMs(1, 3_600_000, policy, () => 0.5)).toBe(5000);
+  });
+
+  it("honours the Retry-After: 1 of a 409 idempotency_key_in_use like any other", () => {
+    expect(retryDelayMs(1, parseRetryAfter("1", 0), policy, () => 0.99)).toBe(1000);
   });
 
   it("falls back to jittered backoff without Retry-After", () => {

@@ -176,8 +176,30 @@ describe("sendMessages", () => {
     expect(error.sent.map((b) => b.index)).toEqual([0]);
     expect(isInvalidRequestError(error.cause)).toBe(true);
     expect(error.message).toMatch(/sending stopped at chunk 1: 2 message\(s\) in 1 chunk\(s\) were accepted/);
+    expect(error.idempotencyKeyPrefix).toBe("p");
+    expect(error.message).toContain('resume with idempotencyKeyPrefix "p"');
     expect(received.map((r) => r.key)).toEqual(["p-0"]);
     expect(service.calls()).toHaveLength(2);
+  });
+
+  it("carries a generated prefix, and resuming with it sends nothing twice", async () => {
+    let failing = true;
+    const received = acceptBatches((key) => (failing && key.endsWith("-1") ? 503 : undefined));
+    const error = (await rejection(service.client.sendMessages(messages(5), { stream: "transactional", batchSize: 2 }))) as PartialSendError;
+    expect(isPartialSendError(error)).toBe(true);
+    expect(error.idempotencyKeyPrefix).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(error.sent.map((b) => b.idempotencyKey)).toEqual([`${error.idempotencyKeyPrefix}-0`]);
+    expect(error.message).toContain(`resume with idempotencyKeyPrefix "${error.idempotencyKeyPrefix}"`);
+
+    failing = false;
+    const result = await service.client.sendMessages(messages(5), {
+      stream: "transactional",
+      batchSize: 2,
+      idempotencyKeyPrefix: error.idempotencyKeyPrefix,
+    });
+    expect(result.idempotencyKeyPrefix).toBe(error.idempotencyKeyPrefix);
+    // The same keys as the first run: a real service replays chunk 0 instead of sending it again.
+    expect(received.map((r) => r.key)).toEqual([0, 0, 1, 2].map((i) => `${error.idempotencyKeyPrefix}-${i}`));
   });
 
   it("reports a failure of the very first chunk as PartialSendError with nothing sent", async () => {

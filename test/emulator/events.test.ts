@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { CloudEventEnvelope, MessagingEvent, type WebhookEndpoint } from "../../schemas";
-import { startEmulator, type Emulator } from "../../emulator";
+import { CloudEventEnvelope, MessagingEvent } from "../../schemas";
+import { startEmulator, type Emulator, type RecordedWebhookEndpoint } from "../../emulator";
 import { call, endpointForm, startReceiver } from "./helpers";
 
 let emulator: Emulator;
@@ -16,7 +16,7 @@ afterEach(async () => {
   await receiver.close();
 });
 
-async function createEndpoint(path: string, events: string[], format = "basic"): Promise<WebhookEndpoint> {
+async function createEndpoint(path: string, events: string[], format = "basic"): Promise<RecordedWebhookEndpoint> {
   const result = await call(emulator, "/v1/webhooks/endpoints", {
     form: endpointForm({ url: `${receiver.url}${path}`, "events[]": events, format }),
   });

@@ -1,6 +1,27 @@
-import { Problem, WebhookEndpoint } from "../../schemas";
+import { z } from "zod";
+import { Problem, WebhookEndpointObject, describeFieldErrors } from "../../schemas";
 import { startEmulator, type Emulator } from "../../emulator";
 import { call, endpointForm } from "./helpers";
+
+/**
+ * Every field of spec §2.2, each required with its type. Written here rather than taken from
+ * `schemas/`: the client's schema is lenient (only id and secret required), the emulator is not.
+ */
+const CompleteEndpoint = z.strictObject({
+  id: z.string().startsWith("we_"),
+  created: z.iso.datetime(),
+  updated: z.iso.datetime(),
+  format: z.enum(["basic", "cloudEvents"]),
+  secret: z.string().min(1),
+  workspace: z.string().startsWith("wksp_"),
+  live: z.boolean(),
+  etag: z.string().min(1),
+  events: z.array(z.string()),
+  description: z.string().nullable(),
+  status: z.string(),
+  url: z.string(),
+  metadata: z.record(z.string(), z.string()),
+});
 
 let emulator: Emulator;
 beforeEach(async () => {
@@ -19,7 +40,8 @@ describe("POST /v1/webhooks/endpoints: success", () => {
     expect(result.status).toBe(200);
     expect(String(result.headers["content-type"])).toContain("application/json");
 
-    const endpoint = WebhookEndpoint.parse(result.json);
+    const endpoint = CompleteEndpoint.parse(result.json);
+    expect(WebhookEndpointObject.parse(result.json)).toEqual(endpoint);
     expect(endpoint.id).toMatch(/^we_[0-9a-f]{24}$/);
     expect(endpoint.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(endpoint.workspace).toMatch(/^wksp_/);
@@ -47,6 +69,7 @@ describe("POST /v1/webhooks/endpoints: success", () => {
     form.delete("format");
     const basic = await call(emulator, "/v1/webhooks/endpoints", { form });
     expect(basic.json).toMatchObject({ format: "basic", description: null });
+    expect(CompleteEndpoint.safeParse(basic.json).success).toBe(true);
 
     const cloud = await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm({ format: "cloudEvents" }) });
     expect(cloud.status).toBe(200);
@@ -111,6 +134,8 @@ describe("POST /v1/webhooks/endpoints: rejections", () => {
     expect(Object.keys(problem.errors ?? {}).sort()).toEqual(["enabled", "events"]);
     expect(problem.errors?.events?.[0]).toContain("events[]");
     expect(problem.detail).toContain("enabled");
+    // The package's one rendering of field errors, on one line.
+    expect(problem.detail).toBe(`The request has 2 invalid fields: ${describeFieldErrors(problem.errors ?? {}, { separator: "; " })}`);
   });
 
   it("rejects a single field sent twice", async () => {

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/** Longest idempotency key, in characters (the bound Stripe uses). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/**
+ * Longest prefix of chunk keys, in characters: room is left for `-` and a chunk index of up to
+ * 11 digits after it, so every chunk key stays within {@link MAX_IDEMPOTENCY_KEY_LENGTH}.
+ */
+export const MAX_IDEMPOTENCY_KEY_PREFIX_LENGTH = MAX_IDEMPOTENCY_KEY_LENGTH - 12;
+
+/**
+ * Problem title of the 409 answered while the first request with a key is still being
+ * processed. Unlike other conflicts it is transient: the client retries it after `Retry-After`.
+ */
+export const IDEMPOTENCY_KEY_IN_USE = "idempotency_key_in_use";
+
+// Visible ASCII without spaces: travels unchanged in a header, whatever the proxy.
+const visibleAscii = (maxLength: number) =>
+  z
+    .string()
+    .regex(/^[\x21-\x7e]+$/, { error: "expected visible ASCII characters without spaces" })
+    .max(maxLength, { error: `expected at most ${maxLength} characters` });
+
+/** An `Idempotency-Key` header value: 1–255 visible ASCII characters, no spaces. */
+export const IdempotencyKey = visibleAscii(MAX_IDEMPOTENCY_KEY_LENGTH);
+export type IdempotencyKey = z.infer<typeof IdempotencyKey>;
+
+/**
+ * A prefix of chunk keys (chunk `i` of a chunked send uses `${prefix}-${i}`): like a key,
+ * at most {@link MAX_IDEMPOTENCY_KEY_PREFIX_LENGTH} (243) characters.
+ */
+export const IdempotencyKeyPrefix = visibleAscii(MAX_IDEMPOTENCY_KEY_PREFIX_LENGTH);
+export type IdempotencyKeyPrefix = z.infer<typeof IdempotencyKeyPrefix>;
