@@ -72,7 +72,8 @@ export async function create(settings: ProviderSettings, inputs: Record<string, 
       // Even with no chunk confirmed, the first may have been processed: record the batch
       // under its key prefix, so the next `pulumi up` resends with the same keys.
       throw new ResourceInitFailedError(
-        `${error.message}\nRun \`pulumi up\` again to send the rest; the service does not send a chunk twice for the same key.`,
+        // Only the first line: the client's resume hint is for direct callers, not Pulumi users.
+        `${error.message.split("\n")[0]}\nRun \`pulumi up\` again to send the rest; the service does not send a chunk twice for the same key.`,
         idempotencyKeyPrefix,
         { ...base, batchIds: error.sent.map((batch) => batch.id ?? null), sentAt: null },
       );
