@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { MessagingClient } from "../client";
 import { isResponseSchemaError, UnsupportedOperationError } from "../errors";
@@ -26,6 +27,9 @@ export interface WebhookEndpointOutputs {
   live: boolean | null;
   metadata: Record<string, string> | null;
 }
+
+/** Hidden input set by the resource: `<project>/<stack>/<name>`, the scope of the create's idempotency key. */
+export const IDEMPOTENCY_SCOPE = "idempotencyScope";
 
 /** Inputs a user can set; every one of them replaces the endpoint when changed. */
 export const WEBHOOK_ENDPOINT_INPUTS = ["url", "events", "format", "description"] as const;
@@ -97,6 +101,18 @@ export function diff(id: string, olds: Record<string, unknown>, news: Record<str
   return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
 }
 
+/**
+ * The create's idempotency key: the same for every `pulumi up` of the same resource with
+ * the same inputs, so an up that failed after the service made the endpoint (every answer
+ * lost) is repaired by the next up, which gets the first endpoint back, not a second one.
+ * Without a scope (state from before it existed) the client picks a random key.
+ */
+export function createIdempotencyKey(scope: unknown, request: Record<string, unknown>): string | undefined {
+  if (typeof scope !== "string" || scope === "") return undefined;
+  const canonical = JSON.stringify([scope, request.url, [...(request.events as string[])].sort(), request.format, request.description ?? null]);
+  return `we-create-${createHash("sha256").update(canonical).digest("hex")}`;
+}
+
 /** One form-encoded `POST /v1/webhooks/endpoints`. */
 export async function create(settings: ProviderSettings, inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult<WebhookEndpointOutputs>> {
   const request = {
@@ -107,7 +123,9 @@ export async function create(settings: ProviderSettings, inputs: Record<string, 
   };
   const client = new MessagingClient(settings);
   try {
-    const endpoint = await client.createWebhookEndpoint(request);
+    const endpoint = await client.createWebhookEndpoint(request, {
+      idempotencyKey: createIdempotencyKey(inputs[IDEMPOTENCY_SCOPE], request),
+    });
     return {
       id: endpoint.id,
       outs: {

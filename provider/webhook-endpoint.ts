@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { WebhookFormat } from "../schemas";
 import { createProviderShell } from "./shell";
+import { IDEMPOTENCY_SCOPE } from "./webhook-endpoint-runtime";
 
 /** Inputs of a {@link WebhookEndpoint}. Changing any of them replaces the endpoint. */
 export interface WebhookEndpointArgs {
@@ -65,6 +66,8 @@ export class WebhookEndpoint extends pulumi.dynamic.Resource {
         events: args.events,
         format: args.format,
         description: args.description,
+        // Scopes the create's idempotency key to this resource (see webhook-endpoint-runtime).
+        [IDEMPOTENCY_SCOPE]: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
         // Output-only properties, declared so they appear on the resource.
         secret: undefined, etag: undefined, status: undefined, created: undefined, updated: undefined,
         workspace: undefined, live: undefined, metadata: undefined,

@@ -290,6 +290,28 @@ describe("state outlives the installation", () => {
   });
 });
 
+describe("a create whose answer is lost", () => {
+  test("on every attempt: up fails, and the next up gets the same endpoint back instead of a second one", async () => {
+    const endpoint = { ...ENDPOINT, url: "https://hooks.example.com/lost-answers" };
+    const stack = workspace.stack(project, { config: config(endpoint) });
+    const count = () => emulator.endpoints().filter((e) => e.url === endpoint.url).length;
+    emulator.setFaults({ failureRate: 1, seed: 3, kinds: ["drop_after_processing"] });
+    try {
+      const first = await stack.up();
+      expect(first.ok).toBe(false);
+    } finally {
+      emulator.setFaults({ failureRate: 0 });
+    }
+    expect(count()).toBe(1);
+    expect(JSON.parse(stack.stateText()).resources).toEqual([]);
+
+    const second = expectOk(await stack.up());
+    expect(opsByName(second)).toEqual({ main: "create" });
+    expect(count()).toBe(1);
+    expect(second.outputs.id).toBe(emulator.endpoints().find((e) => e.url === endpoint.url)!.id);
+  });
+});
+
 describe("a create whose response cannot be read", () => {
   test("keeps the endpoint in state when the service returned its id", async () => {
     // The emulator always answers well; this server returns an endpoint without its secret.

@@ -1,5 +1,5 @@
 /** check and diff of WebhookEndpoint as pure functions (the engine tests run them through the host). */
-import { check, diff } from "../../provider/webhook-endpoint-runtime";
+import { check, createIdempotencyKey, diff } from "../../provider/webhook-endpoint-runtime";
 import { UNKNOWN } from "../../provider/unknown";
 
 const valid = { url: "https://hooks.example.com/a", events: ["payment.succeeded"], __provider: "serialized" };
@@ -55,5 +55,24 @@ describe("diff", () => {
   test("an unknown input may change: it replaces", () => {
     expect(diff("we_1", olds, { ...news, url: UNKNOWN }).replaces).toEqual(["url"]);
     expect(diff("we_1", olds, { ...news, events: ["a", UNKNOWN] }).replaces).toEqual(["events"]);
+  });
+});
+
+describe("createIdempotencyKey", () => {
+  const request = { url: "https://a.example.com", events: ["x", "y"], format: "basic" };
+  test("the same resource with the same inputs gets the same key on every up; event order does not matter", () => {
+    const key = createIdempotencyKey("proj/dev/payments", request);
+    expect(key).toMatch(/^we-create-[0-9a-f]{64}$/);
+    expect(createIdempotencyKey("proj/dev/payments", { ...request, events: ["y", "x"] })).toBe(key);
+  });
+  test("another resource, stack or input gets another key", () => {
+    const key = createIdempotencyKey("proj/dev/payments", request);
+    expect(createIdempotencyKey("proj/prod/payments", request)).not.toBe(key);
+    expect(createIdempotencyKey("proj/dev/identity", request)).not.toBe(key);
+    expect(createIdempotencyKey("proj/dev/payments", { ...request, url: "https://b.example.com" })).not.toBe(key);
+    expect(createIdempotencyKey("proj/dev/payments", { ...request, description: "d" })).not.toBe(key);
+  });
+  test("without a scope the client picks a random key", () => {
+    expect(createIdempotencyKey(undefined, request)).toBeUndefined();
   });
 });
