@@ -5,7 +5,7 @@ import {
   isConfigurationError, isConnectionError, isRateLimitError, isResponseSchemaError, isServerError, isValidationError,
 } from "../../errors";
 import { MessagingClient } from "../../client";
-import { JSON_HEADERS, ORIGIN, PROBLEM_HEADERS, TEST_KEY, TEST_KEY_BASE64, allStrings, endpointObject, mockService } from "./mock-service";
+import { JSON_HEADERS, ORIGIN, PROBLEM_HEADERS, TEST_KEY, TEST_KEY_BASE64, allStrings, endpointObject, mockService, rejection } from "./mock-service";
 
 const ENDPOINTS = "/v1/webhooks/endpoints";
 const BATCHES = "/v1/message_batches";
@@ -16,15 +16,6 @@ let service: ReturnType<typeof mockService>;
 afterEach(async () => {
   await service?.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("validation happens before any request", () => {
   beforeEach(() => {

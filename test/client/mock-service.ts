@@ -74,3 +74,13 @@ export function allStrings(value: unknown, seen = new Set<unknown>()): string[] 
   }
   return out;
 }
+
+/** The error a promise rejects with; fails the test if it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected the call to fail");
+}

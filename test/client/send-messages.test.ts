@@ -3,7 +3,7 @@ import type { Message } from "../../schemas";
 import type { SendProgress } from "../../client";
 import { sendInChunks, type SendBatch } from "../../client/send-messages";
 import type { MessageBatchResult } from "../../schemas";
-import { mockService } from "./mock-service";
+import { mockService, rejection } from "./mock-service";
 
 const BATCHES = "/v1/message_batches";
 
@@ -13,15 +13,6 @@ function messages(count: number, from = 0): Message[] {
 
 async function* asAsync<T>(items: readonly T[]): AsyncGenerator<T> {
   for (const item of items) yield item;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 let service: ReturnType<typeof mockService>;
