@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { LocalMonitor } from "./local-monitor";
 import type { EngineResult, PlanStep } from "./plan";
-import { startProviderHost } from "./provider-host";
+import { ProviderHost, startProviderHost } from "./provider-host";
 import { loadState, saveState, StackState } from "./state";
 
 export interface RunRequest {
@@ -74,7 +74,7 @@ async function run(request: RunRequest): Promise<EngineResult> {
   return result;
 }
 
-async function runProgram(request: RunRequest, project: Project, projectRequire: NodeRequire, host: Awaited<ReturnType<typeof startProviderHost>>, prior: StackState, result: EngineResult): Promise<StackState> {
+async function runProgram(request: RunRequest, project: Project, projectRequire: NodeRequire, host: ProviderHost, prior: StackState, result: EngineResult): Promise<StackState> {
   process.chdir(request.projectDir);
   registerTypeScript(projectRequire);
   // The program's own copy of the SDK: the one its `require("@pulumi/pulumi")` loads.
@@ -130,7 +130,7 @@ async function runProgram(request: RunRequest, project: Project, projectRequire:
   return { resources, outputs: monitor.stackOutputs };
 }
 
-async function refresh(host: Awaited<ReturnType<typeof startProviderHost>>, prior: StackState, steps: PlanStep[]): Promise<StackState> {
+async function refresh(host: ProviderHost, prior: StackState, steps: PlanStep[]): Promise<StackState> {
   const resources = [];
   for (const resource of prior.resources) {
     const read = await host.read(resource.urn, resource.id, resource.outputs);
@@ -140,7 +140,7 @@ async function refresh(host: Awaited<ReturnType<typeof startProviderHost>>, prio
   return { resources, outputs: prior.outputs };
 }
 
-async function destroy(host: Awaited<ReturnType<typeof startProviderHost>>, prior: StackState, steps: PlanStep[]): Promise<StackState> {
+async function destroy(host: ProviderHost, prior: StackState, steps: PlanStep[]): Promise<StackState> {
   for (const resource of [...prior.resources].reverse()) {
     if (!resource.retainOnDelete) await host.delete(resource.urn, resource.id, resource.outputs);
     steps.push({ op: resource.retainOnDelete ? "delete[retain]" : "delete", urn: resource.urn, type: resource.type, name: resource.name, id: resource.id });

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { MessagingClient } from "../client";
 import { isPartialSendError, UnsupportedOperationError } from "../errors";
 import { Message, Stream } from "../schemas";
-import { toCheckFailures } from "./check-failures";
+import { checkKnownInputs } from "./check-inputs";
 import { ProviderSettings } from "./settings";
 import { ResourceInitFailedError } from "./init-failed";
 import { containsUnknown } from "./unknown";
@@ -19,12 +19,8 @@ const MessageBatchInputs = z.object({
 
 /** Validates stream and every message; unknown preview values pass through. */
 export function check(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
-  const known = Object.fromEntries(
-    (["stream", "messages"] as const).filter((key) => !containsUnknown(news[key])).map((key) => [key, news[key]]),
-  );
-  const schema = MessageBatchInputs.pick(Object.fromEntries(Object.keys(known).map((key) => [key, true])) as { stream?: true; messages?: true });
-  const parsed = schema.safeParse(known);
-  return parsed.success ? { inputs: news } : { inputs: news, failures: toCheckFailures(parsed.error.issues) };
+  const checked = checkKnownInputs(MessageBatchInputs, news);
+  return checked.ok ? { inputs: news } : { inputs: news, failures: checked.failures };
 }
 
 // Keys sorted by code unit, not locale: the digest must not change with the machine's LANG.

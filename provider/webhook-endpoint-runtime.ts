@@ -3,10 +3,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { MessagingClient } from "../client";
 import { isResponseSchemaError, UnsupportedOperationError } from "../errors";
 import { WebhookEndpointCreate } from "../schemas";
-import { toCheckFailures } from "./check-failures";
+import { checkKnownInputs } from "./check-inputs";
 import { ResourceInitFailedError } from "./init-failed";
 import { ProviderSettings } from "./settings";
-import { containsUnknown, UNKNOWN } from "./unknown";
+import { containsUnknown } from "./unknown";
 
 /**
  * The outputs recorded in state. The four inputs are recorded as sent, so `diff` (which
@@ -40,31 +40,17 @@ function dedupe(values: readonly string[]): string[] {
   return [...new Set(values)];
 }
 
-// Valid stand-ins for values not known until `up`: validation skips them.
-const PREVIEW_STAND_INS: Record<(typeof WEBHOOK_ENDPOINT_INPUTS)[number], unknown> = {
-  url: "https://unknown.invalid",
-  events: ["unknown"],
-  format: "basic",
-  description: "",
-};
-
 /**
  * Validates with the shared schema and normalizes: `format` defaults to `basic`, duplicate
- * events are dropped (first occurrence kept). Unknown preview values pass through as they
- * are; the known ones are still checked.
+ * events are dropped (first occurrence kept). Preview unknowns pass through as they are.
  */
 export function check(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
-  const given = WEBHOOK_ENDPOINT_INPUTS.filter((key) => news[key] !== undefined && news[key] !== null);
-  const unknown = new Set(given.filter((key) => containsUnknown(news[key])));
-  const parsed = WebhookEndpointCreate.safeParse(
-    Object.fromEntries(given.map((key) => [key, unknown.has(key) ? PREVIEW_STAND_INS[key] : news[key]])),
-  );
-  if (!parsed.success) return { inputs: news, failures: toCheckFailures(parsed.error.issues) };
+  const checked = checkKnownInputs(WebhookEndpointCreate, news);
+  if (!checked.ok) return { inputs: news, failures: checked.failures };
 
-  const normalized: Record<string, unknown> = { ...parsed.data, events: dedupe(parsed.data.events) };
   const inputs: Record<string, unknown> = { ...news };
   for (const key of WEBHOOK_ENDPOINT_INPUTS) {
-    const value = unknown.has(key) ? news[key] : normalized[key];
+    const value = checked.unknown.has(key) ? news[key] : key === "events" ? dedupe(checked.data.events as string[]) : checked.data[key];
     if (value === undefined) delete inputs[key];
     else inputs[key] = value;
   }
@@ -79,7 +65,7 @@ function sameEvents(olds: unknown, news: unknown): boolean {
 }
 
 function sameValue(key: (typeof WEBHOOK_ENDPOINT_INPUTS)[number], olds: unknown, news: unknown): boolean {
-  if (news === UNKNOWN || containsUnknown(news)) return false;
+  if (containsUnknown(news)) return false;
   if (key === "events") return sameEvents(olds, news);
   // A missing description is recorded as null.
   return (olds ?? null) === (news ?? null);

@@ -27,30 +27,29 @@ const EXAMPLE = path.join(REPO_ROOT, "examples", "webhooks");
 const mask = (secret: string) => `${secret.slice(0, secret.indexOf("_") + 1)}${"*".repeat(12)} (secret, masked)`;
 const log = (line = "") => process.stdout.write(`${line}\n`);
 
-/** A receiver for both example endpoints; their secrets arrive from the stack outputs. */
+/** A receiver for both example endpoints; each gets its handler once its secret is known. */
 async function startReceiver() {
-  const secrets: Record<string, string> = {};
+  const handlers: Record<string, http.RequestListener> = {};
   const received: string[] = [];
   const server = http.createServer((req, res) => {
-    const name = (req.url ?? "").replace(/^\/webhooks\//, "");
-    const secret = secrets[name];
-    if (!secret) {
-      res.writeHead(404).end();
-      return;
-    }
-    void createWebhookHandler({
-      secret,
-      onEvent: (event) => {
-        received.push(`${name}: ${event.type ?? "(no type)"} ${event.id}, signature verified`);
-      },
-    })(req, res);
+    const handler = handlers[(req.url ?? "").replace(/^\/webhooks\//, "")];
+    if (handler) handler(req, res);
+    else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
   return {
     url,
-    secrets,
     received,
+    /** Verifies `/webhooks/<name>` with the endpoint's secret from the stack outputs. */
+    accept(name: string, secret: string): void {
+      handlers[name] = createWebhookHandler({
+        secret,
+        onEvent: (event) => {
+          received.push(`${name}: ${event.type ?? "(no type)"} ${event.id}, signature verified`);
+        },
+      });
+    },
     close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }
@@ -151,7 +150,7 @@ async function main(): Promise<void> {
     // Stack outputs feed the receiver: it verifies signatures with the endpoint secrets.
     for (const [name, key] of [["payments", "paymentsSigningSecret"], ["identity", "identitySigningSecret"]] as const) {
       const value = outputs[key];
-      receiver.secrets[name] = String(isSecretWrapper(value) ? value.value : value);
+      receiver.accept(name, String(isSecretWrapper(value) ? value.value : value));
     }
     await emitEvent(emulator, "payment.succeeded");
     await emitEvent(emulator, "identity.verification.created");
