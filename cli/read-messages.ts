@@ -1,11 +1,9 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { CsvError, parse as parseCsv } from "csv-parse/sync";
+import { validateMessageList } from "../client/validate";
 import { ValidationError } from "../errors";
-import { Message, toFieldErrors, type FieldErrors } from "../schemas";
-
-/** At most this many bad lines or items are listed in one error; the rest are counted. */
-export const MAX_REPORTED_BAD_ENTRIES = 100;
+import type { Message } from "../schemas";
 
 /**
  * Reads messages from NDJSON (`.ndjson`, `.jsonl` and any other extension: one message
@@ -20,7 +18,8 @@ export const MAX_REPORTED_BAD_ENTRIES = 100;
  * `line 3: tos[0]` (NDJSON, CSV; lines from 1, a CSV record by the line it starts on),
  * `item 2: body` (JSON; items from 0, as array indexes) — or `(file)` for the file as a
  * whole (unreadable, empty, not JSON, no messages). Nothing is returned when there is any
- * problem.
+ * problem. As in the client, at most `MAX_REPORTED_INVALID_MESSAGES` (100) bad lines or
+ * items are listed; the rest are counted under `(file)`.
  */
 export function readMessages(file: string): Message[] {
   const text = readText(file);
@@ -28,38 +27,28 @@ export function readMessages(file: string): Message[] {
   const extension = path.extname(file).toLowerCase();
   const entries = extension === ".csv" ? fromCsv(file, text) : extension === ".json" ? fromJson(file, text) : fromNdjson(text);
 
-  const messages: Message[] = [];
-  const errors: FieldErrors = {};
-  let bad = 0;
-  for (const entry of entries) {
-    let entryErrors: FieldErrors | undefined;
-    if ("syntaxError" in entry) entryErrors = { [entry.location]: [entry.syntaxError] };
-    else {
-      const parsed = Message.safeParse(entry.value);
-      if (parsed.success) messages.push(parsed.data);
-      else entryErrors = prefixed(entry.location, toFieldErrors(parsed.error.issues));
-    }
-    if (entryErrors === undefined) continue;
-    bad++;
-    if (bad <= MAX_REPORTED_BAD_ENTRIES) Object.assign(errors, entryErrors);
-  }
-  if (bad > MAX_REPORTED_BAD_ENTRIES) {
-    errors["(file)"] = [`${bad - MAX_REPORTED_BAD_ENTRIES} more invalid message(s) not listed (${bad} in all)`];
-  }
-  if (bad > 0) throw new ValidationError(`messages in ${file}`, errors);
+  const messages = validateMessageList(entries.map((entry) => entry.value), {
+    what: `messages in ${file}`,
+    locate: (i) => entries[i].location,
+    unreadable: (i) => entries[i].syntaxError,
+    overflowKey: "(file)",
+  });
   if (messages.length === 0) throw fileError(file, "no messages found");
   return messages;
 }
 
-/** A message as read, or why it could not be read, with where it is in the file. */
-type Entry = { location: string; value: unknown } | { location: string; syntaxError: string };
+/** A message as read (or why it could not be read), with where it is in the file. */
+interface Entry {
+  /** `line N` or `item N`. */
+  readonly location: string;
+  /** The value read; undefined when `syntaxError` is set. */
+  readonly value?: unknown;
+  /** Why the line could not be read at all. */
+  readonly syntaxError?: string;
+}
 
 function fileError(file: string, reason: string): ValidationError {
   return new ValidationError(`messages in ${file}`, { "(file)": [reason] });
-}
-
-function prefixed(location: string, errors: FieldErrors): FieldErrors {
-  return Object.fromEntries(Object.entries(errors).map(([field, reasons]) => [`${location}: ${field}`, reasons]));
 }
 
 function readText(file: string): string {

@@ -77,6 +77,8 @@ export async function runSendCommand(argv: string[]): Promise<number> {
   try {
     const result = await client.sendMessages(messages, {
       stream: options.stream,
+      // Explicit, so the call count printed above cannot drift from the client's default.
+      batchSize: MAX_MESSAGES_PER_BATCH,
       // When none is given the client generates one; a PartialSendError carries it either way.
       idempotencyKeyPrefix: options.idempotencyKeyPrefix,
       onProgress: ({ sentMessages, sentBatches }) => {

@@ -1,12 +1,9 @@
 import type { WebhookEndpointCreate } from "../schemas/webhook-endpoint";
 
-/** Content type of the body {@link encodeWebhookEndpointForm} returns. */
-export const FORM_CONTENT_TYPE = "application/x-www-form-urlencoded";
-
 /**
- * Form body of `POST /v1/webhooks/endpoints` (spec §4.2): `url`, `format`, one `events[]`
- * field per event type in the given order, and `description` only when it was given.
- * Takes validated input (`format` already defaulted).
+ * Form body of `POST /v1/webhooks/endpoints` (spec §4.2), sent as `FORM_CONTENT_TYPE`:
+ * `url`, `format`, one `events[]` field per event type in the given order, and
+ * `description` only when it was given. Takes validated input (`format` already defaulted).
  */
 export function encodeWebhookEndpointForm(input: WebhookEndpointCreate): string {
   const form = new URLSearchParams();

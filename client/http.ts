@@ -2,9 +2,9 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
 import { errorFromResponse } from "../errors/from-response";
 import { ConnectionError, TimeoutError, type RequestInfo } from "../errors/messaging-error";
+import { REQUEST_ID_HEADER } from "../schemas/http";
 import {
-  RETRYABLE_NETWORK_CODES, TIMEOUT_CODES, networkErrorCode, parseRetryAfter, retryDelayMs, shouldRetry,
-  type AttemptOutcome, type RetryPolicy,
+  TIMEOUT_CODES, networkErrorCode, parseRetryAfter, retryDelayMs, shouldRetry, type AttemptOutcome, type RetryPolicy,
 } from "./retry";
 
 /** Everything the request loop needs; built once per client. */
@@ -143,7 +143,7 @@ export async function sendRequest(config: HttpConfig, request: HttpRequest): Pro
     let retryAfterMs: number | undefined;
     try {
       const response = await attempt(config, request);
-      const requestId = header(response.headers, "x-request-id");
+      const requestId = header(response.headers, REQUEST_ID_HEADER);
       if (response.status >= 200 && response.status <= 299) {
         return { status: response.status, headers: response.headers, json: response.json, empty: response.empty, requestId };
       }
@@ -162,7 +162,6 @@ export async function sendRequest(config: HttpConfig, request: HttpRequest): Pro
       } else if (code !== undefined) {
         outcome = { kind: "network", code };
         failure = new ConnectionError(info, attemptNumber, error);
-        if (!RETRYABLE_NETWORK_CODES.has(code)) throw failure;
       } else {
         // Not a network failure (a bug, or a dispatcher misbehaving): do not disguise it.
         throw error;

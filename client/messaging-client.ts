@@ -1,10 +1,13 @@
 import { Agent } from "undici";
 import { z } from "zod";
 import { ConfigurationError, type RequestInfo } from "../errors/messaging-error";
+import {
+  FORM_CONTENT_TYPE, IDEMPOTENCY_KEY_HEADER, JSON_CONTENT_TYPE, MESSAGE_BATCHES_PATH, VERSION_HEADER, WEBHOOK_ENDPOINTS_PATH,
+} from "../schemas/http";
 import { MessageBatchRequest, MessageBatchResult, type Message } from "../schemas/message-batch";
 import { IdempotencyKey } from "../schemas/idempotency-key";
 import { WebhookEndpointCreate, WebhookEndpointObject, type WebhookEndpointCreateInput } from "../schemas/webhook-endpoint";
-import { FORM_CONTENT_TYPE, encodeWebhookEndpointForm } from "./form";
+import { encodeWebhookEndpointForm } from "./form";
 import { sendRequest, type HttpConfig } from "./http";
 import { newIdempotencyKey } from "./idempotency";
 import { resolveClientOptions, type MessagingClientOptions } from "./options";
@@ -12,11 +15,6 @@ import { parseResponseBody } from "./response";
 import { sendInChunks, type SendMessagesOptions, type SendMessagesResult } from "./send-messages";
 import { parseInput } from "./validate";
 import { USER_AGENT } from "./version";
-
-/** Path of the batch operation (spec §4.1). */
-export const MESSAGE_BATCHES_PATH = "/v1/message_batches";
-/** Path of the webhook endpoint creation (spec §4.2). */
-export const WEBHOOK_ENDPOINTS_PATH = "/v1/webhooks/endpoints";
 
 /** Per-call options. */
 export interface RequestOptions {
@@ -69,8 +67,8 @@ export class MessagingClient {
       pathPrefix: resolved.pathPrefix,
       headers: {
         authorization: resolved.authorization,
-        "x-service-version": resolved.apiVersion,
-        accept: "application/json",
+        [VERSION_HEADER]: resolved.apiVersion,
+        accept: JSON_CONTENT_TYPE,
         "user-agent": USER_AGENT,
       },
       timeoutMs: resolved.timeoutMs,
@@ -95,7 +93,7 @@ export class MessagingClient {
     const response = await sendRequest(this.#http, {
       ...info,
       method: "POST",
-      headers: { "content-type": FORM_CONTENT_TYPE, "idempotency-key": idempotencyKey },
+      headers: { "content-type": FORM_CONTENT_TYPE, [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
       body: encodeWebhookEndpointForm(endpoint),
       signal,
     });
@@ -146,7 +144,7 @@ export class MessagingClient {
     const response = await sendRequest(this.#http, {
       ...info,
       method: "POST",
-      headers: { "content-type": "application/json", "idempotency-key": idempotencyKey },
+      headers: { "content-type": JSON_CONTENT_TYPE, [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
       body: JSON.stringify(batch),
       signal,
     });

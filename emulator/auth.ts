@@ -8,7 +8,7 @@ export const DEFAULT_EMULATOR_API_KEY = "sk_test_emulator";
 const CHALLENGE = { "WWW-Authenticate": 'Basic realm="messaging"' };
 
 /** The username of an `Authorization: Basic …` header, or undefined when absent or malformed. */
-export function basicUsername(header: string | undefined): string | undefined {
+function basicUsername(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   if (!match) return undefined;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { JSON_CONTENT_TYPE } from "../schemas/http";
 import { problem } from "./problem-response";
 
 /** Largest request body the emulator accepts: 10 MiB. Larger bodies get 413. */
@@ -36,7 +37,7 @@ export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promi
 }
 
 /** The media type of a `Content-Type` header, lower-cased and without parameters. */
-export function mediaType(header: string | undefined): string | undefined {
+function mediaType(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const type = header.split(";")[0].trim().toLowerCase();
   return type === "" ? undefined : type;
@@ -57,7 +58,7 @@ export function requireMediaType(req: IncomingMessage, expected: string): void {
 
 /** Parses a JSON request body; throws 415 for another content type and 400 `malformed_json`. */
 export function parseJsonBody(req: IncomingMessage, bytes: Buffer): unknown {
-  requireMediaType(req, "application/json");
+  requireMediaType(req, JSON_CONTENT_TYPE);
   const text = bytes.toString("utf8");
   if (text.trim() === "") throw problem(400, "malformed_json", "The request body is empty; expected a JSON object.");
   try {

@@ -1,9 +1,10 @@
 import http from "node:http";
 import https from "node:https";
 import type { MessagingEvent } from "../schemas";
+import { SIGNATURE_HEADER } from "../schemas/http";
 import { eventPayload } from "./events";
 import { randomId } from "./ids";
-import { SIGNATURE_HEADER, signatureHeader } from "./signature";
+import { signatureHeader } from "./signature";
 import type { Delivery, RecordedWebhookEndpoint } from "./store";
 
 /** How long one delivery may take, in milliseconds, before it is recorded as timed out. */

@@ -1,4 +1,5 @@
 import type { CloudEventEnvelope, MessagingEvent } from "../schemas";
+import { JSON_CONTENT_TYPE } from "../schemas/http";
 import { randomId } from "./ids";
 
 /** `source` of the CloudEvents the emulator sends. */
@@ -38,10 +39,10 @@ export function eventPayload(event: MessagingEvent, format: string): EventPayloa
       source: CLOUD_EVENT_SOURCE,
       id: event.id,
       time: event.created,
-      datacontenttype: "application/json",
+      datacontenttype: JSON_CONTENT_TYPE,
       data: event,
     };
     return { body: JSON.stringify(envelope), contentType: "application/cloudevents+json; charset=utf-8" };
   }
-  return { body: JSON.stringify(event), contentType: "application/json; charset=utf-8" };
+  return { body: JSON.stringify(event), contentType: `${JSON_CONTENT_TYPE}; charset=utf-8` };
 }

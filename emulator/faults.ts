@@ -3,6 +3,8 @@
  * yields the same sequence of faults and each case can be tested on its own.
  */
 
+import { RETRY_AFTER_SECONDS } from "./problem-response";
+
 /**
  * The faults an API request can meet:
  * - `internal_error`: 500 problem, nothing processed;
@@ -20,9 +22,6 @@ export const FAULT_KINDS = [
   "drop_after_processing",
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
-
-/** `Retry-After` sent with injected 429s, in seconds: small so retrying tests stay quick. */
-export const RETRY_AFTER_SECONDS = 1;
 
 /**
  * mulberry32: a tiny seeded PRNG returning floats in [0, 1). Not for cryptography; chosen

@@ -1,18 +1,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from "../schemas/http";
 import { checkAuthentication } from "./auth";
-import { readBody } from "./body";
+import { MAX_BODY_BYTES, readBody } from "./body";
 import type { FaultInjector } from "./fault-injector";
 import { faultStatus, type FaultKind } from "./faults";
 import {
-  IDEMPOTENCY_HEADER, IdempotencyStore, REPLAYED_HEADER, checkIdempotencyKey, keyInUseProblem, keyReusedProblem,
-  requestFingerprint,
+  IdempotencyStore, REPLAYED_HEADER, checkIdempotencyKey, keyInUseProblem, keyReusedProblem, requestFingerprint,
 } from "./idempotency";
 import { randomId } from "./ids";
 import { ProblemError, problemReply } from "./problem-response";
 import { writeReply, type Reply } from "./reply";
 import { isApiPath, matchRoute } from "./router";
 import type { EmulatorStore } from "./store";
-import { checkVersionHeader, VERSION_HEADER } from "./version-header";
+import { checkVersionHeader } from "./version-header";
 
 /** Per-emulator state the pipeline works on. */
 export interface EmulatorState {
@@ -25,6 +25,8 @@ export interface EmulatorState {
   /** Called once for every request to a `/v1` path, rejected or not. */
   countApiRequest(): void;
 }
+
+const MIB = 1024 * 1024;
 
 /** Header naming the injected fault on a faulted answer, to tell it from a real one. */
 export const FAULT_HEADER = "X-Emulator-Fault";
@@ -41,7 +43,7 @@ function dropConnection(req: IncomingMessage): void {
  * "processed then dropped" fault). Never rejects: anything unexpected becomes a 500.
  */
 export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: EmulatorState): Promise<void> {
-  res.setHeader("X-Request-Id", randomId("req_", 8));
+  res.setHeader(REQUEST_ID_HEADER, randomId("req_", 8));
   const method = req.method ?? "GET";
   const path = (req.url ?? "/").split("?")[0];
   const api = isApiPath(path);
@@ -55,7 +57,11 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       // Close after answering: the client may still think it has bytes to send.
       return writeReply(
         res,
-        problemReply(413, "payload_too_large", "The request body is larger than the 10 MiB the emulator accepts."),
+        problemReply(
+          413,
+          "payload_too_large",
+          `The request body is larger than the ${MAX_BODY_BYTES / MIB} MiB the emulator accepts.`,
+        ),
         { Connection: "close" },
       );
     }
@@ -64,7 +70,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     if (unauthorized) return writeReply(res, unauthorized);
 
     if (api) {
-      const badVersion = checkVersionHeader(req.headers[VERSION_HEADER.toLowerCase()] as string | undefined);
+      const badVersion = checkVersionHeader(req.headers[VERSION_HEADER] as string | undefined);
       if (badVersion) return writeReply(res, badVersion);
     }
 
@@ -94,7 +100,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
       );
     }
 
-    const keyHeader = req.headers[IDEMPOTENCY_HEADER.toLowerCase()];
+    const keyHeader = req.headers[IDEMPOTENCY_KEY_HEADER];
     if (match.scope === "api" && method === "POST" && typeof keyHeader === "string") {
       const key = checkIdempotencyKey(keyHeader);
       const lookup = state.idempotency.begin(key, requestFingerprint(method, path, body.bytes));

@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
 import { IDEMPOTENCY_KEY_IN_USE, IdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas";
-import { problem } from "./problem-response";
+import { RETRY_AFTER_SECONDS, problem } from "./problem-response";
 import type { Reply } from "./reply";
 
-/** Request header carrying the idempotency key. */
-export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 /** Response header set on a replayed answer. */
 export const REPLAYED_HEADER = "Idempotent-Replayed";
 
@@ -17,13 +15,16 @@ export function requestFingerprint(method: string, path: string, body: Buffer): 
   return `${method} ${path} ${createHash("sha256").update(body).digest("hex")}`;
 }
 
-/** Validates an `Idempotency-Key` header value with the shared schema; throws 400 `invalid_idempotency_key`. */
+/**
+ * Validates the value of the idempotency key header (`IDEMPOTENCY_KEY_HEADER`) with the
+ * shared schema; throws 400 `invalid_idempotency_key`.
+ */
 export function checkIdempotencyKey(value: string): string {
   if (!IdempotencyKey.safeParse(value).success) {
     throw problem(
       400,
       "invalid_idempotency_key",
-      `The ${IDEMPOTENCY_HEADER} header must be 1–${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
+      `The Idempotency-Key header must be 1–${MAX_IDEMPOTENCY_KEY_LENGTH} visible ASCII characters.`,
     );
   }
   return value;
@@ -88,7 +89,7 @@ export function keyReusedProblem(): Error {
   return problem(
     422,
     "idempotency_key_reused",
-    `This ${IDEMPOTENCY_HEADER} was already used for a different request (method, path or body); use a new key for a new request.`,
+    "This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request.",
   );
 }
 
@@ -97,7 +98,7 @@ export function keyInUseProblem(): Error {
   return problem(
     409,
     IDEMPOTENCY_KEY_IN_USE,
-    `A request with this ${IDEMPOTENCY_HEADER} is still being processed; retry shortly.`,
-    { headers: { "Retry-After": "1" } },
+    "A request with this Idempotency-Key is still being processed; retry shortly.",
+    { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } },
   );
 }

@@ -9,4 +9,3 @@ export type { Delivery, RecordedBatch, RecordedWebhookEndpoint } from "./store";
 export type { BatchResult, BatchMessageResult } from "./routes/message-batches";
 export { FAULT_KINDS, type FaultKind } from "./faults";
 export type { FaultSettings, FaultSettingsInput } from "./fault-injector";
-export { SIGNATURE_HEADER } from "./signature";

@@ -1,12 +1,17 @@
-import type { z } from "zod";
-import { PROBLEM_CONTENT_TYPE, describeFieldErrors, toFieldErrors, type FieldErrors, type Problem } from "../schemas";
+import { PROBLEM_CONTENT_TYPE, describeFieldErrors, type FieldErrors, type Problem } from "../schemas";
 import type { Reply } from "./reply";
+
+/**
+ * `Retry-After` of the emulator's transient problems (injected 429s, 409
+ * `idempotency_key_in_use`), in seconds: small so retrying tests stay quick.
+ */
+export const RETRY_AFTER_SECONDS = 1;
 
 /**
  * The `type` URI of a problem: one per stable `title` code. The service's own URIs are not
  * shown in the spec, so these are URNs that name the code rather than a page to fetch.
  */
-export function problemType(title: string): string {
+function problemType(title: string): string {
   return `urn:messaging:problem:${title}`;
 }
 
@@ -51,31 +56,12 @@ export function problem(
   return new ProblemError(problemReply(status, title, detail, options));
 }
 
-/**
- * Field errors from zod issues, with one entry per unknown key: zod reports all of an
- * object's unknown keys as one issue on the object, but a user wants to see the key itself
- * (`messages[0].bdy`) named.
- */
-export function fieldErrorsFromIssues(issues: ReadonlyArray<z.core.$ZodIssue>): FieldErrors {
-  const expanded: z.core.$ZodIssue[] = [];
-  for (const issue of issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        expanded.push({ ...issue, path: [...issue.path, key], message: "unknown field" });
-      }
-    } else {
-      expanded.push(issue);
-    }
-  }
-  return toFieldErrors(expanded);
-}
-
-/** 400 `validation_failed` (or another title) naming every bad field. */
-export function validationProblem(errors: FieldErrors, title = "validation_failed"): ProblemError {
+/** 400 `validation_failed` naming every bad field (see `toFieldErrors` for zod issues). */
+export function validationProblem(errors: FieldErrors): ProblemError {
   const count = Object.keys(errors).length;
   return problem(
     400,
-    title,
+    "validation_failed",
     // One line: `detail` is a sentence; the structured list is in `errors`.
     `The request has ${count} invalid field${count === 1 ? "" : "s"}: ${describeFieldErrors(errors, { separator: "; " })}`,
     { errors },

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { JSON_CONTENT_TYPE } from "../schemas/http";
 
 /**
  * A complete, already-serialized HTTP answer. Kept as bytes-ready text so an idempotent
@@ -13,9 +14,9 @@ export interface Reply {
   readonly body: string;
 }
 
-/** A JSON answer with `Content-Type: application/json`. */
+/** A JSON answer with `Content-Type: application/json; charset=utf-8`. */
 export function jsonReply(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { "Content-Type": "application/json; charset=utf-8", ...headers }, body: JSON.stringify(value) };
+  return { status, headers: { "Content-Type": `${JSON_CONTENT_TYPE}; charset=utf-8`, ...headers }, body: JSON.stringify(value) };
 }
 
 /** Writes a reply. Headers set earlier on `res` (the request id) are kept. */

@@ -1,3 +1,4 @@
+import { MESSAGE_BATCHES_PATH, WEBHOOK_ENDPOINTS_PATH } from "../schemas/http";
 import type { RouteHandler } from "./route-context";
 import { getFaults, setFaults } from "./routes/emulator-faults";
 import { emitEvent } from "./routes/emulator-events";
@@ -18,8 +19,8 @@ interface Route {
 
 /** Every route, by exact path (no trailing slash). */
 const ROUTES: Readonly<Record<string, Route>> = {
-  "/v1/webhooks/endpoints": { scope: "api", methods: { POST: createWebhookEndpoint } },
-  "/v1/message_batches": { scope: "api", methods: { POST: createMessageBatch } },
+  [WEBHOOK_ENDPOINTS_PATH]: { scope: "api", methods: { POST: createWebhookEndpoint } },
+  [MESSAGE_BATCHES_PATH]: { scope: "api", methods: { POST: createMessageBatch } },
   "/_emulator/endpoints": { scope: "emulator", methods: { GET: listEndpoints } },
   "/_emulator/batches": { scope: "emulator", methods: { GET: listBatches } },
   "/_emulator/deliveries": { scope: "emulator", methods: { GET: listDeliveries } },

@@ -39,6 +39,12 @@ export interface Emulator {
   setFaults(settings: FaultSettingsInput): FaultSettings;
 }
 
+// Deep copies for the public accessors: the store hands out what it recorded, and a test
+// that changes what it was given must not change what the emulator recorded.
+function copies<T>(items: readonly T[]): T[] {
+  return items.map((item) => structuredClone(item));
+}
+
 // The URL must be connectable: a wildcard bind is reached through loopback.
 function urlHost(host: string, address: AddressInfo): string {
   if (host === "0.0.0.0" || host === "::" || host === "") return "127.0.0.1";
@@ -101,9 +107,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       });
       return closed;
     },
-    endpoints: () => store.endpoints(),
-    batches: () => store.batches(),
-    deliveries: () => store.deliveries(),
+    endpoints: () => copies(store.endpoints()),
+    batches: () => copies(store.batches()),
+    deliveries: () => copies(store.deliveries()),
     requestCount: () => apiRequests,
     setFaults: (settings) => faults.configure(settings),
   };

@@ -1,12 +1,9 @@
 import { createHmac } from "node:crypto";
 
-/** Header carrying the webhook signature (our assumption: the spec does not show one). */
-export const SIGNATURE_HEADER = "X-Service-Signature";
-
 /**
- * The signature header value for a delivery: `t=<unix seconds>,sha256=<hex>`, where hex is
- * HMAC-SHA256 keyed with the endpoint secret (the whole `whsec_…` string, UTF-8) over
- * `"<t>.<raw body>"`. Written here rather than borrowed from the receiver helpers so the
+ * The value of a delivery's signature header (`SIGNATURE_HEADER`, `schemas/http.ts`):
+ * `t=<unix seconds>,sha256=<hex>`, where hex is HMAC-SHA256 keyed with the endpoint secret
+ * (the whole `whsec_…` string, UTF-8) over `"<t>.<raw body>"`. Written here rather than borrowed from the receiver helpers so the
  * emulator can disagree with a buggy verifier.
  */
 export function signatureHeader(secret: string, rawBody: string, timestampSeconds: number): string {

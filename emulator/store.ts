@@ -72,8 +72,12 @@ export interface Delivery {
 }
 
 /**
- * Everything the emulator has recorded. In memory, for one emulator's lifetime. Readers get
- * copies, so tests and routes cannot change what was recorded.
+ * Everything the emulator has recorded. In memory, for one emulator's lifetime.
+ *
+ * The store never copies: it owns what routes hand it (freshly built or parsed objects the
+ * route does not touch again), and readers get the recorded objects themselves, read-only.
+ * Routes only serialize what they read; the public `Emulator` accessors hand out copies, so
+ * tests cannot change what was recorded.
  */
 export class EmulatorStore {
   /** The workspace every endpoint of this emulator belongs to (`wksp_…`). */
@@ -82,41 +86,38 @@ export class EmulatorStore {
   private readonly batchList: RecordedBatch[] = [];
   private readonly deliveryList: Delivery[] = [];
 
-  /** Records a created endpoint. */
+  /** Records a created endpoint, taking ownership of it. */
   addEndpoint(endpoint: RecordedWebhookEndpoint): void {
-    this.endpointList.push(structuredClone(endpoint));
+    this.endpointList.push(endpoint);
   }
 
-  /** Endpoints in creation order. */
-  endpoints(): RecordedWebhookEndpoint[] {
-    return structuredClone(this.endpointList);
+  /** Endpoints in creation order (the recorded objects: do not change them). */
+  endpoints(): readonly RecordedWebhookEndpoint[] {
+    return this.endpointList;
   }
 
-  /** Endpoints whose `events` include `type`, in creation order. */
-  subscribersOf(type: string): RecordedWebhookEndpoint[] {
-    return structuredClone(this.endpointList.filter((endpoint) => endpoint.events.includes(type)));
+  /** Endpoints whose `events` include `type`, in creation order (the recorded objects). */
+  subscribersOf(type: string): readonly RecordedWebhookEndpoint[] {
+    return this.endpointList.filter((endpoint) => endpoint.events.includes(type));
   }
 
-  /**
-   * Records an accepted batch, taking ownership of it: the route passes the freshly parsed
-   * request, so no copy is made (copying was the emulator's largest cost per batch).
-   */
+  /** Records an accepted batch, taking ownership of it (copying was the emulator's largest cost per batch). */
   addBatch(batch: RecordedBatch): void {
     this.batchList.push(batch);
   }
 
-  /** Accepted batches in order. */
-  batches(): RecordedBatch[] {
-    return structuredClone(this.batchList);
+  /** Accepted batches in order (the recorded objects: do not change them). */
+  batches(): readonly RecordedBatch[] {
+    return this.batchList;
   }
 
-  /** Records delivery attempts. */
+  /** Records delivery attempts, taking ownership of them. */
   addDeliveries(deliveries: readonly Delivery[]): void {
-    this.deliveryList.push(...structuredClone(deliveries));
+    this.deliveryList.push(...deliveries);
   }
 
-  /** Delivery attempts in order. */
-  deliveries(): Delivery[] {
-    return structuredClone(this.deliveryList);
+  /** Delivery attempts in order (the recorded objects: do not change them). */
+  deliveries(): readonly Delivery[] {
+    return this.deliveryList;
   }
 }

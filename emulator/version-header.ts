@@ -2,12 +2,10 @@ import { ApiVersion } from "../schemas";
 import { problemReply } from "./problem-response";
 import type { Reply } from "./reply";
 
-/** Name of the API version header (spec §9). */
-export const VERSION_HEADER = "X-Service-Version";
-
 /**
- * Checks the version header of a `/v1` request. The spec does not say what happens without
- * it; the emulator rejects, so a client that forgets it finds out locally.
+ * Checks the version header (`VERSION_HEADER`, spec §9) of a `/v1` request. The spec does
+ * not say what happens without it; the emulator rejects, so a client that forgets it finds
+ * out locally.
  * Returns the 400 reply to send, or undefined when the header is valid.
  */
 export function checkVersionHeader(value: string | undefined): Reply | undefined {
@@ -15,14 +13,14 @@ export function checkVersionHeader(value: string | undefined): Reply | undefined
     return problemReply(
       400,
       "missing_version_header",
-      `Every /v1 request must carry the ${VERSION_HEADER} header with a date such as 2024-06-01.`,
+      "Every /v1 request must carry the X-Service-Version header with a date such as 2024-06-01.",
     );
   }
   if (!ApiVersion.safeParse(value.trim()).success) {
     return problemReply(
       400,
       "invalid_version_header",
-      `The ${VERSION_HEADER} header must be a calendar date written YYYY-MM-DD, such as 2024-06-01.`,
+      "The X-Service-Version header must be a calendar date written YYYY-MM-DD, such as 2024-06-01.",
     );
   }
   return undefined;

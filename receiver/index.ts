@@ -1,5 +1,6 @@
 /** Receiver helpers: sign and verify webhook requests, parse their events, serve them. */
-export { SIGNATURE_HEADER, DEFAULT_TOLERANCE_SECONDS, signPayload, verifySignature } from "./signature";
+export { SIGNATURE_HEADER } from "../schemas/http";
+export { DEFAULT_TOLERANCE_SECONDS, signPayload, verifySignature } from "./signature";
 export type { VerifySignatureOptions, VerifiedSignature } from "./signature";
 export { parseSignatureHeader, formatSignatureHeader } from "./signature-header";
 export type { SignatureHeader } from "./signature-header";

@@ -5,9 +5,6 @@ import { formatSignatureHeader, parseSignatureHeader } from "./signature-header"
 // How webhook requests are signed is not shown in the spec. This is our documented
 // assumption (DESIGN.md, "webhook authentication"), shared by the emulator and receivers.
 
-/** Name of the signature header, lower-case as Node's `req.headers` holds it (`X-Service-Signature` on the wire). */
-export const SIGNATURE_HEADER = "x-service-signature";
-
 /** Largest accepted distance between the signature's `t=` and now, in seconds (5 minutes). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 

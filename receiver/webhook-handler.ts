@@ -2,11 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   ConfigurationError, isSignatureVerificationError, isValidationError,
 } from "../errors/messaging-error";
+import { SIGNATURE_HEADER } from "../schemas/http";
 import { PROBLEM_CONTENT_TYPE, type Problem } from "../schemas/problem";
 import { parseWebhookPayload, type ParsedPayload } from "./parse-event";
 import { BodyTooLargeError, readRawBody } from "./raw-body";
 import {
-  DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, normalizeSecrets, resolveTolerance, verifySignature,
+  DEFAULT_TOLERANCE_SECONDS, normalizeSecrets, resolveTolerance, verifySignature,
   type VerifiedSignature,
 } from "./signature";
 import type { ParsedEvent } from "./event-types";

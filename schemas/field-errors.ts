@@ -16,12 +16,22 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out === "" ? "(root)" : out;
 }
 
-/** Groups zod issues by rendered field path. */
-export function toFieldErrors(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: PropertyKey[] = []): FieldErrors {
+/**
+ * Groups zod issues by rendered field path, each path put after `prefix`. zod reports all of
+ * an object's unknown keys as one issue on the object; here each key gets its own entry
+ * (`messages[0].bdy: unknown field`), since the key is what a user has to find and fix.
+ */
+export function toFieldErrors(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: readonly PropertyKey[] = []): FieldErrors {
   const errors: FieldErrors = {};
+  const add = (path: readonly PropertyKey[], message: string) => {
+    (errors[formatPath([...prefix, ...path])] ??= []).push(message);
+  };
   for (const issue of issues) {
-    const key = formatPath([...prefix, ...issue.path]);
-    (errors[key] ??= []).push(issue.message);
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) add([...issue.path, key], "unknown field");
+    } else {
+      add(issue.path, issue.message);
+    }
   }
   return errors;
 }

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { EventType } from "../../schemas";
+import { EventType, toFieldErrors } from "../../schemas";
 import { parseJsonBody } from "../body";
 import { deliverEvent } from "../deliveries";
 import { buildEvent } from "../events";
-import { fieldErrorsFromIssues, validationProblem } from "../problem-response";
+import { validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
 
 /** Body of `POST /_emulator/events`. */
-export const EmitEventRequest = z.strictObject({
+const EmitEventRequest = z.strictObject({
   /** Event type, e.g. `payment.succeeded`. */
   type: EventType,
   /** Becomes `data.object` of the event; `{}` when omitted. */
@@ -22,7 +22,7 @@ export const EmitEventRequest = z.strictObject({
  */
 export async function emitEvent({ req, body, store, closing }: RouteContext): Promise<Reply> {
   const parsed = EmitEventRequest.safeParse(parseJsonBody(req, body));
-  if (!parsed.success) throw validationProblem(fieldErrorsFromIssues(parsed.error.issues));
+  if (!parsed.success) throw validationProblem(toFieldErrors(parsed.error.issues));
   const event = buildEvent(parsed.data.type, parsed.data.data);
   const deliveries = await Promise.all(
     store.subscribersOf(parsed.data.type).map((endpoint) => deliverEvent(endpoint, event, { signal: closing })),

@@ -1,6 +1,7 @@
-import { FaultSettingsInput } from "../fault-injector";
+import { toFieldErrors } from "../../schemas";
 import { parseJsonBody } from "../body";
-import { fieldErrorsFromIssues, validationProblem } from "../problem-response";
+import { FaultSettingsInput } from "../fault-injector";
+import { validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
 
@@ -11,7 +12,7 @@ import type { RouteContext } from "../route-context";
  */
 export function setFaults({ req, body, faults }: RouteContext): Reply {
   const parsed = FaultSettingsInput.safeParse(parseJsonBody(req, body));
-  if (!parsed.success) throw validationProblem(fieldErrorsFromIssues(parsed.error.issues));
+  if (!parsed.success) throw validationProblem(toFieldErrors(parsed.error.issues));
   return jsonReply(200, faults.configure(parsed.data));
 }
 

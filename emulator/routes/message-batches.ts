@@ -1,7 +1,7 @@
-import { MAX_MESSAGES_PER_BATCH, MessageBatchRequest } from "../../schemas";
+import { MAX_MESSAGES_PER_BATCH, MessageBatchRequest, toFieldErrors } from "../../schemas";
 import { parseJsonBody } from "../body";
 import { randomId } from "../ids";
-import { fieldErrorsFromIssues, problem, validationProblem } from "../problem-response";
+import { problem, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
 
@@ -38,7 +38,7 @@ export function createMessageBatch({ req, body, store }: RouteContext): Reply {
     const tooMany = parsed.error.issues.some(
       (issue) => issue.code === "too_big" && issue.path.length === 1 && issue.path[0] === "messages",
     );
-    const errors = fieldErrorsFromIssues(parsed.error.issues);
+    const errors = toFieldErrors(parsed.error.issues);
     if (tooMany) {
       const count = (json as { messages: unknown[] }).messages.length;
       throw problem(

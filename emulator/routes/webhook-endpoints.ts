@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { WebhookEndpointCreate, type FieldErrors } from "../../schemas";
+import { WebhookEndpointCreate, toFieldErrors, type FieldErrors } from "../../schemas";
+import { FORM_CONTENT_TYPE } from "../../schemas/http";
 import { requireMediaType } from "../body";
 import { randomId } from "../ids";
-import { fieldErrorsFromIssues, validationProblem } from "../problem-response";
+import { validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
 import type { RecordedWebhookEndpoint } from "../store";
 
-const FORM_TYPE = "application/x-www-form-urlencoded";
 /** Form fields sent once. */
 const SINGLE_FIELDS = ["url", "format", "description"] as const;
 /** The repeated field, one per event type (spec §4.2). */
@@ -18,7 +18,7 @@ const EVENTS_FIELD = "events[]";
  * the schema cannot see: unknown fields (a plain `events` is a common slip for `events[]`)
  * and single fields sent more than once.
  */
-export function formToEndpointInput(params: URLSearchParams): { input: Record<string, unknown>; errors: FieldErrors } {
+function formToEndpointInput(params: URLSearchParams): { input: Record<string, unknown>; errors: FieldErrors } {
   const input: Record<string, unknown> = {};
   const errors: FieldErrors = {};
   for (const name of new Set(params.keys())) {
@@ -51,10 +51,10 @@ function newSecret(): string {
 
 /** `POST /v1/webhooks/endpoints`: form-encoded create; answers 200 with the endpoint object, every field of spec §2.2 set. */
 export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply {
-  requireMediaType(req, FORM_TYPE);
+  requireMediaType(req, FORM_CONTENT_TYPE);
   const { input, errors } = formToEndpointInput(new URLSearchParams(body.toString("utf8")));
   const parsed = WebhookEndpointCreate.safeParse(input);
-  const allErrors = parsed.success ? errors : { ...fieldErrorsFromIssues(parsed.error.issues), ...errors };
+  const allErrors = parsed.success ? errors : { ...toFieldErrors(parsed.error.issues), ...errors };
   if (!parsed.success || Object.keys(allErrors).length > 0) throw validationProblem(allErrors);
 
   const now = new Date().toISOString();

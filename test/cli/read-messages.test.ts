@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { MAX_REPORTED_BAD_ENTRIES, readMessages } from "../../cli/read-messages";
+import { readMessages } from "../../cli/read-messages";
+import { MAX_REPORTED_INVALID_MESSAGES } from "../../client/validate";
 import { isValidationError, type ValidationError } from "../../errors";
 
 let dir: string;
@@ -51,7 +52,7 @@ describe("readMessages: NDJSON", () => {
         [`{"tos":["${A}"],"body":"ok"}`, "", `{"tos":["0712"],"body":"x"}`, `{"tos":["${A}"]}`, `{"tos":["${A}"],"body":"x","extra":1}`].join("\n"),
       ),
     );
-    expect(Object.keys(error.fieldErrors).sort()).toEqual(["line 3: tos[0]", "line 4: (root)", "line 5: (root)"]);
+    expect(Object.keys(error.fieldErrors).sort()).toEqual(["line 3: tos[0]", "line 4: (root)", "line 5: extra"]);
     expect(error.fieldErrors["line 3: tos[0]"][0]).toContain("E.164");
     expect(error.fieldErrors["line 4: (root)"][0]).toContain("either body or template");
     expect(error.message).toContain("bad.ndjson");
@@ -70,10 +71,10 @@ describe("readMessages: NDJSON", () => {
   });
 
   it("lists at most a hundred bad lines and counts the rest", () => {
-    const lines = Array.from({ length: MAX_REPORTED_BAD_ENTRIES + 20 }, () => `{"tos":["bad"],"body":"x"}`);
+    const lines = Array.from({ length: MAX_REPORTED_INVALID_MESSAGES + 20 }, () => `{"tos":["bad"],"body":"x"}`);
     const error = failure(file("many.ndjson", lines.join("\n")));
-    expect(Object.keys(error.fieldErrors)).toHaveLength(MAX_REPORTED_BAD_ENTRIES + 1);
-    expect(error.fieldErrors["(file)"]).toEqual([`20 more invalid message(s) not listed (${MAX_REPORTED_BAD_ENTRIES + 20} in all)`]);
+    expect(Object.keys(error.fieldErrors)).toHaveLength(MAX_REPORTED_INVALID_MESSAGES + 1);
+    expect(error.fieldErrors["(file)"]).toEqual([`20 more invalid message(s) not listed (${MAX_REPORTED_INVALID_MESSAGES + 20} in all)`]);
   });
 });
 

@@ -49,6 +49,8 @@ describe("Message", () => {
   test("an empty body and unknown keys are rejected", () => {
     expect(Object.keys(issuesOf(Message.safeParse({ tos, body: "" })))).toContain("body");
     expect(Message.safeParse({ tos, body: "x", bdy: "typo" }).success).toBe(false);
+    // Each unknown key is named, so the user can find the typo.
+    expect(issuesOf(Message.safeParse({ tos, body: "x", bdy: "typo" }))).toEqual({ bdy: ["unknown field"] });
   });
 });
 

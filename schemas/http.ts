@@ -1,0 +1,28 @@
+/**
+ * Names the client, the emulator and the receiver helpers must agree on: API paths, header
+ * names and content types, each defined once. Header names are lower-case, as Node's
+ * `req.headers` and undici's response headers hold them (HTTP header names are
+ * case-insensitive; HTTP/2 sends them lower-case).
+ */
+
+/** Path of the batch operation, `POST` with a JSON body (spec §4.1). */
+export const MESSAGE_BATCHES_PATH = "/v1/message_batches";
+/** Path of the webhook endpoint creation, `POST` with a form body (spec §4.2). */
+export const WEBHOOK_ENDPOINTS_PATH = "/v1/webhooks/endpoints";
+
+/** Request header carrying the API version, a date `YYYY-MM-DD` (spec §9). */
+export const VERSION_HEADER = "x-service-version";
+/** Request header carrying the idempotency key of a POST (see `IdempotencyKey`). */
+export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
+/**
+ * Header carrying a webhook delivery's signature, `t=<unix seconds>,sha256=<hex>` (our
+ * assumption: the spec does not show one).
+ */
+export const SIGNATURE_HEADER = "x-service-signature";
+/** Response header carrying the service's id of the request. */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** Media type of JSON request and response bodies. */
+export const JSON_CONTENT_TYPE = "application/json";
+/** Media type of form-encoded request bodies (the webhook endpoint creation). */
+export const FORM_CONTENT_TYPE = "application/x-www-form-urlencoded";
