@@ -1,16 +1,23 @@
 /**
- * A resource monitor for the real Pulumi SDK that plays the engine's part: for each
- * registered resource it calls the real dynamic-provider host (check, diff, create, update)
- * and answers the SDK with the outputs, as `pulumi up` would. In a preview nothing is
- * created and not-yet-known outputs stay unknown.
+ * The resource monitor the real SDK talks to while the program runs: for each registration
+ * it takes the step the engine would take (same, create, update, replace, import) by the
+ * engine's rules, calling the real dynamic-provider host. Each rule names its source in
+ * pulumi/pulumi v3.239.0 (see engine/README.md); what it does not model it refuses.
  */
-import type { PlanStep } from "./plan";
+import { randomUUID } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import type { Diagnostic } from "./engine-service";
+import { generateUrn } from "./urn";
+import type { PlanStep, StepOp } from "./plan";
 import { ProviderHost, ResourceInitError } from "./provider-host";
-import { markSecrets, secretKeys, unwrapSecrets } from "./secrets";
+import { containsSecret, markSecretOutputs, unwrapSecrets, wrapSecret } from "./secrets";
 import type { ResourceState, StackState } from "./state";
 
 type Props = Record<string, unknown>;
 type Callback = (error: Error | null, response?: unknown) => void;
+
+const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
+const DYNAMIC_PROVIDER_TYPE = "pulumi:providers:pulumi-nodejs";
 
 export interface LocalMonitorOptions {
   host: ProviderHost;
@@ -18,17 +25,50 @@ export interface LocalMonitorOptions {
   preview: boolean;
   project: string;
   stack: string;
+  /** The stack config (`namespace:key` → value) and which keys are secret. */
+  config: Record<string, string>;
+  secretKeys: string[];
+  diagnostics: Diagnostic[];
   /** The SDK's generated protobuf modules (`@pulumi/pulumi/proto/resource_pb`, struct_pb). */
   resourceProto: any;
   Struct: any;
 }
 
+/**
+ * hashicorp/go-multierror's list format, which `plugin.InitError.Error()` uses
+ * (provider_plugin.go): the only text of an init failure the CLI prints.
+ */
+export function initErrorMessage(reasons: readonly string[]): string {
+  if (reasons.length === 0) return "resource init failed";
+  if (reasons.length === 1) return `1 error occurred:\n\t* ${reasons[0]}\n\n`;
+  return `${reasons.length} errors occurred:\n\t${reasons.map((reason) => `* ${reason}`).join("\n\t")}\n\n`;
+}
+
+/** Go's `%v` of a `resource.PropertyValue`, as a check failure prints the offending value. */
+function goValue(value: unknown): string {
+  const inner = (v: unknown): string => {
+    if (v === undefined || v === null) return "<nil>";
+    if (Array.isArray(v)) return `[${v.map((item) => `{${inner(item)}}`).join(" ")}]`;
+    if (typeof v === "object") {
+      return `map[${Object.keys(v).sort().map((key) => `${key}:{${inner((v as Props)[key])}}`).join(" ")}]`;
+    }
+    return String(v);
+  };
+  return `{${inner(value)}}`;
+}
+
 export class LocalMonitor {
   readonly steps: PlanStep[] = [];
   readonly errors: string[] = [];
+  /** Resources registered by this run, in registration order. */
   readonly registered = new Map<string, ResourceState>();
+  /** Replaced resources, deleted at the end of the deployment (create-before-delete). */
+  readonly replaced: ResourceState[] = [];
   stackOutputs: Props = {};
   private rootUrn = "";
+  /** Set by the first failed step: the engine cancels the deployment (step_executor.go `cancelDueToError`). */
+  private failed = false;
+  private providerRef?: string;
 
   constructor(private readonly options: LocalMonitorOptions) {}
 
@@ -45,15 +85,15 @@ export class LocalMonitor {
   }
 
   invoke(req: any, callback: Callback): void {
-    callback(new Error(`the local engine does not support invoking ${req.getTok()}`));
+    callback(new Error(`the local engine does not model invokes (${req.getTok()})`));
   }
 
   call(req: any, callback: Callback): void {
-    callback(new Error(`the local engine does not support calling ${req.getTok()}`));
+    callback(new Error(`the local engine does not model method calls (${req.getTok()})`));
   }
 
   readResource(req: any, callback: Callback): void {
-    callback(new Error(`the local engine cannot read ${req.getType()} ${req.getId()}: resource import/get is not supported`));
+    callback(new Error(`the local engine does not model reading external resources (${req.getType()} ${req.getId()})`));
   }
 
   registerResourceOutputs(req: any, callback: Callback): void {
@@ -70,8 +110,9 @@ export class LocalMonitor {
     );
   }
 
-  private urn(type: string, name: string): string {
-    return `urn:pulumi:${this.options.stack}::${this.options.project}::${type}::${name}`;
+  private error(urn: string, message: string): void {
+    this.errors.push(message);
+    this.options.diagnostics.push({ severity: "error", urn, message });
   }
 
   private respond(urn: string, id: string, outputs: Props): unknown {
@@ -82,83 +123,232 @@ export class LocalMonitor {
     return response;
   }
 
+  /** Options the model does not implement: refused, never approximated. */
+  private refuseUnmodelled(req: any, type: string, name: string): void {
+    const used: string[] = [];
+    if (req.getAliasesList().length > 0 || req.getAliasurnsList().length > 0) used.push("aliases");
+    const timeouts = req.getCustomtimeouts();
+    if (timeouts && (timeouts.getCreate() || timeouts.getUpdate() || timeouts.getDelete())) used.push("customTimeouts");
+    if (req.getDeletedwith()) used.push("deletedWith");
+    if (req.getReplaceonchangesList().length > 0) used.push("replaceOnChanges");
+    if (req.getReplaceWithList().length > 0) used.push("replaceWith");
+    if (req.getReplacementTrigger()) used.push("replacementTrigger");
+    if (req.getHooks()) used.push("hooks");
+    if (req.getProvider() || req.getProvidersMap().getLength() > 0) used.push("provider/providers");
+    if (req.getRemote()) used.push("remote components");
+    if (req.getTransformsList().length > 0) used.push("transforms");
+    if (req.getIgnorechangesList().some((path: string) => /[.[]/.test(path))) used.push("ignoreChanges on nested paths");
+    if (used.length > 0) throw new Error(`the local engine does not model ${used.join(", ")} (${type} "${name}")`);
+  }
+
   private async register(req: any): Promise<unknown> {
     const type: string = req.getType();
     const name: string = req.getName();
-    const urn = this.urn(type, name);
+    this.refuseUnmodelled(req, type, name);
+    const parent: string = type === ROOT_STACK_TYPE ? "" : req.getParent() || this.rootUrn;
+    const urn = generateUrn(this.options.stack, this.options.project, parent, type, name);
+    if (this.registered.has(urn)) throw new Error(`Duplicate resource URN '${urn}'; try giving it a unique name`);
+    if (this.failed) throw new Error(`the deployment was cancelled after an earlier error; ${urn} was not registered`);
+
+    const goal: Props = req.getObject()?.toJavaScript() ?? {};
+    const old = this.options.prior.resources.find((resource) => resource.urn === urn && !resource.delete);
+    const base = {
+      urn, type, name, parent,
+      retainOnDelete: req.getRetainondelete() === true,
+      protect: req.getProtect() === true,
+    };
     if (!req.getCustom()) {
-      if (type === "pulumi:pulumi:Stack") this.rootUrn = urn;
+      // Components have no provider: the engine records their inputs and nothing else.
+      if (type === ROOT_STACK_TYPE) this.rootUrn = urn;
+      this.registered.set(urn, { ...base, custom: false, id: "", provider: "", inputs: goal, outputs: old?.outputs ?? {}, initErrors: [] });
       return this.respond(urn, "", {});
     }
     if (!type.startsWith("pulumi-nodejs:dynamic")) throw new Error(`the local engine runs dynamic resources only, not ${type}`);
+    const provider = this.defaultProvider();
 
-    const { host, preview } = this.options;
-    const raw: Props = req.getObject()?.toJavaScript() ?? {};
-    const news = unwrapSecrets(raw) as Props;
-    const old = this.options.prior.resources.find((resource) => resource.urn === urn);
-    const checked = await host.check(urn, old?.inputs ?? {}, news);
-    if (checked.failures.length > 0) {
-      const lines = checked.failures.map((f) => `${type} resource '${name}': property ${f.property} has a problem: ${f.reason}`);
-      this.errors.push(...lines);
-      this.steps.push({ op: old ? "update" : "create", urn, type, name, id: old?.id ?? "", error: lines.join("\n") });
-      throw new Error(lines.join("\n"));
-    }
-    const inputs = checked.inputs;
-    const record = (id: string, outputs: Props, initError?: string): ResourceState => ({
-      urn, type, name, id, inputs, outputs,
-      retainOnDelete: req.getRetainondelete() === true,
-      secretOutputs: [...new Set([...req.getAdditionalsecretoutputsList(), ...secretKeys(raw)])],
-      ...(initError ? { initError } : {}),
-    });
-
-    let state: ResourceState;
-    let step: PlanStep;
-    let replaced: ResourceState | undefined;
-    if (!old) {
-      state = preview ? record("", inputs) : await this.create(urn, inputs, record);
-      step = { op: "create", urn, type, name, id: state.id };
-    } else {
-      const diff = await host.diff(urn, old.id, old.outputs, inputs, old.inputs);
-      if (diff.changes === "none" && !old.initError) {
-        // As the engine's "same" step: the new inputs are recorded with the old outputs.
-        state = record(old.id, old.outputs);
-        step = { op: "same", urn, type, name, id: old.id };
-      } else if (diff.replaces.length > 0) {
-        state = preview ? record("", inputs) : await this.create(urn, inputs, record);
-        step = { op: "replace", urn, type, name, id: state.id, replaces: diff.replaces };
-        replaced = old;
-      } else {
-        state = preview
-          ? record(old.id, { ...old.outputs, ...inputs })
-          : record(old.id, (await host.update(urn, old.id, old.outputs, inputs)).properties);
-        step = { op: "update", urn, type, name, id: old.id };
-      }
-    }
-    this.steps.push(step);
-    this.registered.set(urn, state);
-    if (replaced && !preview) await this.deleteOld(replaced);
-    return this.respond(urn, state.id, markSecrets(state.outputs, state.secretOutputs));
-  }
-
-  private async create(urn: string, inputs: Props, record: (id: string, outputs: Props, initError?: string) => ResourceState): Promise<ResourceState> {
     try {
-      const created = await this.options.host.create(urn, inputs);
-      return record(created.id, created.properties);
+      const { state, step } = await this.stepFor(req, urn, goal, old, { ...base, custom: true, provider });
+      this.steps.push(step);
+      this.registered.set(urn, state);
+      const additional: string[] = req.getAdditionalsecretoutputsList();
+      return this.respond(urn, state.id, markSecretOutputs(state.outputs, state.inputs, additional));
     } catch (error) {
-      if (error instanceof ResourceInitError) {
-        // Kept in state, as the engine keeps a resource that was created but failed to initialise.
-        this.registered.set(urn, record(error.id, error.properties, error.message));
-      }
-      this.errors.push(`${urn}: ${(error as Error).message}`);
+      this.failed = true;
       throw error;
     }
   }
 
-  /** Deletes (or, with retainOnDelete, only forgets) a replaced or removed resource. */
-  async deleteOld(old: ResourceState): Promise<PlanStep> {
-    const step: PlanStep = { op: old.retainOnDelete ? "delete[retain]" : "delete", urn: old.urn, type: old.type, name: old.name, id: old.id };
-    if (!old.retainOnDelete && !this.options.preview) await this.options.host.delete(old.urn, old.id, old.outputs);
-    this.steps.push(step);
-    return step;
+  /**
+   * The default provider of dynamic resources, registered once per deployment with the
+   * whole stack config as its inputs, secrets marked (target.go `GetPackageConfig`: "For
+   * dynamic providers, we always pass the full configuration"). A config change updates it in
+   * place: the host has no DiffConfig, so the registry compares inputs (registry.go `Diff`).
+   */
+  private defaultProvider(): string {
+    if (this.providerRef) return this.providerRef;
+    const { stack, project, config, secretKeys, prior, preview } = this.options;
+    const urn = generateUrn(stack, project, "", DYNAMIC_PROVIDER_TYPE, "default");
+    const inputs = Object.fromEntries(Object.entries(config).map(([key, value]) => [key, secretKeys.includes(key) ? wrapSecret(value) : value]));
+    const old = prior.resources.find((resource) => resource.urn === urn);
+    const id = old?.id ?? (preview ? "" : randomUUID());
+    this.registered.set(urn, {
+      urn, type: DYNAMIC_PROVIDER_TYPE, name: "default", parent: "", custom: true, id, provider: "",
+      inputs, outputs: inputs, initErrors: [], retainOnDelete: false, protect: false,
+    });
+    this.providerRef = `${urn}::${id}`;
+    return this.providerRef;
+  }
+
+  private async stepFor(
+    req: any, urn: string, goal: Props, old: ResourceState | undefined,
+    base: Omit<ResourceState, "id" | "inputs" | "outputs" | "initErrors">,
+  ): Promise<{ state: ResourceState; step: PlanStep }> {
+    const { host, preview } = this.options;
+    const { type, name } = base;
+    const step = (op: StepOp, id: string, extra: Partial<PlanStep> = {}): PlanStep => ({ op, urn, type, name, id, ...extra });
+    const fail = (op: StepOp, id: string, message: string): never => {
+      this.error(urn, message);
+      this.steps.push(step(op, id, { error: message }));
+      throw new Error(message);
+    };
+
+    // import: Read with the id and no inputs or state (step.go `ImportStep.Apply`).
+    const importId: string = req.getImportid();
+    if (importId) {
+      try {
+        await host.read(urn, importId, {});
+      } catch (error) {
+        return fail("import", importId, (error as Error).message);
+      }
+      throw new Error(`the local engine does not model an import whose Read succeeds (${urn})`);
+    }
+
+    // ignoreChanges: ignored properties take their old input values (step_generator.go `processIgnoreChanges`).
+    let news = goal;
+    if (old) {
+      news = { ...goal };
+      for (const key of req.getIgnorechangesList() as string[]) {
+        if (key in old.inputs) news[key] = old.inputs[key];
+        else delete news[key];
+      }
+    }
+
+    // Check gets the old inputs as olds (step_generator.go `generateSteps`); the host accepts no
+    // secrets, so they go in plain and come back re-marked by name (provider_plugin.go `annotateSecrets`).
+    const inputs = await this.check(urn, type, name, old ? old.inputs : {}, news);
+
+    if (!old) {
+      // A preview does not call Create: the host has no preview support, so the engine uses the inputs (provider_plugin.go `Create`).
+      if (preview) return { state: { ...base, id: "", inputs, outputs: inputs, initErrors: [] }, step: step("create", "") };
+      return this.create(urn, inputs, base, "create", step, fail);
+    }
+
+    const diff = await host.diff(urn, old.id, plain(old.outputs), plain(inputs), plain(old.inputs));
+    // DIFF_UNKNOWN: the engine diffs the inputs itself (step_generator.go `diffResource`).
+    const changes = diff.changes === "unknown" ? !isDeepStrictEqual(old.inputs, inputs) : diff.changes === "some";
+    // Init errors force an update, but only when there are reasons (step_generator.go `generateStepsFromDiff`: hasInitErrors := len(old.InitErrors) > 0).
+    const hasInitErrors = old.initErrors.length > 0;
+
+    if (changes && diff.replaces.length > 0) {
+      if (base.protect && old.protect) {
+        return fail("replace", old.id,
+          `unable to replace resource "${urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
+            "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`");
+      }
+      const op: StepOp = old.retainOnDelete ? "replace[retain]" : "replace";
+      // The replacement is checked again with no olds (step_generator.go `generateStepsFromDiff`).
+      const replacementInputs = await this.check(urn, type, name, {}, goal);
+      const extra = { oldId: old.id, replaces: diff.replaces };
+      if (preview) return { state: { ...base, id: "", inputs: replacementInputs, outputs: replacementInputs, initErrors: [] }, step: step(op, "", extra) };
+      if (diff.deleteBeforeReplace || req.getDeletebeforereplace()) await this.deleteResource(old, "delete-replaced");
+      else this.replaced.push(old);
+      return this.create(urn, replacementInputs, base, op, (o, id, more) => step(o, id, { ...extra, ...more }), fail);
+    }
+
+    if (changes || hasInitErrors) {
+      if (preview) return { state: { ...base, id: old.id, inputs, outputs: { ...old.outputs, ...inputs }, initErrors: old.initErrors }, step: step("update", old.id) };
+      try {
+        const updated = await host.update(urn, old.id, plain(old.outputs), plain(inputs), plain(old.inputs));
+        return { state: { ...base, id: old.id, inputs, outputs: updated.properties, initErrors: [] }, step: step("update", old.id) };
+      } catch (error) {
+        if (error instanceof ResourceInitError) {
+          // Recorded with the partial outputs and the reasons (step.go `UpdateStep.Apply`).
+          this.registered.set(urn, { ...base, id: old.id, inputs, outputs: error.properties, initErrors: error.reasons });
+          return fail("update", old.id, initErrorMessage(error.reasons));
+        }
+        // A failed update leaves the old state as it was.
+        this.registered.set(urn, old);
+        return fail("update", old.id, (error as Error).message);
+      }
+    }
+
+    // "same": the new inputs are recorded with the old outputs.
+    return { state: { ...base, id: old.id, inputs, outputs: old.outputs, initErrors: old.initErrors }, step: step("same", old.id) };
+  }
+
+  private async check(urn: string, type: string, name: string, olds: Props, news: Props): Promise<Props> {
+    const checked = await this.options.host.check(urn, plain(olds), plain(news));
+    if (checked.failures.length > 0) {
+      // step_generator.go `issueCheckFailures` with diag.GetResourcePropertyInvalidValueError.
+      const lines = checked.failures.map((failure) =>
+        failure.property
+          ? `${type} resource '${name}': property ${failure.property} value ${goValue(news[failure.property])} has a problem: ${failure.reason}`
+          : `${type} resource '${name}' has a problem: ${failure.reason}`);
+      for (const line of lines) this.error(urn, line);
+      this.steps.push({ op: "create", urn, type, name, id: "", error: lines.join("\n") });
+      throw new Error(lines.join("\n"));
+    }
+    return markSecretOutputs(checked.inputs, news, []);
+  }
+
+  private async create(
+    urn: string, inputs: Props, base: Omit<ResourceState, "id" | "inputs" | "outputs" | "initErrors">, op: StepOp,
+    step: (op: StepOp, id: string, extra?: Partial<PlanStep>) => PlanStep,
+    fail: (op: StepOp, id: string, message: string) => never,
+  ): Promise<{ state: ResourceState; step: PlanStep }> {
+    try {
+      const created = await this.options.host.create(urn, plain(inputs));
+      return { state: { ...base, id: created.id, inputs, outputs: created.properties, initErrors: [] }, step: step(op, created.id) };
+    } catch (error) {
+      if (error instanceof ResourceInitError) {
+        // Kept in state with the partial outputs and the reasons (step.go `CreateStep.Apply`).
+        this.registered.set(urn, { ...base, id: error.id, inputs, outputs: error.properties, initErrors: error.reasons });
+        return fail(op, error.id, initErrorMessage(error.reasons));
+      }
+      return fail(op, "", (error as Error).message);
+    }
+  }
+
+  /**
+   * Deletes a resource from the stack (step.go `DeleteStep.Apply`): protected resources are
+   * refused, a retained one is only forgotten (Delete is never called), a component needs no call.
+   */
+  async deleteResource(old: ResourceState, kind: "delete" | "delete-replaced"): Promise<void> {
+    const op = (old.retainOnDelete ? `${kind}[retain]` : kind) as StepOp;
+    const step: PlanStep = { op, urn: old.urn, type: old.type, name: old.name, id: old.id };
+    if (kind === "delete" && old.protect) {
+      const message =
+        `resource "${old.urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag ` +
+        "from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
+        `\`pulumi state unprotect ${old.urn}\``;
+      this.error(old.urn, message);
+      this.steps.push({ ...step, error: message });
+      throw new Error(message);
+    }
+    if (old.custom && old.type !== DYNAMIC_PROVIDER_TYPE) this.steps.push(step);
+    if (this.options.preview || !old.custom || old.retainOnDelete || old.type === DYNAMIC_PROVIDER_TYPE) return;
+    try {
+      await this.options.host.delete(old.urn, old.id, plain(old.outputs));
+    } catch (error) {
+      step.error = (error as Error).message;
+      this.error(old.urn, step.error);
+      throw error;
+    }
   }
 }
+
+/** What crosses to the host: secrets unwrapped (it accepts none). */
+function plain(props: Props): Props {
+  return containsSecret(props) ? (unwrapSecrets(props) as Props) : props;
+}
+

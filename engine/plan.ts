@@ -1,5 +1,12 @@
-/** What the local engine did (or, in a preview, would do) to one resource. */
-export type StepOp = "create" | "same" | "update" | "replace" | "delete" | "delete[retain]" | "refresh";
+import type { Diagnostic } from "./engine-service";
+
+/**
+ * A step, named as the engine names its operations (`deploy.Op`), with the CLI's `[retain]`
+ * suffix for a retained resource (display/rows.go `addRetainStatusFlag`).
+ */
+export type StepOp =
+  | "create" | "same" | "update" | "replace" | "replace[retain]" | "delete" | "delete[retain]"
+  | "delete-replaced" | "delete-replaced[retain]" | "refresh" | "import";
 
 export interface PlanStep {
   op: StepOp;
@@ -8,9 +15,11 @@ export interface PlanStep {
   name: string;
   /** The resource id after the step ("" when not yet known, in a preview). */
   id: string;
+  /** For replacements: the replaced resource's id. */
+  oldId?: string;
   /** For `replace`: the properties that forced it. */
   replaces?: string[];
-  /** Set when the step failed. */
+  /** Set when the step failed: the message the CLI prints for it. */
   error?: string;
 }
 
@@ -18,11 +27,17 @@ export interface PlanStep {
 export interface EngineResult {
   operation: "preview" | "up" | "refresh" | "destroy";
   ok: boolean;
+  /** In the order the engine ran them; only custom resources and the default provider. */
   steps: PlanStep[];
-  /** Stack outputs; secret values are wrapped (see `engine/secrets.ts`). */
+  /**
+   * Stack outputs. Secrets are wrapped (see `engine/secrets.ts`); in a preview, values not
+   * known yet read as the CLI prints them, e.g. `output<string>`.
+   */
   outputs: Record<string, unknown>;
-  /** Errors as the engine would print them. */
+  /** Error messages as the CLI prints them (also among `diagnostics`). */
   errors: string[];
-  /** What the provider process wrote to stderr (its warnings). */
+  /** Everything the CLI would print as a diagnostic: errors, the program's logs, the provider's stderr (as info). */
+  diagnostics: Diagnostic[];
+  /** What the provider process wrote to stderr (the CLI shows each line as an info diagnostic). */
   providerStderr: string[];
 }

@@ -21,9 +21,13 @@ export interface HostDiff {
   deleteBeforeReplace: boolean;
 }
 
-/** A create that failed after the service made the object ("created but failed to initialise"). */
+/**
+ * A create or update that failed after the service made the object: the host's
+ * `ErrorResourceInitFailed{id, properties, reasons}` detail (provider_plugin.go `parseError`).
+ * `message` is the gRPC status text, which the engine does not show: it shows the reasons.
+ */
 export class ResourceInitError extends Error {
-  constructor(message: string, readonly id: string, readonly properties: Record<string, unknown>) {
+  constructor(message: string, readonly id: string, readonly properties: Record<string, unknown>, readonly reasons: string[]) {
     super(message);
   }
 }
@@ -36,8 +40,9 @@ export interface ProviderHost {
   check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: HostCheckFailure[] }>;
   diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<HostDiff>;
   create(urn: string, props: Props): Promise<{ id: string; properties: Props }>;
-  read(urn: string, id: string, props: Props): Promise<{ id: string; properties: Props }>;
-  update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }>;
+  /** `inputs` is set when the provider returned inputs (the engine then records them). */
+  read(urn: string, id: string, props: Props, inputs?: Props): Promise<{ id: string; properties: Props; inputs?: Props }>;
+  update(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ properties: Props }>;
   delete(urn: string, id: string, props: Props): Promise<void>;
   /** Lines the provider wrote to stderr (warnings such as "stays active in the service"). */
   stderr(): string[];
@@ -91,7 +96,9 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
       const status = statusProto.Status.deserializeBinary(raw);
       for (const detail of status.getDetailsList()) {
         const failed = detail.unpack(proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
-        if (failed) return new ResourceInitError(error.details ?? error.message, failed.getId(), failed.getProperties()?.toJavaScript() ?? {});
+        if (failed) {
+          return new ResourceInitError(error.details ?? error.message, failed.getId(), failed.getProperties()?.toJavaScript() ?? {}, failed.getReasonsList());
+        }
       }
     }
     return new Error(error?.details ?? String(error));
@@ -142,12 +149,13 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
       const response: any = await call("create", request(proto.CreateRequest, urn, { properties }));
       return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {} };
     },
-    async read(urn, id, properties) {
-      const response: any = await call("read", request(proto.ReadRequest, urn, { id, properties }));
-      return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {} };
+    async read(urn, id, properties, inputs) {
+      const response: any = await call("read", request(proto.ReadRequest, urn, { id, properties, ...(inputs ? { inputs } : {}) }));
+      const returned = response.getInputs()?.toJavaScript();
+      return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {}, ...(returned ? { inputs: returned } : {}) };
     },
-    async update(urn, id, olds, news) {
-      const response: any = await call("update", request(proto.UpdateRequest, urn, { id, olds, news }));
+    async update(urn, id, olds, news, oldInputs) {
+      const response: any = await call("update", request(proto.UpdateRequest, urn, { id, olds, news, oldInputs }));
       return { properties: response.getProperties()?.toJavaScript() ?? {} };
     },
     async delete(urn, id, properties) {

@@ -6,15 +6,19 @@
  *
  * The request names the project directory, the state file and the result file. Stack
  * config reaches the program through PULUMI_CONFIG / PULUMI_CONFIG_SECRET_KEYS (set by the
- * parent, as the Pulumi CLI sets them) and the provider through `configure`.
+ * parent, as the Pulumi CLI's language host sets them) and the provider through `configure`.
  */
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
+import { Diagnostic, startEngineService } from "./engine-service";
 import { LocalMonitor } from "./local-monitor";
 import type { EngineResult, PlanStep } from "./plan";
 import { ProviderHost, startProviderHost } from "./provider-host";
-import { loadState, saveState, StackState } from "./state";
+import type { ResourceState, StackState } from "./state";
+import { loadState, saveState } from "./state";
+import { loadTypeScript } from "./typescript";
+import { unwrapSecrets } from "./secrets";
 
 export interface RunRequest {
   operation: EngineResult["operation"];
@@ -35,64 +39,83 @@ function readProject(projectDir: string, projectRequire: NodeRequire): Project {
   return { name: doc.name, main: path.resolve(projectDir, doc.main ?? ".") };
 }
 
-/** Lets the program be TypeScript, as the Pulumi CLI allows: transpile on require. */
-function registerTypeScript(projectRequire: NodeRequire): void {
-  const ts = projectRequire("typescript");
-  require.extensions[".ts"] = (module: any, filename: string) => {
-    const source = fs.readFileSync(filename, "utf8");
-    const { outputText } = ts.transpileModule(source, {
-      fileName: filename,
-      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-    });
-    module._compile(outputText, filename);
-  };
-}
-
 async function run(request: RunRequest): Promise<EngineResult> {
   const projectRequire = createRequire(path.join(request.projectDir, "package.json"));
   const project = readProject(request.projectDir, projectRequire);
   const prior = loadState(request.stateFile);
+  const config = JSON.parse(process.env.PULUMI_CONFIG ?? "{}") as Record<string, string>;
+  const secretKeys = JSON.parse(process.env.PULUMI_CONFIG_SECRET_KEYS ?? "[]") as string[];
+  const diagnostics: Diagnostic[] = [];
+  const result: EngineResult = { operation: request.operation, ok: true, steps: [], outputs: prior.outputs, errors: [], diagnostics, providerStderr: [] };
   const host = await startProviderHost(request.projectDir, { ...process.env, PULUMI_NODEJS_PROJECT: project.name, PULUMI_NODEJS_STACK: request.stack });
-  const result: EngineResult = { operation: request.operation, ok: true, steps: [], outputs: prior.outputs, errors: [], providerStderr: [] };
-  try {
-    // The same config the program sees, passed as the CLI passes it (never written to disk).
-    const config = JSON.parse(process.env.PULUMI_CONFIG ?? "{}") as Record<string, string>;
-    await host.configure(config, JSON.parse(process.env.PULUMI_CONFIG_SECRET_KEYS ?? "[]") as string[]);
-    let next: StackState;
-    if (request.operation === "refresh") next = await refresh(host, prior, result.steps);
-    else if (request.operation === "destroy") next = await destroy(host, prior, result.steps);
-    else next = await runProgram(request, project, projectRequire, host, prior, result);
-    if (request.operation !== "preview") saveState(request.stateFile, next);
-    result.outputs = next.outputs;
-  } catch (error) {
+  const fail = (message: string): void => {
     result.ok = false;
-    if (!result.errors.includes((error as Error).message)) result.errors.push((error as Error).message);
+    if (!result.errors.includes(message)) {
+      result.errors.push(message);
+      diagnostics.push({ severity: "error", urn: "", message });
+    }
+  };
+  try {
+    // The default provider is configured with the whole stack config (target.go `GetPackageConfig`).
+    await host.configure(config, secretKeys);
+    let next: StackState;
+    if (request.operation === "refresh") next = await refresh(host, prior, result, fail);
+    else if (request.operation === "destroy") next = await destroy(deployment(host, prior, request, project.name, config, secretKeys, diagnostics), prior, result, fail);
+    else next = await runProgram(request, project, projectRequire, host, prior, config, secretKeys, result, fail);
+    if (request.operation !== "preview") saveState(request.stateFile, next);
+    result.outputs = request.operation === "preview" ? displayUnknowns(next.outputs) as Record<string, unknown> : next.outputs;
+  } catch (error) {
+    fail((error as Error).message);
   } finally {
     await host.close();
     result.providerStderr = host.stderr();
+    // The CLI prints a provider's stderr as info diagnostics (plugin.go `newPlugin`, runtrace).
+    for (const line of result.providerStderr) diagnostics.push({ severity: "info", urn: "", message: line });
   }
   return result;
 }
 
-async function runProgram(request: RunRequest, project: Project, projectRequire: NodeRequire, host: ProviderHost, prior: StackState, result: EngineResult): Promise<StackState> {
+function deployment(
+  host: ProviderHost, prior: StackState, request: RunRequest, project: string,
+  config: Record<string, string>, secretKeys: string[], diagnostics: Diagnostic[], sdkRequire?: NodeRequire,
+): LocalMonitor {
+  return new LocalMonitor({
+    host, prior, preview: request.operation === "preview", project, stack: request.stack, config, secretKeys, diagnostics,
+    resourceProto: sdkRequire?.("./proto/resource_pb"),
+    Struct: sdkRequire?.("google-protobuf/google/protobuf/struct_pb").Struct,
+  });
+}
+
+async function runProgram(
+  request: RunRequest, project: Project, projectRequire: NodeRequire, host: ProviderHost, prior: StackState,
+  config: Record<string, string>, secretKeys: string[], result: EngineResult, fail: (message: string) => void,
+): Promise<StackState> {
   process.chdir(request.projectDir);
-  registerTypeScript(projectRequire);
   // The program's own copy of the SDK: the one its `require("@pulumi/pulumi")` loads.
   const sdkRoot = path.dirname(projectRequire.resolve("@pulumi/pulumi/package.json"));
   const sdkRequire = createRequire(path.join(sdkRoot, "package.json"));
   const pulumi = sdkRequire("./index");
   const settings = sdkRequire("./runtime/settings");
+  const { getStore } = sdkRequire("./runtime/state");
   const { runInPulumiStack } = sdkRequire("./runtime/stack");
-  const preview = request.operation === "preview";
+  const monitor = deployment(host, prior, request, project.name, config, secretKeys, result.diagnostics, sdkRequire);
 
-  const monitor = new LocalMonitor({
-    host, prior, preview, project: project.name, stack: request.stack,
-    resourceProto: sdkRequire("./proto/resource_pb"),
-    Struct: sdkRequire("google-protobuf/google/protobuf/struct_pb").Struct,
-  });
-  // setMocks sets the SDK's feature flags; our monitor then replaces the mock one.
-  await pulumi.runtime.setMocks({ newResource: () => ({ id: "", state: {} }), call: () => ({}) }, project.name, request.stack, preview);
-  settings.setMockOptions(monitor, project.name, request.stack, preview);
+  // Replaced resources whose deletion an earlier failed run left pending go first.
+  for (const pending of prior.resources.filter((resource) => resource.delete)) await monitor.deleteResource(pending, "delete-replaced");
+
+  const typeErrors = loadTypeScript(projectRequire, request.projectDir, project.main);
+  if (typeErrors) {
+    result.steps.push(...monitor.steps);
+    fail(typeErrors);
+    return { resources: prior.resources.filter((resource) => !resource.delete), outputs: prior.outputs };
+  }
+
+  const engine = await startEngineService(sdkRoot, result.diagnostics);
+  // setMocks sets the SDK's feature flags; our monitor then replaces the mock one, and the
+  // engine address makes `pulumi.log` reach the engine service.
+  await pulumi.runtime.setMocks({ newResource: () => ({ id: "", state: {} }), call: () => ({}) }, project.name, request.stack, request.operation === "preview");
+  getStore().settings.options.engineAddr = engine.address;
+  settings.setMockOptions(monitor, project.name, request.stack, request.operation === "preview");
 
   const failures: unknown[] = [];
   const onRejection = (reason: unknown) => failures.push(reason);
@@ -106,46 +129,86 @@ async function runProgram(request: RunRequest, project: Project, projectRequire:
     await new Promise((resolve) => setImmediate(resolve));
   } catch (error) {
     failures.push(error);
+  } finally {
+    await engine.close();
   }
   // The handlers stay installed: this process ends right after the run.
   result.errors.push(...monitor.errors);
 
-  const resources = [...monitor.registered.values()];
+  const registered = [...monitor.registered.values()];
   if (failures.length > 0 || monitor.errors.length > 0) {
     result.ok = false;
     for (const failure of failures) {
       const message = failure instanceof Error ? failure.message : String(failure);
-      if (!result.errors.some((line) => message.includes(line) || line.includes(message))) result.errors.push(message);
+      if (!result.errors.some((line) => message.includes(line) || line.includes(message))) fail(message);
     }
-    // Like the engine: what was not reached stays as it was.
-    for (const old of prior.resources) if (!monitor.registered.has(old.urn)) resources.push(old);
     result.steps.push(...monitor.steps);
-    return { resources, outputs: prior.outputs };
+    // Like the engine: what was not reached stays as it was; replaced resources stay, pending deletion.
+    const kept = prior.resources.filter((old) => !monitor.registered.has(old.urn) && !monitor.replaced.includes(old));
+    const pending = monitor.replaced.map((old): ResourceState => ({ ...old, delete: true }));
+    return { resources: [...registered, ...kept, ...pending].filter((resource) => !resource.delete || pending.includes(resource)), outputs: prior.outputs };
   }
-  // Resources no longer in the program are deleted, newest first.
-  for (const old of [...prior.resources].reverse()) {
-    if (!monitor.registered.has(old.urn)) await monitor.deleteOld(old);
-  }
+  // Then the deletes, newest first: replaced resources, then those no longer in the program (step_generator.go `GenerateDeletes`).
+  const removed = prior.resources.filter((old) => !old.delete && !monitor.registered.has(old.urn)).reverse();
+  for (const old of [...monitor.replaced].reverse()) await monitor.deleteResource(old, "delete-replaced");
+  for (const old of removed) await monitor.deleteResource(old, "delete");
   result.steps.push(...monitor.steps);
-  return { resources, outputs: monitor.stackOutputs };
+  return { resources: registered, outputs: monitor.stackOutputs };
 }
 
-async function refresh(host: ProviderHost, prior: StackState, steps: PlanStep[]): Promise<StackState> {
-  const resources = [];
+/**
+ * `pulumi refresh`: Read each custom resource with its id, inputs and outputs; record what
+ * it returns, its inputs if it returned any, and no init errors (step.go `RefreshStep.Apply`:
+ * only a Read that itself reports a partial failure keeps them, and the dynamic-provider
+ * host never does).
+ */
+async function refresh(host: ProviderHost, prior: StackState, result: EngineResult, fail: (message: string) => void): Promise<StackState> {
+  const resources: ResourceState[] = [];
   for (const resource of prior.resources) {
-    const read = await host.read(resource.urn, resource.id, resource.outputs);
-    resources.push({ ...resource, id: read.id, outputs: read.properties });
-    steps.push({ op: "refresh", urn: resource.urn, type: resource.type, name: resource.name, id: read.id });
+    if (!resource.custom || resource.type.startsWith("pulumi:providers:")) {
+      resources.push(resource);
+      continue;
+    }
+    const step: PlanStep = { op: "refresh", urn: resource.urn, type: resource.type, name: resource.name, id: resource.id };
+    result.steps.push(step);
+    try {
+      const read = await host.read(resource.urn, resource.id, plainProps(resource.outputs), plainProps(resource.inputs));
+      resources.push({ ...resource, id: read.id, outputs: read.properties, inputs: read.inputs ?? resource.inputs, initErrors: [] });
+    } catch (error) {
+      step.error = (error as Error).message;
+      fail(step.error);
+      resources.push(resource);
+    }
   }
   return { resources, outputs: prior.outputs };
 }
 
-async function destroy(host: ProviderHost, prior: StackState, steps: PlanStep[]): Promise<StackState> {
-  for (const resource of [...prior.resources].reverse()) {
-    if (!resource.retainOnDelete) await host.delete(resource.urn, resource.id, resource.outputs);
-    steps.push({ op: resource.retainOnDelete ? "delete[retain]" : "delete", urn: resource.urn, type: resource.type, name: resource.name, id: resource.id });
+/** `pulumi destroy`: every resource deleted, newest first, by the delete rules (protect, retainOnDelete). */
+async function destroy(monitor: LocalMonitor, prior: StackState, result: EngineResult, fail: (message: string) => void): Promise<StackState> {
+  const remaining = [...prior.resources];
+  try {
+    for (const resource of [...prior.resources].reverse()) {
+      await monitor.deleteResource(resource, resource.delete ? "delete-replaced" : "delete");
+      remaining.splice(remaining.indexOf(resource), 1);
+    }
+  } catch (error) {
+    fail((error as Error).message);
   }
-  return { resources: [], outputs: {} };
+  result.steps.push(...monitor.steps);
+  return { resources: remaining, outputs: remaining.some((resource) => resource.custom) ? prior.outputs : {} };
+}
+
+const plainProps = (props: Record<string, unknown>) => unwrapSecrets(props) as Record<string, unknown>;
+
+/** The SDK's `rpc.unknownValue`: how a value not known yet reaches the engine in a preview. */
+const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** A preview shows values not known yet by their type, as the CLI does (`output<string>`; properties.go `TypeString`). */
+function displayUnknowns(value: unknown): unknown {
+  if (value === UNKNOWN_VALUE) return "output<string>";
+  if (Array.isArray(value)) return value.map(displayUnknowns);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, displayUnknowns(inner)]));
+  return value;
 }
 
 if (require.main === module) {

@@ -1,3 +1,12 @@
+/**
+ * Secrets as the engine handles them. In memory a secret is the SDK's wrapper
+ * `{ <sig>: <secret sig>, value }`; in the state file its value is encrypted (AES-256-GCM
+ * under a key kept beside the state file, as the passphrase secrets manager keeps a salt),
+ * so a test can assert that a secret's plaintext is not in the state.
+ */
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+
 type Props = Record<string, unknown>;
 
 /** The marker the engine uses for a secret inside a struct: `{ [key]: value, value: <secret> }`. */
@@ -8,7 +17,11 @@ export function isSecretWrapper(value: unknown): value is { value: unknown } {
   return typeof value === "object" && value !== null && (value as Props)[SECRET_SIG.key] === SECRET_SIG.value;
 }
 
-/** Removes secret wrappers (as the engine does for providers that do not accept secrets). */
+export function wrapSecret(value: unknown): Props {
+  return { [SECRET_SIG.key]: SECRET_SIG.value, value };
+}
+
+/** Removes secret wrappers (the dynamic-provider host accepts no secrets: `acceptSecrets` false). */
 export function unwrapSecrets(value: unknown): unknown {
   if (isSecretWrapper(value)) return unwrapSecrets(value.value);
   if (Array.isArray(value)) return value.map(unwrapSecrets);
@@ -18,19 +31,60 @@ export function unwrapSecrets(value: unknown): unknown {
   return value;
 }
 
-export function wrapSecret(value: unknown): Props {
-  return { [SECRET_SIG.key]: SECRET_SIG.value, value };
+/** True when the value is, or holds, a secret. */
+export function containsSecret(value: unknown): boolean {
+  if (isSecretWrapper(value)) return true;
+  if (Array.isArray(value)) return value.some(containsSecret);
+  return typeof value === "object" && value !== null && Object.values(value).some(containsSecret);
 }
 
-/** Top-level keys whose value is (or holds) a secret. */
-export function secretKeys(props: Props): string[] {
-  const holds = (value: unknown): boolean =>
-    isSecretWrapper(value) ||
-    (Array.isArray(value) ? value.some(holds) : typeof value === "object" && value !== null && Object.values(value).some(holds));
-  return Object.keys(props).filter((key) => holds(props[key]));
+/**
+ * Marks outputs secret as the engine does for a provider that accepts no secrets: any output
+ * whose input of the same name held a secret (provider_plugin.go `annotateSecrets`), and the
+ * resource's `additionalSecretOutputs` (source_eval.go `resmon.RegisterResource`).
+ */
+export function markSecretOutputs(outputs: Props, inputs: Props, additional: readonly string[]): Props {
+  return Object.fromEntries(
+    Object.entries(outputs).map(([key, value]) => {
+      const secret = !isSecretWrapper(value) && (additional.includes(key) || containsSecret(inputs[key]));
+      return [key, secret ? wrapSecret(value) : value];
+    }),
+  );
 }
 
-/** Wraps the named top-level outputs as secrets. */
-export function markSecrets(props: Props, keys: readonly string[]): Props {
-  return Object.fromEntries(Object.entries(props).map(([key, value]) => [key, keys.includes(key) && !isSecretWrapper(value) ? wrapSecret(value) : value]));
+/** The state file's encryption key, made on first use and kept beside it (mode 0600). */
+function stateKey(stateFile: string): Buffer {
+  const keyFile = `${stateFile}.key`;
+  if (!fs.existsSync(keyFile)) fs.writeFileSync(keyFile, randomBytes(32).toString("base64"), { mode: 0o600 });
+  return Buffer.from(fs.readFileSync(keyFile, "utf8"), "base64");
+}
+
+/** Replaces each secret's value with `ciphertext`, as a checkpoint stores it. */
+export function sealSecrets(value: unknown, stateFile: string): unknown {
+  if (isSecretWrapper(value)) {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv("aes-256-gcm", stateKey(stateFile), iv);
+    const body = Buffer.concat([cipher.update(JSON.stringify(value.value), "utf8"), cipher.final()]);
+    return { [SECRET_SIG.key]: SECRET_SIG.value, ciphertext: Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64") };
+  }
+  if (Array.isArray(value)) return value.map((inner) => sealSecrets(inner, stateFile));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, sealSecrets(inner, stateFile)]));
+  }
+  return value;
+}
+
+/** The inverse of {@link sealSecrets}. */
+export function openSecrets(value: unknown, stateFile: string): unknown {
+  if (typeof value === "object" && value !== null && (value as Props)[SECRET_SIG.key] === SECRET_SIG.value && "ciphertext" in value) {
+    const raw = Buffer.from(String((value as Props).ciphertext), "base64");
+    const decipher = createDecipheriv("aes-256-gcm", stateKey(stateFile), raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return wrapSecret(JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")));
+  }
+  if (Array.isArray(value)) return value.map((inner) => openSecrets(inner, stateFile));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, openSecrets(inner, stateFile)]));
+  }
+  return value;
 }

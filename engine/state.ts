@@ -1,32 +1,48 @@
+/** A stack's checkpoint as the local engine keeps it: the fields of the engine's resource state that it models. */
 import * as fs from "node:fs";
+import { openSecrets, sealSecrets } from "./secrets";
 
 type Props = Record<string, unknown>;
 
-/** One resource as the local engine records it. */
+/** One resource, as `resource.State` records it. */
 export interface ResourceState {
   urn: string;
   type: string;
   name: string;
+  /** False for component resources (no provider, no id). */
+  custom: boolean;
   id: string;
+  /** The parent's URN; the root stack's for top-level resources ("" for the stack itself). */
+  parent: string;
+  /** `<provider urn>::<provider id>` for custom resources. */
+  provider: string;
   inputs: Props;
+  /** Secret values are held in the SDK's wrapper (see secrets.ts). */
   outputs: Props;
+  /** The reasons of a "created but failed to initialise" (`InitErrors`). */
+  initErrors: string[];
   retainOnDelete: boolean;
-  secretOutputs: string[];
-  /** Set when create reported "created but failed to initialise". */
-  initError?: string;
+  protect: boolean;
+  /**
+   * A replaced resource whose deletion did not happen because the deployment failed first:
+   * deleted at the start of the next one (`Delete` in the engine's state; step_generator.go
+   * `GeneratePendingDeletes`).
+   */
+  delete?: true;
 }
 
-/** A stack's recorded state: what `pulumi up` would keep in its backend. */
 export interface StackState {
+  /** In dependency order: a resource after its parent and its provider. */
   resources: ResourceState[];
+  /** The root stack's outputs. */
   outputs: Props;
 }
 
 export function loadState(file: string): StackState {
   if (!fs.existsSync(file)) return { resources: [], outputs: {} };
-  return JSON.parse(fs.readFileSync(file, "utf8")) as StackState;
+  return openSecrets(JSON.parse(fs.readFileSync(file, "utf8")), file) as StackState;
 }
 
 export function saveState(file: string, state: StackState): void {
-  fs.writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  fs.writeFileSync(file, `${JSON.stringify(sealSecrets(state, file), null, 2)}\n`, { mode: 0o600 });
 }

@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { containsUnknown } from "./unknown";
+import { containsUnknown } from "./protocol";
 
 /** Maps zod issues to Pulumi check failures, one per issue, `property` as a dotted path. */
 export function toCheckFailures(issues: ReadonlyArray<z.core.$ZodIssue>): pulumi.dynamic.CheckFailure[] {

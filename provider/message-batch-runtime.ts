@@ -1,24 +1,16 @@
 import { createHash, randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import { MessagingClient } from "../client";
 import { isPartialSendError, UnsupportedOperationError } from "../errors";
-import { Message, Stream } from "../schemas";
+import type { Message } from "../schemas";
 import { checkKnownInputs } from "./check-inputs";
-import { ProviderSettings } from "./settings";
-import { ResourceInitFailedError } from "./init-failed";
-import { containsUnknown } from "./unknown";
+import type { ProviderContext } from "./context";
+import { MESSAGE_BATCH_REPLACE_KEYS, MessageBatchInputs, MessageBatchState } from "./message-batch-schema";
+import { containsUnknown, PROVIDER_KEY, ResourceInitFailedError } from "./protocol";
 
-/** Inputs that replace the batch (and so send it again) when changed. */
-export const MESSAGE_BATCH_INPUTS = ["stream", "messages", "triggers"] as const;
+type Props = Record<string, unknown>;
 
-const MessageBatchInputs = z.object({
-  stream: Stream,
-  messages: z.array(Message).min(1, { error: "expected at least one message" }),
-});
-
-/** Validates stream and every message; unknown preview values pass through. */
-export function check(news: Record<string, unknown>): pulumi.dynamic.CheckResult {
+/** Validates stream, every message and triggers; unknown preview values pass through. */
+export function check(_context: ProviderContext | undefined, _olds: Props, news: Props): pulumi.dynamic.CheckResult {
   const checked = checkKnownInputs(MessageBatchInputs, news);
   return checked.ok ? { inputs: news } : { inputs: news, failures: checked.failures };
 }
@@ -28,80 +20,87 @@ const byCodeUnit = ([a]: [string, unknown], [b]: [string, unknown]): number => (
 const canonical = (value: unknown): string => JSON.stringify(value ?? null, (_key, v) =>
   v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(byCodeUnit)) : v);
 
-/**
- * Outputs record a digest of the messages rather than a second copy (Pulumi keeps the
- * messages themselves among the inputs): a part-sent batch's outputs travel in gRPC
- * metadata, which must stay small, and can still be compared by `diff`.
- */
+/** SHA-256 of the messages as sent: what `diff` compares. */
 export const messagesDigest = (messages: unknown): string => createHash("sha256").update(canonical(messages)).digest("hex");
 
-/** Messages cannot be changed once sent: any change replaces the resource, which sends again. */
-export function diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): pulumi.dynamic.DiffResult {
-  const changed = (key: (typeof MESSAGE_BATCH_INPUTS)[number]): boolean => {
+const isPartSent = (olds: Props): boolean => olds.sentAt === null && typeof olds.idempotencyKeyPrefix === "string";
+
+/**
+ * Messages cannot be changed once sent: any changed input replaces the batch, which sends
+ * again. A part-sent batch with unchanged inputs reports a change, so the engine calls
+ * `update`, which sends the rest: this does not depend on the engine's recorded init error,
+ * which `pulumi refresh` clears.
+ */
+export function diff(context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
+  const changed = (key: keyof MessageBatchInputs): boolean => {
     if (containsUnknown(news[key])) return true;
     if (key === "messages") return olds.messagesDigest !== messagesDigest(news.messages);
     return canonical(olds[key]) !== canonical(news[key]);
   };
-  const replaces = MESSAGE_BATCH_INPUTS.filter(changed);
-  return { changes: replaces.length > 0, replaces: [...replaces], deleteBeforeReplace: false };
+  const replaces = MESSAGE_BATCH_REPLACE_KEYS.filter(changed);
+  if (replaces.length === 0 && isPartSent(olds)) {
+    context.warn(`message batch ${id} was only part-sent: this update sends the rest under the same idempotency keys, so nothing is sent twice.`);
+    return { changes: true, replaces: [], deleteBeforeReplace: false };
+  }
+  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
 
 /** Sends every message once, chunked by 1,000, all chunks under one idempotency key prefix. */
-export async function create(settings: ProviderSettings, inputs: Record<string, unknown>, idempotencyKeyPrefix: string = randomUUID()): Promise<pulumi.dynamic.CreateResult> {
+async function send(context: ProviderContext, inputs: Props, idempotencyKeyPrefix: string): Promise<MessageBatchState> {
   const messages = inputs.messages as Message[];
-  const client = new MessagingClient(settings);
+  const stream = inputs.stream as string;
   const base = {
-    stream: inputs.stream,
-    triggers: inputs.triggers ?? null,
+    stream,
+    triggers: (inputs.triggers as unknown[] | undefined) ?? null,
     messageCount: messages.length,
     messagesDigest: messagesDigest(messages),
     idempotencyKeyPrefix,
   };
   try {
-    const result = await client.sendMessages(messages, { stream: inputs.stream as string, idempotencyKeyPrefix });
-    return {
-      id: idempotencyKeyPrefix,
-      outs: { ...base, batchIds: result.batches.map((batch) => batch.id ?? null), sentAt: new Date().toISOString() },
-    };
+    const result = await context.client().sendMessages(messages, { stream, idempotencyKeyPrefix });
+    return { ...base, batchIds: result.batches.map((batch) => batch.id ?? null), sentAt: new Date().toISOString() };
   } catch (error) {
-    if (isPartialSendError(error)) {
-      // Even with no chunk confirmed, the first may have been processed: record the batch
-      // under its key prefix, so the next `pulumi up` resends with the same keys.
-      throw new ResourceInitFailedError(
-        // Only the first line: the client's resume hint is for direct callers, not Pulumi users.
-        `${error.message.split("\n")[0]}\nRun \`pulumi up\` again to send the rest; the service does not send a chunk twice for the same key.`,
-        idempotencyKeyPrefix,
-        { ...base, batchIds: error.sent.map((batch) => batch.id ?? null), sentAt: null },
-      );
-    }
-    throw error;
-  } finally {
-    await client.close();
+    if (!isPartialSendError(error)) throw error;
+    // Even with no chunk confirmed, the first may have been processed: record the batch under
+    // its key prefix, so the next `pulumi up` resends with the same keys.
+    const accepted = error.sent.reduce((count, batch) => count + batch.count, 0);
+    const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+    throw new ResourceInitFailedError(
+      idempotencyKeyPrefix,
+      [
+        `message batch ${idempotencyKeyPrefix}: ${accepted} of ${messages.length} messages were confirmed before sending stopped ` +
+          `(${cause}). The batch is kept in state as part-sent; run \`pulumi up\` again to send the rest. Every chunk keeps ` +
+          "its idempotency key, so the service does not send a chunk twice.",
+      ],
+      { ...base, batchIds: error.sent.map((batch) => batch.id ?? null), sentAt: null },
+      inputs,
+    );
   }
 }
 
-/** Refresh keeps the recorded state; a batch cannot be imported. */
-export function read(id: string, props: Record<string, unknown> | undefined): pulumi.dynamic.ReadResult {
-  if (!props || typeof props.messagesDigest !== "string") {
+export async function create(context: ProviderContext, inputs: Props, idempotencyKeyPrefix: string = randomUUID()): Promise<pulumi.dynamic.CreateResult<MessageBatchState>> {
+  return { id: idempotencyKeyPrefix, outs: await send(context, inputs, idempotencyKeyPrefix) };
+}
+
+/** Refresh keeps the recorded state, part-sent or not; a batch cannot be imported. */
+export function read(_context: ProviderContext, id: string, props: Props): pulumi.dynamic.ReadResult {
+  if (Object.keys(props).every((key) => key === PROVIDER_KEY)) {
     throw new UnsupportedOperationError(`Cannot import message batch ${id}: the service has no operation to retrieve a batch.`);
   }
   return { id, props };
 }
 
 /**
- * Only reached for a batch recorded part-sent (the engine retries resources that failed to
- * initialise): resends under the recorded key prefix, so accepted chunks are replayed by the
- * service, not sent twice. Any other update is impossible: changes replace.
+ * Only reached for a part-sent batch (see `diff`): resends under the recorded key prefix, so
+ * accepted chunks are replayed by the service, not sent twice. Any other update is
+ * impossible: changes replace.
  */
-export async function update(settings: () => ProviderSettings, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
-  if (olds.sentAt === null && typeof olds.idempotencyKeyPrefix === "string") {
-    const { outs } = await create(settings(), news, olds.idempotencyKeyPrefix);
-    return { outs };
-  }
+export async function update(context: ProviderContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  if (isPartSent(olds)) return { outs: await send(context, news, olds.idempotencyKeyPrefix as string) };
   throw new UnsupportedOperationError(`Message batch ${id} cannot be updated: sent messages cannot be changed; changes replace the batch.`);
 }
 
 /** Sent messages cannot be recalled; removing the resource only forgets it. */
-export function remove(id: string): void {
-  process.stderr.write(`note: message batch ${id} was removed from the stack; its messages were already sent and cannot be recalled.\n`);
+export function remove(context: ProviderContext, id: string): void {
+  context.warn(`note: message batch ${id} was removed from the stack; its messages were already sent and cannot be recalled.`);
 }

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Message } from "../schemas";
+import { refuseImport, warnIfApiKeyNotSecret } from "./resource-options";
 import { createProviderShell } from "./shell";
 
 /** Inputs of a {@link MessageBatch}. Changing any of them replaces the batch: it is sent again. */
@@ -16,27 +17,35 @@ const provider = createProviderShell("MessageBatch");
 
 /**
  * Sends a set of messages once, when created; again only when replaced (a change to
- * `stream`, `messages` or `triggers`). Deleting it sends nothing and recalls nothing.
+ * `stream`, `messages` or `triggers`). A send that stops part-way is kept in state and
+ * finished by the next `pulumi up` without sending anything twice. Deleting it sends
+ * nothing and recalls nothing.
  */
 export class MessageBatch extends pulumi.dynamic.Resource {
   /** Stream the messages were sent on. */
   declare public readonly stream: pulumi.Output<string>;
-  /** Number of messages sent. */
+  /** The triggers the batch was sent with, or null. */
+  declare public readonly triggers: pulumi.Output<unknown[] | null>;
+  /** Number of messages in the batch. */
   declare public readonly messageCount: pulumi.Output<number>;
-  /** Ids the service returned, one per call of up to 1,000 messages (null where none was returned). */
-  declare public readonly batchIds: pulumi.Output<(string | null)[]>;
   /** SHA-256 of the messages as sent: what `diff` compares. */
   declare public readonly messagesDigest: pulumi.Output<string>;
-  /** When the last call was accepted, ISO 8601 UTC. */
-  declare public readonly sentAt: pulumi.Output<string>;
+  /** Prefix of every chunk's idempotency key (also the resource id). */
+  declare public readonly idempotencyKeyPrefix: pulumi.Output<string>;
+  /** Ids the service returned, one per call of up to 1,000 messages (null where none was returned). */
+  declare public readonly batchIds: pulumi.Output<(string | null)[]>;
+  /** When the last call was accepted, ISO 8601 UTC; null while the batch is part-sent. */
+  declare public readonly sentAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: MessageBatchArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseImport("MessageBatch", name, opts, "declare a new MessageBatch (it sends its messages when created)");
+    warnIfApiKeyNotSecret();
     super(
       provider,
       name,
       {
         stream: args.stream, messages: args.messages, triggers: args.triggers,
-        messageCount: undefined, messagesDigest: undefined, batchIds: undefined, sentAt: undefined,
+        messageCount: undefined, messagesDigest: undefined, idempotencyKeyPrefix: undefined, batchIds: undefined, sentAt: undefined,
       },
       opts,
       "messaging",

@@ -4,23 +4,24 @@
  *
  * This module path is part of the state format: every stack records a provider that
  * requires it, and `refresh`/`destroy` of old state run against the installed version.
- * Keep the path and the function signatures stable across releases.
+ * Keep the path and the `runtimes` signatures stable across releases.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { ConfigSource, ProviderSettings, resolveSettings } from "./settings";
+import { contextFor, ProviderContext } from "./context";
+import type { ConfigSource } from "./settings";
 import * as webhookEndpoint from "./webhook-endpoint-runtime";
 import * as messageBatch from "./message-batch-runtime";
 
 type Props = Record<string, unknown>;
 
-/** What each resource kind implements (`*-runtime.ts`), free of the provider protocol. */
+/** What each resource kind implements (`*-runtime.ts`): every method gets the same context first. */
 export interface ResourceImplementation {
-  check(news: Props): pulumi.dynamic.CheckResult;
-  diff(id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult;
-  create(settings: ProviderSettings, inputs: Props): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props | undefined): pulumi.dynamic.ReadResult;
-  update(settings: () => ProviderSettings, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
-  remove(id: string, props: Props | undefined): void;
+  check(context: ProviderContext, olds: Props, news: Props): pulumi.dynamic.CheckResult;
+  diff(context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult;
+  create(context: ProviderContext, inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(context: ProviderContext, id: string, props: Props): pulumi.dynamic.ReadResult;
+  update(context: ProviderContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  remove(context: ProviderContext, id: string, props: Props): void;
 }
 
 /** Methods of a serialized provider, each taking the provider's `configure` config first. */
@@ -33,18 +34,14 @@ export interface ResourceRuntime {
   delete(config: ConfigSource | undefined, id: string, props: Props): Promise<void>;
 }
 
-/**
- * Settings are resolved only where the service is called, so preview, refresh and destroy
- * work without an API key.
- */
 function adapt(implementation: ResourceImplementation): ResourceRuntime {
   return {
-    check: async (_config, _olds, news) => implementation.check(news),
-    diff: async (_config, id, olds, news) => implementation.diff(id, olds, news),
-    create: async (config, inputs) => implementation.create(resolveSettings(config), inputs),
-    read: async (_config, id, props) => implementation.read(id, props),
-    update: async (config, id, olds, news) => implementation.update(() => resolveSettings(config), id, olds, news),
-    delete: async (_config, id, props) => implementation.remove(id, props),
+    check: async (config, olds, news) => implementation.check(contextFor(config), olds ?? {}, news),
+    diff: async (config, id, olds, news) => implementation.diff(contextFor(config), id, olds, news),
+    create: async (config, inputs) => implementation.create(contextFor(config), inputs),
+    read: async (config, id, props) => implementation.read(contextFor(config), id, props ?? {}),
+    update: async (config, id, olds, news) => implementation.update(contextFor(config), id, olds, news),
+    delete: async (config, id, props) => implementation.remove(contextFor(config), id, props ?? {}),
   };
 }
 

@@ -1,18 +1,26 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { WebhookFormat } from "../schemas";
+import { IDEMPOTENCY_SCOPE } from "./protocol";
+import { refuseImport, resourceScope, warnIfApiKeyNotSecret } from "./resource-options";
 import { createProviderShell } from "./shell";
-import { IDEMPOTENCY_SCOPE } from "./webhook-endpoint-runtime";
 
-/** Inputs of a {@link WebhookEndpoint}. Changing any of them replaces the endpoint. */
+/** Inputs of a {@link WebhookEndpoint}. Changing `url`, `events`, `format` or `description` replaces the endpoint. */
 export interface WebhookEndpointArgs {
   /** Destination URL (absolute http or https) that receives event notifications. */
   url: pulumi.Input<string>;
   /** Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped. */
   events: pulumi.Input<pulumi.Input<string>[]>;
   /** Notification format: `basic` (default) or `cloudEvents`. */
-  format?: pulumi.Input<WebhookFormat>;
+  format?: pulumi.Input<"basic" | "cloudEvents">;
   /** Free text describing the endpoint's purpose. */
   description?: pulumi.Input<string>;
+  /**
+   * Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of
+   * creating one: its id (`we_…`) and signing secret, recorded as given without calling the
+   * service (which cannot be asked about an endpoint), so describe it truthfully in the
+   * other inputs. Stored as a Pulumi secret. Removing `adopt` afterwards changes nothing;
+   * naming another id replaces the resource; changing only the secret corrects it in state.
+   */
+  adopt?: pulumi.Input<{ id: pulumi.Input<string>; secret: pulumi.Input<string> }>;
 }
 
 // One shell for every endpoint: identical serialized text lets the provider host
@@ -27,7 +35,7 @@ const provider = createProviderShell("WebhookEndpoint");
  * - `retainOnDelete` defaults to true: removing the resource (or replacing it) leaves the
  *   old endpoint active in the service, and previews show `delete[retain]`; remove it in the
  *   dashboard (Developers → Webhooks);
- * - `pulumi refresh` keeps the recorded state, and `pulumi import` is not possible.
+ * - `pulumi refresh` keeps the recorded state; the `import` option is refused (use `adopt`).
  *
  * `secret` is a Pulumi secret: feed it to your receiver to verify signatures.
  */
@@ -40,24 +48,26 @@ export class WebhookEndpoint extends pulumi.dynamic.Resource {
   declare public readonly format: pulumi.Output<string>;
   /** Description, or null. */
   declare public readonly description: pulumi.Output<string | null>;
-  /** Signing secret of the endpoint (a Pulumi secret). */
-  declare public readonly secret: pulumi.Output<string>;
-  /** Opaque version tag of the endpoint object. */
-  declare public readonly etag: pulumi.Output<string>;
-  /** Endpoint status, e.g. `enabled`. */
-  declare public readonly status: pulumi.Output<string>;
-  /** Creation time, ISO 8601 UTC. */
-  declare public readonly created: pulumi.Output<string>;
-  /** Last change time, ISO 8601 UTC. */
-  declare public readonly updated: pulumi.Output<string>;
-  /** Owning workspace id (`wksp_…`). */
-  declare public readonly workspace: pulumi.Output<string>;
-  /** Live (true) or test (false) mode. */
-  declare public readonly live: pulumi.Output<boolean>;
+  /** Signing secret of the endpoint (a Pulumi secret); null only while a half-made endpoint awaits replacement. */
+  declare public readonly secret: pulumi.Output<string | null>;
+  /** Opaque version tag of the endpoint object, or null when the service sent none. */
+  declare public readonly etag: pulumi.Output<string | null>;
+  /** Endpoint status, e.g. `enabled`, or null. */
+  declare public readonly status: pulumi.Output<string | null>;
+  /** Creation time, ISO 8601 UTC, or null. */
+  declare public readonly created: pulumi.Output<string | null>;
+  /** Last change time, ISO 8601 UTC, or null. */
+  declare public readonly updated: pulumi.Output<string | null>;
+  /** Owning workspace id (`wksp_…`), or null. */
+  declare public readonly workspace: pulumi.Output<string | null>;
+  /** Live (true) or test (false) mode, or null. */
+  declare public readonly live: pulumi.Output<boolean | null>;
   /** Key-value metadata set in the service (not settable on create), or null. */
   declare public readonly metadata: pulumi.Output<Record<string, string> | null>;
 
   constructor(name: string, args: WebhookEndpointArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseImport("WebhookEndpoint", name, opts, "declare it with `adopt: { id, secret }` instead");
+    warnIfApiKeyNotSecret();
     super(
       provider,
       name,
@@ -66,8 +76,9 @@ export class WebhookEndpoint extends pulumi.dynamic.Resource {
         events: args.events,
         format: args.format,
         description: args.description,
+        adopt: args.adopt === undefined ? undefined : pulumi.secret(args.adopt),
         // Scopes the create's idempotency key to this resource (see webhook-endpoint-runtime).
-        [IDEMPOTENCY_SCOPE]: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
+        [IDEMPOTENCY_SCOPE]: resourceScope(name, opts),
         // Output-only properties, declared so they appear on the resource.
         secret: undefined, etag: undefined, status: undefined, created: undefined, updated: undefined,
         workspace: undefined, live: undefined, metadata: undefined,

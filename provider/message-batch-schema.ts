@@ -1,0 +1,37 @@
+/**
+ * The MessageBatch resource, defined once: what a user sets, what state records, and
+ * which inputs replace it. The runtime and the resource class derive from these.
+ */
+import { z } from "zod";
+import { Message, Stream } from "../schemas";
+
+/** What a user sets. Every input replaces the batch (sends it again) when changed. */
+export const MessageBatchInputs = z.object({
+  stream: Stream,
+  messages: z.array(Message).min(1, { error: "expected at least one message" }),
+  triggers: z.array(z.unknown()).optional(),
+});
+export type MessageBatchInputs = z.output<typeof MessageBatchInputs>;
+
+export const MESSAGE_BATCH_REPLACE_KEYS = Object.keys(MessageBatchInputs.shape) as Array<keyof MessageBatchInputs>;
+
+/**
+ * What state records: a digest of the messages rather than a second copy (Pulumi keeps the
+ * messages among the inputs), because a part-sent batch's outputs travel in gRPC metadata,
+ * which must stay small. `sentAt` is null while the batch is part-sent.
+ */
+export const MessageBatchState = z.object({
+  stream: z.string(),
+  triggers: z.array(z.unknown()).nullable(),
+  messageCount: z.number(),
+  messagesDigest: z.string(),
+  idempotencyKeyPrefix: z.string(),
+  batchIds: z.array(z.string().nullable()),
+  sentAt: z.string().nullable(),
+});
+export type MessageBatchState = z.infer<typeof MessageBatchState>;
+
+/** Output-only keys: declared on the resource so they appear as outputs. */
+export const MESSAGE_BATCH_OUTPUT_ONLY_KEYS = Object.keys(MessageBatchState.shape).filter(
+  (key) => !(key in MessageBatchInputs.shape),
+) as Array<keyof MessageBatchState>;
