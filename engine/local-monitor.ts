@@ -69,6 +69,8 @@ export class LocalMonitor {
   /** Set by the first failed step: the engine cancels the deployment (step_executor.go `cancelDueToError`). */
   private failed = false;
   private providerRef?: string;
+  /** URNs seen in this deployment, claimed as each registration arrives (step_generator.go `generateURN`). */
+  private readonly urns = new Set<string>();
 
   constructor(private readonly options: LocalMonitorOptions) {}
 
@@ -147,7 +149,14 @@ export class LocalMonitor {
     this.refuseUnmodelled(req, type, name);
     const parent: string = type === ROOT_STACK_TYPE ? "" : req.getParent() || this.rootUrn;
     const urn = generateUrn(this.options.stack, this.options.project, parent, type, name);
-    if (this.registered.has(urn)) throw new Error(`Duplicate resource URN '${urn}'; try giving it a unique name`);
+    if (this.urns.has(urn)) {
+      // diag.GetDuplicateResourceURNError: the engine bails the deployment.
+      const message = `Duplicate resource URN '${urn}'; try giving it a unique name`;
+      this.failed = true;
+      this.error(urn, message);
+      throw new Error(message);
+    }
+    this.urns.add(urn);
     if (this.failed) throw new Error(`the deployment was cancelled after an earlier error; ${urn} was not registered`);
 
     const goal: Props = req.getObject()?.toJavaScript() ?? {};

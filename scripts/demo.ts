@@ -56,13 +56,15 @@ async function startReceiver() {
 
 function printSteps(title: string, result: EngineResult): void {
   log(`${title}:`);
-  const symbol: Record<string, string> = { create: "+", same: "=", replace: "+-", update: "~", delete: "-", "delete[retain]": "-", refresh: "~" };
+  const symbol = (op: string): string =>
+    ({ create: "+", same: "=", update: "~", refresh: "~", import: "=>" } as Record<string, string>)[op] ?? (op.startsWith("replace") ? "+-" : op.startsWith("delete") ? "-" : "?");
   for (const step of result.steps) {
     const type = step.type.replace("pulumi-nodejs:dynamic/", "");
     const extra = step.replaces ? ` [diff: ${step.replaces.join(", ")}]` : "";
-    log(`  ${(symbol[step.op] ?? "?").padEnd(2)} ${step.op.padEnd(14)} ${type.padEnd(28)} ${step.name.padEnd(10)} ${step.id || "(known after up)"}${extra}`);
+    log(`  ${symbol(step.op).padEnd(2)} ${step.op.padEnd(14)} ${type.padEnd(28)} ${step.name.padEnd(10)} ${step.id || "(known after up)"}${extra}`);
   }
   for (const error of result.errors) log(`  error: ${error}`);
+  for (const diagnostic of result.diagnostics.filter((d) => d.severity === "warning")) log(`  warning: ${diagnostic.message}`);
 }
 
 function printOutputs(outputs: Record<string, unknown>): void {

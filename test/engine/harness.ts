@@ -10,6 +10,7 @@ import { createPackedProject, packPackage } from "../../engine/packed-project";
 import { LocalStack } from "../../engine/local-engine";
 import type { EngineResult } from "../../engine/plan";
 import { isSecretWrapper } from "../../engine/secrets";
+import { loadState, type ResourceState, type StackState } from "../../engine/state";
 
 const REPO = path.resolve(__dirname, "..", "..");
 
@@ -64,9 +65,33 @@ export function withoutMessagingEnv(extra: Record<string, string> = {}): NodeJS.
   return { ...env, ...extra };
 }
 
-/** `op` of each step, by resource name: `{ main: "create" }`. */
+/** The `op` of each resource's first step, by resource name: `{ main: "create" }`. */
 export function opsByName(result: EngineResult): Record<string, string> {
-  return Object.fromEntries(result.steps.map((step) => [step.name, step.op]));
+  const ops: Record<string, string> = {};
+  for (const step of result.steps) ops[step.name] ??= step.op;
+  return ops;
+}
+
+/** `[op, id]` of every step, in order. */
+export function stepsOf(result: EngineResult): Array<[string, string]> {
+  return result.steps.map((step) => [step.op, step.id]);
+}
+
+/** The stack's state with secrets decrypted (the file itself holds them encrypted). */
+export function stateOf(stack: LocalStack): StackState {
+  return loadState(stack.stateFile);
+}
+
+/** The stack's dynamic resources (not the root stack, components or the default provider). */
+export function dynamicResources(stack: LocalStack): ResourceState[] {
+  return stateOf(stack).resources.filter((resource) => resource.type.startsWith("pulumi-nodejs:dynamic"));
+}
+
+/** The one dynamic resource named `name`. */
+export function resourceNamed(stack: LocalStack, name: string): ResourceState {
+  const found = dynamicResources(stack).filter((resource) => resource.name === name);
+  if (found.length !== 1) throw new Error(`expected one resource named ${name}, found ${found.length}`);
+  return found[0];
 }
 
 /** A stack output's plain value, unwrapping a secret. */

@@ -1,8 +1,7 @@
 /** MessageBatch through the real engine path: sends once on create, again only on replace. */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { startEmulator, type Emulator } from "../../emulator";
-import { expectOk, opsByName, PackedWorkspace } from "./harness";
+import { startFirstChunkOnlyService } from "./fake-services";
+import { expectOk, opsByName, PackedWorkspace, resourceNamed } from "./harness";
 
 const API_KEY = "sk_test_batches_71c0";
 
@@ -56,52 +55,35 @@ test("an invalid message fails check naming it, and nothing is sent", async () =
   const stack = workspace.stack(project, { config: config(0) });
   const result = await stack.up();
   expect(result.ok).toBe(false);
-  expect(result.errors.join("\n")).toMatch(/property messages has a problem: expected at least one message/);
+  expect(result.errors.join("\n")).toMatch(/MessageBatch resource 'reminders': property messages value \{\[\]\} has a problem: expected at least one message/);
   expect(emulator.batches()).toHaveLength(before);
 });
 
-test("a send that stops part-way is kept in state, and the next up finishes it without sending anything twice", async () => {
-  // A service that accepts the first call, refuses the rest until told otherwise, and
-  // replays a repeated idempotency key, as the emulator does.
-  const accepted = new Map<string, { id: string; messages: Array<{ tos: string[] }> }>();
-  let acceptAll = false;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.on("end", () => {
-      const key = String(req.headers["idempotency-key"]);
-      const replay = accepted.get(key);
-      if (!replay && !acceptAll && !key.endsWith("-0")) {
-        res.writeHead(400, { "content-type": "application/problem+json" });
-        res.end(JSON.stringify({ title: "refused_for_test", status: 400 }));
-        return;
-      }
-      const batch = replay ?? { id: `msba_fake_${accepted.size}`, messages: JSON.parse(Buffer.concat(chunks).toString()).messages };
-      accepted.set(key, batch);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ id: batch.id }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+test("a send that stops part-way is kept in state; after a refresh, the next up still finishes it without sending anything twice", async () => {
+  const service = await startFirstChunkOnlyService();
   try {
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const stack = workspace.stack(project, { config: { ...config(2500), "messaging:baseUrl": url } });
+    const stack = workspace.stack(project, { config: { ...config(2500), "messaging:baseUrl": service.url } });
     const first = await stack.up();
     expect(first.ok).toBe(false);
-    expect(first.errors.join("\n")).toMatch(/1000 message\(s\) in 1 chunk\(s\) were accepted/);
-    const state = JSON.parse(stack.stateText());
-    expect(state.resources[0]).toMatchObject({ initError: expect.any(String), outputs: { batchIds: ["msba_fake_0"], sentAt: null } });
+    // What the CLI prints: the reasons of the init failure.
+    expect(first.errors).toContainEqual(expect.stringMatching(/^1 error occurred:\n\t\* message batch \S+: 1000 of 2500 messages were confirmed before sending stopped.*run `pulumi up` again to send the rest/s));
+    const recorded = resourceNamed(stack, "reminders");
+    expect(recorded).toMatchObject({ initErrors: [expect.stringContaining("1000 of 2500")], outputs: { batchIds: ["msba_fake_0"], sentAt: null } });
+    expect(recorded.outputs.__provider).toEqual(recorded.inputs.__provider);
 
-    acceptAll = true;
+    // A refresh reads the batch (possible only because its state carries the provider) and clears the init error.
+    expect(opsByName(expectOk(await stack.refresh()))).toEqual({ reminders: "refresh" });
+    expect(resourceNamed(stack, "reminders").initErrors).toEqual([]);
+
+    service.acceptAll();
     const second = expectOk(await stack.up());
     expect(opsByName(second)).toEqual({ reminders: "update" });
     expect(second.outputs.batchIds).toEqual(["msba_fake_0", "msba_fake_1", "msba_fake_2"]);
-    const recipients = [...accepted.values()].flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+    const recipients = service.recipients();
     expect(recipients).toHaveLength(2500);
     expect(new Set(recipients).size).toBe(2500);
   } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await service.close();
   }
 });
 
@@ -117,7 +99,7 @@ test("a first call processed by the service but never answered is not sent again
     emulator.setFaults({ failureRate: 0 });
   }
   expect(emulator.batches().length - before).toBe(1);
-  expect(JSON.parse(stack.stateText()).resources[0]).toMatchObject({ initError: expect.any(String), outputs: { sentAt: null } });
+  expect(resourceNamed(stack, "reminders")).toMatchObject({ initErrors: [expect.any(String)], outputs: { sentAt: null } });
 
   const second = expectOk(await stack.up());
   expect(opsByName(second)).toEqual({ reminders: "update" });

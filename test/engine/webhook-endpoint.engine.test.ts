@@ -3,13 +3,11 @@
  * the program (closure serialization of the provider included) and the real
  * dynamic-provider host over gRPC, against the emulator.
  */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { startEmulator, type Emulator } from "../../emulator";
 import { startProviderHost } from "../../engine/provider-host";
 import { SECRET_SIG } from "../../engine/secrets";
-import { UNKNOWN } from "../../provider/unknown";
-import { expectOk, opsByName, PackedWorkspace, plain, withoutMessagingEnv } from "./harness";
+import { FakeService, startHalfMadeEndpointService } from "./fake-services";
+import { dynamicResources, expectOk, opsByName, PackedWorkspace, plain, resourceNamed, stateOf, stepsOf, withoutMessagingEnv } from "./harness";
 
 const API_KEY = "sk_test_engine_4f9a2c";
 const ENDPOINT = { url: "https://hooks.example.com/payments", events: ["payment.succeeded"], description: "billing" };
@@ -42,7 +40,8 @@ describe("create and a no-op second run", () => {
     const stack = workspace.stack(project, { config: config() });
     const result = expectOk(await stack.preview());
     expect(opsByName(result)).toEqual({ main: "create" });
-    expect(result.outputs.id).toBe(UNKNOWN);
+    // The CLI shows a value not known yet by its type.
+    expect(result.outputs.id).toBe("output<string>");
     expect(emulator.requestCount()).toBe(before);
     expect(stack.stateText()).toBe("");
   });
@@ -74,8 +73,7 @@ describe("create and a no-op second run", () => {
     expectOk(await stack.up());
     const text = stack.stateText();
     expect(text).not.toContain(API_KEY);
-    const state = JSON.parse(text);
-    const provider: string = state.resources[0].inputs.__provider;
+    const provider = resourceNamed(stack, "main").inputs.__provider as string;
     expect(Buffer.byteLength(provider)).toBeLessThan(4096);
     expect(provider).toContain('require("pulumi-messaging/dist/provider/runtime")');
     expect(provider).not.toContain(workspace.root);
@@ -99,14 +97,14 @@ describe("changes replace; the old endpoint is retained", () => {
 
     const changedStack = workspace.stack(project, { config: config(changed), continues: stack });
     const preview = expectOk(await changedStack.preview());
-    expect(preview.steps.find((step) => step.name === "main")).toMatchObject({ op: "replace", replaces: [field] });
+    expect(preview.steps.find((step) => step.name === "main")).toMatchObject({ op: "replace[retain]", replaces: [field] });
 
     const result = expectOk(await changedStack.up());
-    const ops = result.steps.map((step) => [step.op, step.id]);
     const newId = result.outputs.id as string;
     expect(newId).toMatch(/^we_/);
     expect(newId).not.toBe(oldId);
-    expect(ops).toEqual([["replace", newId], ["delete[retain]", oldId]]);
+    // Create the replacement, then (at the end) forget the retained original without calling Delete.
+    expect(stepsOf(result)).toEqual([["replace[retain]", newId], ["delete-replaced[retain]", oldId]]);
     // Nothing was deleted in the service (it cannot be): both endpoints exist.
     const ids = emulator.endpoints().map((endpoint) => endpoint.id);
     expect(ids).toEqual(expect.arrayContaining([oldId, newId]));
@@ -139,7 +137,7 @@ describe("preview with unknown inputs", () => {
     const stack = workspace.stack(project, { config: config(ENDPOINT, { "endpoint-stack:dependent": "true" }) });
     const preview = expectOk(await stack.preview());
     expect(opsByName(preview)).toEqual({ main: "create", follower: "create" });
-    expect(preview.outputs.followerUrl).toBe(UNKNOWN);
+    expect(preview.outputs.followerUrl).toBe("output<string>");
 
     const up = expectOk(await stack.up());
     expect(up.outputs.followerUrl).toBe(`https://hooks.example.com/${up.outputs.id}`);
@@ -154,17 +152,17 @@ describe("preview with unknown inputs", () => {
     });
     const preview = expectOk(await changed.preview());
     expect(preview.steps.map((step) => [step.name, step.op, step.replaces])).toEqual([
-      ["main", "replace", ["url"]],
-      ["follower", "replace", ["url"]],
+      ["main", "replace[retain]", ["url"]],
+      ["follower", "replace[retain]", ["url"]],
     ]);
   });
 });
 
 describe("bad inputs fail check, naming the property, and change nothing", () => {
   test.each([
-    ["url", { ...ENDPOINT, url: "not a url" }, /property url has a problem: expected an absolute http\(s\) URL/],
-    ["events", { ...ENDPOINT, events: [] }, /property events has a problem: expected at least one event type/],
-    ["format", { ...ENDPOINT, format: "xml" }, /property format has a problem/],
+    ["url", { ...ENDPOINT, url: "not a url" }, /WebhookEndpoint resource 'main': property url value \{not a url\} has a problem: expected an absolute http\(s\) URL/],
+    ["events", { ...ENDPOINT, events: [] }, /property events value \{\[\]\} has a problem: expected at least one event type/],
+    ["format", { ...ENDPOINT, format: "xml" }, /property format value \{xml\} has a problem/],
   ])("%s", async (_field, endpoint, message) => {
     const before = emulator.requestCount();
     const stack = workspace.stack(project, { config: config(endpoint) });
@@ -173,7 +171,7 @@ describe("bad inputs fail check, naming the property, and change nothing", () =>
       expect(result.errors.join("\n")).toMatch(message);
     }
     expect(emulator.requestCount()).toBe(before);
-    expect(JSON.parse(stack.stateText()).resources).toEqual([]);
+    expect(dynamicResources(stack)).toEqual([]);
   });
 });
 
@@ -181,11 +179,11 @@ describe("refresh, destroy, import, update", () => {
   test("refresh keeps the recorded state (there is no retrieve operation)", async () => {
     const stack = workspace.stack(project, { config: config() });
     expectOk(await stack.up());
-    const before = stack.stateText();
+    const before = stateOf(stack);
     const requests = emulator.requestCount();
     const refreshed = expectOk(await stack.refresh());
     expect(opsByName(refreshed)).toEqual({ main: "refresh" });
-    expect(stack.stateText()).toBe(before);
+    expect(stateOf(stack)).toEqual(before);
     expect(emulator.requestCount()).toBe(requests);
   });
 
@@ -193,9 +191,9 @@ describe("refresh, destroy, import, update", () => {
     const stack = workspace.stack(project, { config: config() });
     const up = expectOk(await stack.up());
     // The program registered the endpoint with retainOnDelete (the default).
-    expect(JSON.parse(stack.stateText()).resources[0].retainOnDelete).toBe(true);
+    expect(resourceNamed(stack, "main").retainOnDelete).toBe(true);
     const destroyed = expectOk(await stack.destroy());
-    expect(destroyed.steps.map((step) => [step.op, step.id])).toEqual([["delete[retain]", up.outputs.id]]);
+    expect(stepsOf(destroyed)).toEqual([["delete[retain]", up.outputs.id]]);
     expect(destroyed.providerStderr).toEqual([]);
     expect(emulator.endpoints().some((endpoint) => endpoint.id === up.outputs.id)).toBe(true);
   });
@@ -204,26 +202,42 @@ describe("refresh, destroy, import, update", () => {
     const stack = workspace.stack(project, { config: config(ENDPOINT, { "endpoint-stack:retainOnDelete": "false" }) });
     const up = expectOk(await stack.up());
     const destroyed = expectOk(await stack.destroy());
-    expect(destroyed.steps.map((step) => [step.op, step.id])).toEqual([["delete", up.outputs.id]]);
+    expect(stepsOf(destroyed)).toEqual([["delete", up.outputs.id]]);
     const warning = destroyed.providerStderr.join("\n");
     expect(warning).toContain(`webhook endpoint ${up.outputs.id}`);
     expect(warning).toContain("stays active in the service");
     expect(warning).toContain("Developers → Webhooks");
-    expect(JSON.parse(stack.stateText()).resources).toEqual([]);
+    expect(stateOf(stack).resources).toEqual([]);
   });
 
-  test("import fails with the reason, and a direct update is refused", async () => {
+  test("the import option is refused by the resource, saying why and what to do instead", async () => {
+    const stack = workspace.stack(project, { config: config(ENDPOINT, { "endpoint-stack:importId": "we_from_dashboard" }) });
+    const result = await stack.up();
+    expect(result.ok).toBe(false);
+    expect(result.errors.join("\n")).toMatch(/WebhookEndpoint "main" cannot be imported.*no operation to retrieve it.*adopt: \{ id, secret \}/s);
+    expect(dynamicResources(stack)).toEqual([]);
+  });
+
+  test("under the engine, import is a Read with no state: the host fails before any provider code runs", async () => {
+    // This is why the resources refuse the option: a dynamic resource that does not is failed by the host itself.
+    const stack = workspace.stack(project, { config: config(ENDPOINT, { "endpoint-stack:rawImport": "we_from_dashboard" }) });
+    const result = await stack.up();
+    expect(result.ok).toBe(false);
+    expect(result.steps.find((step) => step.name === "raw")).toMatchObject({ op: "import", error: expect.stringMatching(/code must be a string/) });
+  });
+
+  test("through the host: read without recorded state and an in-place update are refused, saying why", async () => {
     const stack = workspace.stack(project, { config: config() });
     const up = expectOk(await stack.up());
-    const state = JSON.parse(stack.stateText());
-    const { urn, inputs, outputs } = state.resources[0];
+    const { urn, inputs, outputs } = resourceNamed(stack, "main");
     const host = await startProviderHost(project, withoutMessagingEnv());
     try {
       await host.configure({}, []);
       await expect(host.read(urn, "we_someone_elses", { __provider: inputs.__provider })).rejects.toThrow(
         /Cannot import webhook endpoint we_someone_elses: the service has no operation to retrieve an endpoint/,
       );
-      await expect(host.update(urn, up.outputs.id as string, outputs, { ...inputs, url: "https://x.example.com" })).rejects.toThrow(
+      const plainOutputs = { ...outputs, secret: plain(outputs.secret) };
+      await expect(host.update(urn, up.outputs.id as string, plainOutputs, { ...inputs, url: "https://x.example.com" }, inputs)).rejects.toThrow(
         /cannot be updated in place: the service has no update operation/,
       );
     } finally {
@@ -241,6 +255,30 @@ describe("configuration", () => {
     const result = expectOk(await stack.up());
     expect(result.outputs.id).toMatch(/^we_/);
     expect(stack.stateText()).not.toContain(API_KEY);
+    expect(result.diagnostics.map((d) => d.message).join("\n")).not.toMatch(/apiKey/);
+  });
+
+  test("the whole stack config is the provider's state entry: a --secret key is stored encrypted", async () => {
+    const stack = workspace.stack(project, { config: config() });
+    const result = expectOk(await stack.up());
+    const provider = stateOf(stack).resources.find((resource) => resource.type === "pulumi:providers:pulumi-nodejs")!;
+    expect(provider.urn).toMatch(/::pulumi:providers:pulumi-nodejs::default$/);
+    expect(plain(provider.inputs["messaging:apiKey"])).toBe(API_KEY);
+    expect(provider.inputs["messaging:apiKey"]).not.toBe(API_KEY);
+    expect(provider.inputs["messaging:baseUrl"]).toBe(emulator.url);
+    expect(stack.stateText()).not.toContain(API_KEY);
+    expect(resourceNamed(stack, "main").provider).toBe(`${provider.urn}::${provider.id}`);
+    expect(result.diagnostics.map((d) => d.message).join("\n")).not.toMatch(/apiKey/);
+  });
+
+  test("a key set without --secret is saved in plain text there, and the program warns once", async () => {
+    const stack = workspace.stack(project, { config: config(ENDPOINT, { "endpoint-stack:dependent": "true" }), secretKeys: [] });
+    const result = expectOk(await stack.up());
+    expect(stack.stateText()).toContain(API_KEY);
+    const warnings = result.diagnostics.filter((d) => d.severity === "warning" && /apiKey/.test(d.message)).map((d) => d.message);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/messaging:apiKey is set in plain text.*pulumi:providers:pulumi-nodejs::default.*pulumi config set --secret messaging:apiKey/);
+    expect(warnings[0]).not.toContain(API_KEY);
   });
 
   test("stack config wins over the environment", async () => {
@@ -259,7 +297,7 @@ describe("configuration", () => {
     const errors = result.errors.join("\n");
     expect(errors).toContain("messaging:apiKey");
     expect(errors).toContain("MESSAGING_API_KEY");
-    expect(JSON.parse(stack.stateText()).resources).toEqual([]);
+    expect(dynamicResources(stack)).toEqual([]);
   });
 
   test("a wrong key fails with an authentication error that does not echo the key", async () => {
@@ -272,7 +310,7 @@ describe("configuration", () => {
     expect(errors).not.toContain(wrongKey);
     expect(result.providerStderr.join("\n")).not.toContain(wrongKey);
     expect(stack.stateText()).not.toContain(wrongKey);
-    expect(JSON.parse(stack.stateText()).resources).toEqual([]);
+    expect(dynamicResources(stack)).toEqual([]);
   });
 });
 
@@ -303,7 +341,7 @@ describe("a create whose answer is lost", () => {
       emulator.setFaults({ failureRate: 0 });
     }
     expect(count()).toBe(1);
-    expect(JSON.parse(stack.stateText()).resources).toEqual([]);
+    expect(dynamicResources(stack)).toEqual([]);
 
     const second = expectOk(await stack.up());
     expect(opsByName(second)).toEqual({ main: "create" });
@@ -312,35 +350,54 @@ describe("a create whose answer is lost", () => {
   });
 });
 
-describe("a create whose response cannot be read", () => {
-  test("keeps the endpoint in state when the service returned its id", async () => {
-    // The emulator always answers well; this server returns an endpoint without its secret.
-    const server = http.createServer((req, res) => {
-      req.resume();
-      req.on("end", () => {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ id: "we_half_made", url: ENDPOINT.url }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const stack = workspace.stack(project, { config: { ...config(), "messaging:baseUrl": url } });
-      const result = await stack.up();
-      expect(result.ok).toBe(false);
-      expect(result.errors.join("\n")).toContain("we_half_made");
-      const state = JSON.parse(stack.stateText());
-      expect(state.resources).toHaveLength(1);
-      expect(state.resources[0]).toMatchObject({ id: "we_half_made", initError: expect.stringContaining("kept in state") });
+describe("a create whose answer cannot be read (the service returned an id but no secret)", () => {
+  // The emulator always answers well; this service returns an endpoint without its secret.
+  let service: FakeService;
+  beforeAll(async () => {
+    service = await startHalfMadeEndpointService();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
 
-      // The next up retries initialisation (an update, as the engine does); it says how to recover.
-      const again = await stack.up();
-      expect(again.ok).toBe(false);
-      expect(again.errors.join("\n")).toContain("we_half_made was created but its answer could not be read");
-      expect(JSON.parse(stack.stateText()).resources[0].id).toBe("we_half_made");
-    } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+  async function halfMade(extra: Record<string, string> = {}) {
+    const stack = workspace.stack(project, { config: { ...config(ENDPOINT, extra), "messaging:baseUrl": service.url } });
+    const result = await stack.up();
+    return { stack, result };
+  }
+
+  test("up fails printing the reason; the endpoint is kept in state with its init error and its provider", async () => {
+    const { stack, result } = await halfMade();
+    expect(result.ok).toBe(false);
+    // What the CLI prints for an init failure: the reasons, in go-multierror's list format.
+    expect(result.errors).toContainEqual(expect.stringMatching(/^1 error occurred:\n\t\* webhook endpoint we_half_made was created, but the service's answer could not be read/));
+    expect(result.errors.join("\n")).toMatch(/next `pulumi up` replaces it with a new endpoint/);
+    const recorded = resourceNamed(stack, "main");
+    expect(recorded).toMatchObject({ id: "we_half_made", outputs: { secret: null }, initErrors: [expect.stringContaining("we_half_made")] });
+    expect(recorded.outputs.__provider).toEqual(recorded.inputs.__provider);
+  });
+
+  test("the next up replaces it with a new endpoint, even after a refresh cleared the init error", async () => {
+    const { stack } = await halfMade();
+    const working = workspace.stack(project, { config: config(), continues: stack });
+    expect(opsByName(expectOk(await working.refresh()))).toEqual({ main: "refresh" });
+    expect(resourceNamed(working, "main").initErrors).toEqual([]);
+
+    const preview = expectOk(await working.preview());
+    expect(preview.steps[0]).toMatchObject({ op: "replace[retain]", replaces: ["secret"] });
+    expect(preview.providerStderr.join("\n")).toContain("we_half_made will be replaced (its signing secret was never received)");
+    const up = expectOk(await working.up());
+    expect(stepsOf(up)).toEqual([["replace[retain]", up.outputs.id], ["delete-replaced[retain]", "we_half_made"]]);
+    expect(plain(up.outputs.secret)).toBe(emulator.endpoints().find((endpoint) => endpoint.id === up.outputs.id)!.secret);
+    expect(opsByName(expectOk(await working.up()))).toEqual({ main: "same" });
+  });
+
+  test("destroy of a half-made endpoint succeeds, with or without retainOnDelete", async () => {
+    for (const retainOnDelete of ["true", "false"]) {
+      const { stack } = await halfMade({ "endpoint-stack:retainOnDelete": retainOnDelete });
+      const destroyed = expectOk(await stack.destroy());
+      expect(stepsOf(destroyed)).toEqual([[retainOnDelete === "true" ? "delete[retain]" : "delete", "we_half_made"]]);
+      expect(stateOf(stack).resources).toEqual([]);
     }
   });
 });

@@ -1,0 +1,76 @@
+/**
+ * Engine rules the provider relies on, through the local engine (each rule cited in
+ * engine/README.md): URNs built from the parent chain, protect, ignoreChanges, and
+ * TypeScript programs type-checked as `pulumi up` does.
+ */
+import { startEmulator, type Emulator } from "../../emulator";
+import { dynamicResources, expectOk, opsByName, PackedWorkspace, stateOf } from "./harness";
+
+const API_KEY = "sk_test_rules_5e1d";
+const URL_A = "https://hooks.example.com/shared-by-two-teams";
+
+let workspace: PackedWorkspace;
+let project: string;
+let emulator: Emulator;
+
+beforeAll(async () => {
+  workspace = new PackedWorkspace();
+  project = workspace.project("component-stack");
+  emulator = await startEmulator({ apiKey: API_KEY });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  workspace?.cleanup();
+});
+
+const config = (extra: Record<string, string> = {}) => ({ "messaging:apiKey": API_KEY, "messaging:baseUrl": emulator.url, ...extra });
+
+test("two endpoints named alike under components of different types have their parents in their URNs and are two endpoints", async () => {
+  const stack = workspace.stack(project, { config: config({ "component-stack:url": URL_A }) });
+  const up = expectOk(await stack.up());
+  expect(up.outputs.paymentsUrn).toBe(`urn:pulumi:${stack.stack}::component-stack::acme:index:PaymentsTeam$pulumi-nodejs:dynamic/messaging:WebhookEndpoint::hook`);
+  expect(up.outputs.paymentsHook).not.toBe(up.outputs.identityHook);
+  expect(emulator.endpoints().filter((endpoint) => endpoint.url === URL_A).map((endpoint) => endpoint.id).sort()).toEqual(
+    [up.outputs.paymentsHook, up.outputs.identityHook].sort(),
+  );
+  // The components are in the state, as the engine records them (no provider, no id).
+  expect(stateOf(stack).resources.filter((resource) => resource.type.startsWith("acme:index:")).map((resource) => resource.id)).toEqual(["", ""]);
+});
+
+test("under components of one type, the same child name is a duplicate URN: the engine refuses the program", async () => {
+  const stack = workspace.stack(project, { config: config({ "component-stack:sameType": "true" }) });
+  const result = await stack.up();
+  expect(result.ok).toBe(false);
+  expect(result.errors.join("\n")).toMatch(/Duplicate resource URN 'urn:pulumi:.*::acme:index:PaymentsTeam\$pulumi-nodejs:dynamic\/messaging:WebhookEndpoint::hook'; try giving it a unique name/);
+});
+
+test("ignoreChanges keeps the old value: a changed url replaces nothing", async () => {
+  const stack = workspace.stack(project, { config: config({ "component-stack:ignoreUrl": "true" }) });
+  expectOk(await stack.up());
+  const changed = workspace.stack(project, { config: config({ "component-stack:ignoreUrl": "true", "component-stack:url": "https://hooks.example.com/elsewhere" }), continues: stack });
+  expect(opsByName(expectOk(await changed.up()))).toEqual({ hook: "same" });
+  expect(dynamicResources(changed).map((resource) => resource.outputs.url)).toEqual(["https://hooks.example.com/shared", "https://hooks.example.com/shared"]);
+});
+
+test("a protected endpoint is neither replaced nor destroyed, and the engine says why", async () => {
+  const stack = workspace.stack(project, { config: config({ "component-stack:protect": "true" }) });
+  expectOk(await stack.up());
+  const changed = workspace.stack(project, { config: config({ "component-stack:protect": "true", "component-stack:url": "https://hooks.example.com/moved" }), continues: stack });
+  const replace = await changed.up();
+  expect(replace.ok).toBe(false);
+  expect(replace.errors.join("\n")).toMatch(/unable to replace resource ".*::hook"\nas it is currently marked for protection/);
+  const destroy = await stack.destroy();
+  expect(destroy.ok).toBe(false);
+  expect(destroy.errors.join("\n")).toMatch(/cannot be deleted\nbecause it is protected/);
+  expect(dynamicResources(stack)).toHaveLength(2);
+});
+
+test("a program with a type error fails as `pulumi up` fails it: before it runs, with ts-node's message", async () => {
+  const broken = workspace.project("type-error-stack");
+  const stack = workspace.stack(broken, { config: config() });
+  const result = await stack.up();
+  expect(result.ok).toBe(false);
+  expect(result.errors.join("\n")).toMatch(/⨯ Unable to compile TypeScript:\nindex\.ts\(4,\d+\): error TS2322: Type 'string' is not assignable/);
+  expect(result.steps).toEqual([]);
+});

@@ -1,0 +1,69 @@
+/**
+ * Services that misbehave in ways the emulator does not: one whose endpoint answers lack the
+ * secret, one that accepts only a batch's first chunk until told otherwise. Both listen on
+ * 127.0.0.1, port 0; `close()` ends them.
+ */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface FakeService {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function listen(server: http.Server): Promise<FakeService> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Creates endpoint `we_half_made` and answers without its secret. */
+export function startHalfMadeEndpointService(): Promise<FakeService> {
+  return listen(
+    http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ id: "we_half_made", url: "https://hooks.example.com/payments" }));
+      });
+    }),
+  );
+}
+
+/**
+ * Accepts each batch's first chunk (key ending `-0`) and refuses the rest with a 400 until
+ * `acceptAll`; replays a repeated idempotency key, as the emulator does.
+ */
+export async function startFirstChunkOnlyService(): Promise<FakeService & { acceptAll(): void; recipients(): string[] }> {
+  const accepted = new Map<string, { id: string; messages: Array<{ tos: string[] }> }>();
+  let acceptAll = false;
+  const service = await listen(
+    http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk) => chunks.push(chunk));
+      req.on("end", () => {
+        const key = String(req.headers["idempotency-key"]);
+        const replay = accepted.get(key);
+        if (!replay && !acceptAll && !key.endsWith("-0")) {
+          res.writeHead(400, { "content-type": "application/problem+json" });
+          res.end(JSON.stringify({ title: "refused_for_test", status: 400 }));
+          return;
+        }
+        const batch = replay ?? { id: `msba_fake_${accepted.size}`, messages: JSON.parse(Buffer.concat(chunks).toString()).messages };
+        accepted.set(key, batch);
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ id: batch.id }));
+      });
+    }),
+  );
+  return {
+    ...service,
+    acceptAll: () => { acceptAll = true; },
+    recipients: () => [...accepted.values()].flatMap((batch) => batch.messages.map((message) => message.tos[0])),
+  };
+}
