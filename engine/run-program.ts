@@ -47,7 +47,8 @@ async function run(request: RunRequest): Promise<EngineResult> {
   const secretKeys = JSON.parse(process.env.PULUMI_CONFIG_SECRET_KEYS ?? "[]") as string[];
   const diagnostics: Diagnostic[] = [];
   const result: EngineResult = { operation: request.operation, ok: true, steps: [], outputs: prior.outputs, errors: [], diagnostics, providerStderr: [] };
-  const host = await startProviderHost(request.projectDir, { ...process.env, PULUMI_NODEJS_PROJECT: project.name, PULUMI_NODEJS_STACK: request.stack });
+  // The host loads in its own process while this one loads the SDK and the program.
+  const hostStarting = startProviderHost(request.projectDir, { ...process.env, PULUMI_NODEJS_PROJECT: project.name, PULUMI_NODEJS_STACK: request.stack });
   const fail = (message: string): void => {
     result.ok = false;
     if (!result.errors.includes(message)) {
@@ -55,20 +56,26 @@ async function run(request: RunRequest): Promise<EngineResult> {
       diagnostics.push({ severity: "error", urn: "", message });
     }
   };
+  let host: ProviderHost | undefined;
   try {
+    const runsProgram = request.operation === "up" || request.operation === "preview";
+    const program = runsProgram ? prepareProgram(request, project, projectRequire) : undefined;
+    host = await hostStarting;
     // The default provider is configured with the whole stack config (target.go `GetPackageConfig`).
     await host.configure(config, secretKeys);
     let next: StackState;
     if (request.operation === "refresh") next = await refresh(host, prior, result, fail);
     else if (request.operation === "destroy") next = await destroy(deployment(host, prior, request, project.name, config, secretKeys, diagnostics), prior, result, fail);
-    else next = await runProgram(request, project, projectRequire, host, prior, config, secretKeys, result, fail);
+    else next = await runProgram(request, project, projectRequire, program!, host, prior, config, secretKeys, result, fail);
     if (request.operation !== "preview") saveState(request.stateFile, next);
     result.outputs = request.operation === "preview" ? displayUnknowns(next.outputs) as Record<string, unknown> : next.outputs;
   } catch (error) {
     fail((error as Error).message);
   } finally {
-    await host.close();
-    result.providerStderr = host.stderr();
+    // Closed even when preparing the program failed: a provider host outlives its parent otherwise.
+    host ??= await hostStarting.catch(() => undefined);
+    await host?.close();
+    result.providerStderr = host?.stderr() ?? [];
     // The CLI prints a provider's stderr as info diagnostics (plugin.go `newPlugin`, runtrace).
     for (const line of result.providerStderr) diagnostics.push({ severity: "info", urn: "", message: line });
   }
@@ -86,14 +93,27 @@ function deployment(
   });
 }
 
-async function runProgram(
-  request: RunRequest, project: Project, projectRequire: NodeRequire, host: ProviderHost, prior: StackState,
-  config: Record<string, string>, secretKeys: string[], result: EngineResult, fail: (message: string) => void,
-): Promise<StackState> {
+interface PreparedProgram {
+  sdkRoot: string;
+  sdkRequire: NodeRequire;
+  /** What ts-node would print for the program, if it does not compile. */
+  typeErrors?: string;
+}
+
+/** Loads the program's own copy of the SDK (the one its `require("@pulumi/pulumi")` loads) and its TypeScript. */
+function prepareProgram(request: RunRequest, project: Project, projectRequire: NodeRequire): PreparedProgram {
   process.chdir(request.projectDir);
-  // The program's own copy of the SDK: the one its `require("@pulumi/pulumi")` loads.
   const sdkRoot = path.dirname(projectRequire.resolve("@pulumi/pulumi/package.json"));
   const sdkRequire = createRequire(path.join(sdkRoot, "package.json"));
+  sdkRequire("./index");
+  return { sdkRoot, sdkRequire, typeErrors: loadTypeScript(projectRequire, request.projectDir, project.main) };
+}
+
+async function runProgram(
+  request: RunRequest, project: Project, projectRequire: NodeRequire, { sdkRoot, sdkRequire, typeErrors }: PreparedProgram,
+  host: ProviderHost, prior: StackState, config: Record<string, string>, secretKeys: string[], result: EngineResult,
+  fail: (message: string) => void,
+): Promise<StackState> {
   const pulumi = sdkRequire("./index");
   const settings = sdkRequire("./runtime/settings");
   const { getStore } = sdkRequire("./runtime/state");
@@ -103,7 +123,6 @@ async function runProgram(
   // Replaced resources whose deletion an earlier failed run left pending go first.
   for (const pending of prior.resources.filter((resource) => resource.delete)) await monitor.deleteResource(pending, "delete-replaced");
 
-  const typeErrors = loadTypeScript(projectRequire, request.projectDir, project.main);
   if (typeErrors) {
     result.steps.push(...monitor.steps);
     fail(typeErrors);

@@ -59,21 +59,29 @@ function typeCheck(ts: any, entry: string, options: object): string | undefined 
  * compiler options and the installed declarations, so it is remembered under their digest.
  */
 function cached(projectDir: string, entry: string, options: object, version: string, check: () => string | undefined): string | undefined {
-  const digest = createHash("sha256").update(JSON.stringify([version, options, entry]));
-  const visit = (dir: string): void => {
+  // Paths relative to their root, so copies of one project in other directories share an answer.
+  const relative = (value: unknown): unknown => JSON.parse(JSON.stringify(value).split(projectDir).join("<project>"));
+  const digest = createHash("sha256").update(JSON.stringify([version, relative(options), path.relative(projectDir, entry)]));
+  const visit = (root: string, dir: string): void => {
     for (const item of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = path.join(dir, item.name);
       if (item.isDirectory() && !item.isSymbolicLink()) {
         if (item.name === "node_modules" || item.name.startsWith(".")) continue;
-        visit(full);
+        visit(root, full);
       } else if (item.isFile() && /\.(ts|json)$/.test(item.name)) {
-        digest.update(full).update(fs.readFileSync(full));
+        digest.update(path.relative(root, full)).update(fs.readFileSync(full));
       }
     }
   };
-  visit(projectDir);
-  const ownPackage = path.join(projectDir, "node_modules", "pulumi-messaging");
-  if (fs.existsSync(ownPackage)) visit(fs.realpathSync(ownPackage));
+  visit(projectDir, projectDir);
+  // The installed declarations the program compiles against: this package's and the SDK's version.
+  for (const name of ["pulumi-messaging", "@pulumi/pulumi"]) {
+    const installed = path.join(projectDir, "node_modules", name);
+    if (!fs.existsSync(installed)) continue;
+    const real = fs.realpathSync(installed);
+    if (name === "pulumi-messaging") visit(real, real);
+    else digest.update(fs.readFileSync(path.join(real, "package.json")));
+  }
   const file = path.join(os.tmpdir(), "pulumi-messaging-local-engine-typecheck", digest.digest("hex"));
   if (fs.existsSync(file)) {
     const text = fs.readFileSync(file, "utf8");

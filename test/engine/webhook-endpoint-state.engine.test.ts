@@ -1,0 +1,168 @@
+/**
+ * WebhookEndpoint through the real engine path: configuration and what the state holds,
+ * state across installations, and creates whose answers are lost or unreadable.
+ */
+import { FakeService, startHalfMadeEndpointService } from "./fake-services";
+import { ENDPOINT, useEndpointSuite } from "./endpoint-suite";
+import { dynamicResources, expectOk, opsByName, plain, resourceNamed, stateOf, stepsOf, withoutMessagingEnv } from "./harness";
+
+const API_KEY = "sk_test_engine_77d1e0";
+
+const suite = useEndpointSuite(API_KEY);
+const config = (endpoint: object = ENDPOINT, extra: Record<string, string> = {}) => suite.config(endpoint, extra);
+
+describe("configuration", () => {
+  test("the key and base URL can come from the environment", async () => {
+    const stack = suite.workspace.stack(suite.project, {
+      config: { "endpoint-stack:endpoint": JSON.stringify(ENDPOINT) },
+      env: withoutMessagingEnv({ MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: suite.emulator.url }),
+    });
+    const result = expectOk(await stack.up());
+    expect(result.outputs.id).toMatch(/^we_/);
+    expect(stack.stateText()).not.toContain(API_KEY);
+    expect(result.diagnostics.map((d) => d.message).join("\n")).not.toMatch(/apiKey/);
+  });
+
+  test("the whole stack config is the provider's state entry: a --secret key is stored encrypted", async () => {
+    const stack = suite.workspace.stack(suite.project, { config: config() });
+    const result = expectOk(await stack.up());
+    const provider = stateOf(stack).resources.find((resource) => resource.type === "pulumi:providers:pulumi-nodejs")!;
+    expect(provider.urn).toMatch(/::pulumi:providers:pulumi-nodejs::default$/);
+    expect(plain(provider.inputs["messaging:apiKey"])).toBe(API_KEY);
+    expect(provider.inputs["messaging:apiKey"]).not.toBe(API_KEY);
+    expect(provider.inputs["messaging:baseUrl"]).toBe(suite.emulator.url);
+    expect(stack.stateText()).not.toContain(API_KEY);
+    expect(resourceNamed(stack, "main").provider).toBe(`${provider.urn}::${provider.id}`);
+    expect(result.diagnostics.map((d) => d.message).join("\n")).not.toMatch(/apiKey/);
+  });
+
+  test("a key set without --secret is saved in plain text there, and the program warns once", async () => {
+    const stack = suite.workspace.stack(suite.project, { config: config(ENDPOINT, { "endpoint-stack:dependent": "true" }), secretKeys: [] });
+    const result = expectOk(await stack.up());
+    expect(stack.stateText()).toContain(API_KEY);
+    const warnings = result.diagnostics.filter((d) => d.severity === "warning" && /apiKey/.test(d.message)).map((d) => d.message);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/messaging:apiKey is set in plain text.*pulumi:providers:pulumi-nodejs::default.*pulumi config set --secret messaging:apiKey/);
+    expect(warnings[0]).not.toContain(API_KEY);
+  });
+
+  test("stack config wins over the environment", async () => {
+    const stack = suite.workspace.stack(suite.project, {
+      config: config(),
+      env: withoutMessagingEnv({ MESSAGING_API_KEY: "sk_wrong_env_key", MESSAGING_BASE_URL: "http://127.0.0.1:9" }),
+    });
+    expect(expectOk(await stack.up()).outputs.id).toMatch(/^we_/);
+  });
+
+  test("a missing key fails, naming both ways to set it; preview needs no key", async () => {
+    const stack = suite.workspace.stack(suite.project, { config: { "messaging:baseUrl": suite.emulator.url, "endpoint-stack:endpoint": JSON.stringify(ENDPOINT) } });
+    expectOk(await stack.preview());
+    const result = await stack.up();
+    expect(result.ok).toBe(false);
+    const errors = result.errors.join("\n");
+    expect(errors).toContain("messaging:apiKey");
+    expect(errors).toContain("MESSAGING_API_KEY");
+    expect(dynamicResources(stack)).toEqual([]);
+  });
+
+  test("a wrong key fails with an authentication error that does not echo the key", async () => {
+    const wrongKey = "sk_live_wrong_key_93jd8";
+    const stack = suite.workspace.stack(suite.project, { config: { ...config(), "messaging:apiKey": wrongKey } });
+    const result = await stack.up();
+    expect(result.ok).toBe(false);
+    const errors = result.errors.join("\n");
+    expect(errors).toMatch(/401/);
+    expect(errors).not.toContain(wrongKey);
+    expect(result.providerStderr.join("\n")).not.toContain(wrongKey);
+    expect(stack.stateText()).not.toContain(wrongKey);
+    expect(dynamicResources(stack)).toEqual([]);
+  });
+});
+
+describe("state outlives the installation", () => {
+  test("a stack created from one install is refreshed, kept and destroyed from another directory", async () => {
+    const stack = suite.workspace.stack(suite.project, { config: config() });
+    const up = expectOk(await stack.up());
+    const elsewhere = suite.workspace.project("endpoint-stack");
+    const moved = suite.workspace.stack(elsewhere, { config: config(), continues: stack });
+    expect(opsByName(expectOk(await moved.refresh()))).toEqual({ main: "refresh" });
+    const again = expectOk(await moved.up());
+    expect(opsByName(again)).toEqual({ main: "same" });
+    expect(again.outputs.id).toBe(up.outputs.id);
+    expect(opsByName(expectOk(await moved.destroy()))).toEqual({ main: "delete[retain]" });
+  });
+});
+
+describe("a create whose answer is lost", () => {
+  test("on every attempt: up fails, and the next up gets the same endpoint back instead of a second one", async () => {
+    const endpoint = { ...ENDPOINT, url: "https://hooks.example.com/lost-answers" };
+    const stack = suite.workspace.stack(suite.project, { config: config(endpoint) });
+    const count = () => suite.emulator.endpoints().filter((e) => e.url === endpoint.url).length;
+    suite.emulator.setFaults({ failureRate: 1, seed: 3, kinds: ["drop_after_processing"] });
+    try {
+      const first = await stack.up();
+      expect(first.ok).toBe(false);
+    } finally {
+      suite.emulator.setFaults({ failureRate: 0 });
+    }
+    expect(count()).toBe(1);
+    expect(dynamicResources(stack)).toEqual([]);
+
+    const second = expectOk(await stack.up());
+    expect(opsByName(second)).toEqual({ main: "create" });
+    expect(count()).toBe(1);
+    expect(second.outputs.id).toBe(suite.emulator.endpoints().find((e) => e.url === endpoint.url)!.id);
+  });
+});
+
+describe("a create whose answer cannot be read (the service returned an id but no secret)", () => {
+  // The suite.emulator always answers well; this service returns an endpoint without its secret.
+  let service: FakeService;
+  beforeAll(async () => {
+    service = await startHalfMadeEndpointService();
+  });
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  async function halfMade(extra: Record<string, string> = {}) {
+    const stack = suite.workspace.stack(suite.project, { config: { ...config(ENDPOINT, extra), "messaging:baseUrl": service.url } });
+    const result = await stack.up();
+    return { stack, result };
+  }
+
+  test("up fails printing the reason; the endpoint is kept in state with its init error and its provider", async () => {
+    const { stack, result } = await halfMade();
+    expect(result.ok).toBe(false);
+    // What the CLI prints for an init failure: the reasons, in go-multierror's list format.
+    expect(result.errors).toContainEqual(expect.stringMatching(/^1 error occurred:\n\t\* webhook endpoint we_half_made was created, but the service's answer could not be read/));
+    expect(result.errors.join("\n")).toMatch(/next `pulumi up` replaces it with a new endpoint/);
+    const recorded = resourceNamed(stack, "main");
+    expect(recorded).toMatchObject({ id: "we_half_made", outputs: { secret: null }, initErrors: [expect.stringContaining("we_half_made")] });
+    expect(recorded.outputs.__provider).toEqual(recorded.inputs.__provider);
+  });
+
+  test("the next up replaces it with a new endpoint, even after a refresh cleared the init error", async () => {
+    const { stack } = await halfMade();
+    const working = suite.workspace.stack(suite.project, { config: config(), continues: stack });
+    expect(opsByName(expectOk(await working.refresh()))).toEqual({ main: "refresh" });
+    expect(resourceNamed(working, "main").initErrors).toEqual([]);
+
+    const preview = expectOk(await working.preview());
+    expect(preview.steps[0]).toMatchObject({ op: "replace[retain]", replaces: ["secret"] });
+    expect(preview.providerStderr.join("\n")).toContain("we_half_made will be replaced (its signing secret was never received)");
+    const up = expectOk(await working.up());
+    expect(stepsOf(up)).toEqual([["replace[retain]", up.outputs.id], ["delete-replaced[retain]", "we_half_made"]]);
+    expect(plain(up.outputs.secret)).toBe(suite.emulator.endpoints().find((endpoint) => endpoint.id === up.outputs.id)!.secret);
+    expect(opsByName(expectOk(await working.up()))).toEqual({ main: "same" });
+  });
+
+  test("destroy of a half-made endpoint succeeds, with or without retainOnDelete", async () => {
+    for (const retainOnDelete of ["true", "false"]) {
+      const { stack } = await halfMade({ "endpoint-stack:retainOnDelete": retainOnDelete });
+      const destroyed = expectOk(await stack.destroy());
+      expect(stepsOf(destroyed)).toEqual([[retainOnDelete === "true" ? "delete[retain]" : "delete", "we_half_made"]]);
+      expect(stateOf(stack).resources).toEqual([]);
+    }
+  });
+});
