@@ -1,2 +1,2 @@
-export { WebhookEndpoint, WebhookEndpointArgs } from "./webhook-endpoint";
-export { MessageBatch, MessageBatchArgs } from "./message-batch";
+export { WebhookEndpoint, type WebhookEndpointArgs } from "./webhook-endpoint";
+export { MessageBatch, type MessageBatchArgs } from "./message-batch";

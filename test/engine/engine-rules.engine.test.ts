@@ -4,7 +4,7 @@
  * TypeScript programs type-checked as `pulumi up` does.
  */
 import { startEmulator, type Emulator } from "../../emulator";
-import { dynamicResources, expectOk, opsByName, PackedWorkspace, stateOf } from "./harness";
+import { dynamicResources, expectOk, opsByName, PackedWorkspace, stateOf, stepsOf } from "./harness";
 
 const API_KEY = "sk_test_rules_5e1d";
 const URL_A = "https://hooks.example.com/shared-by-two-teams";
@@ -51,6 +51,28 @@ test("ignoreChanges keeps the old value: a changed url replaces nothing", async 
   const changed = workspace.stack(project, { config: config({ "component-stack:ignoreUrl": "true", "component-stack:url": "https://hooks.example.com/elsewhere" }), continues: stack });
   expect(opsByName(expectOk(await changed.up()))).toEqual({ hook: "same" });
   expect(dynamicResources(changed).map((resource) => resource.outputs.url)).toEqual(["https://hooks.example.com/shared", "https://hooks.example.com/shared"]);
+});
+
+test("a replacement deletes the old resource at the end, or first with deleteBeforeReplace", async () => {
+  for (const deleteBeforeReplace of [false, true]) {
+    const extra = { "component-stack:deleteBeforeReplace": String(deleteBeforeReplace) };
+    const stack = workspace.stack(project, { config: config(extra) });
+    const first = expectOk(await stack.up());
+    const moved = workspace.stack(project, { config: config({ ...extra, "component-stack:url": "https://hooks.example.com/moved" }), continues: stack });
+    const up = expectOk(await moved.up());
+    const [oldPayments, oldIdentity] = [first.outputs.paymentsHook, first.outputs.identityHook];
+    const [newPayments, newIdentity] = [up.outputs.paymentsHook, up.outputs.identityHook];
+    const at = (op: string, id: unknown) => stepsOf(up).findIndex(([o, i]) => o === op && i === id);
+    for (const [oldId, newId] of [[oldPayments, newPayments], [oldIdentity, newIdentity]]) {
+      expect(at("replace[retain]", newId)).toBeGreaterThanOrEqual(0);
+      expect(at("delete-replaced[retain]", oldId)).toBeGreaterThanOrEqual(0);
+      if (deleteBeforeReplace) expect(at("delete-replaced[retain]", oldId)).toBeLessThan(at("replace[retain]", newId));
+    }
+    if (!deleteBeforeReplace) {
+      // Create-before-delete: every replacement is created before any original is deleted, at the end.
+      expect(stepsOf(up).map(([op]) => op)).toEqual(["replace[retain]", "replace[retain]", "delete-replaced[retain]", "delete-replaced[retain]"]);
+    }
+  }
 });
 
 test("a protected endpoint is neither replaced nor destroyed, and the engine says why", async () => {
