@@ -2,6 +2,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource } from "./settings";
 import type { ResourceKind, ResourceRuntime } from "./runtime";
 
+type Props = Record<string, unknown>;
+
 /**
  * The provider object Pulumi serializes into every resource's state as `__provider`.
  *
@@ -18,22 +20,22 @@ export function createProviderShell(kind: ResourceKind): pulumi.dynamic.Resource
     async configure(this: { config?: ConfigSource }, req: pulumi.dynamic.ConfigureRequest) {
       this.config = req.config;
     },
-    async check(this: { config?: ConfigSource }, olds: any, news: any) {
+    async check(this: { config?: ConfigSource }, olds: Props, news: Props) {
       return runtime().check(this.config, olds, news);
     },
-    async diff(this: { config?: ConfigSource }, id: string, olds: any, news: any) {
+    async diff(this: { config?: ConfigSource }, id: string, olds: Props, news: Props) {
       return runtime().diff(this.config, id, olds, news);
     },
-    async create(this: { config?: ConfigSource }, inputs: any) {
+    async create(this: { config?: ConfigSource }, inputs: Props) {
       return runtime().create(this.config, inputs);
     },
-    async read(this: { config?: ConfigSource }, id: string, props?: any) {
+    async read(this: { config?: ConfigSource }, id: string, props?: Props) {
       return runtime().read(this.config, id, props);
     },
-    async update(this: { config?: ConfigSource }, id: string, olds: any, news: any) {
+    async update(this: { config?: ConfigSource }, id: string, olds: Props, news: Props) {
       return runtime().update(this.config, id, olds, news);
     },
-    async delete(this: { config?: ConfigSource }, id: string, props: any) {
+    async delete(this: { config?: ConfigSource }, id: string, props: Props) {
       return runtime().delete(this.config, id, props);
     },
   } as pulumi.dynamic.ResourceProvider;

@@ -1,0 +1,24 @@
+// Lint rules: typescript-eslint's recommended set, with the project's conventions.
+import js from "@eslint/js";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", ".demo/**", "examples/*/node_modules/**", "examples/*/bin/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.node } },
+    rules: {
+      // Unused names are errors, except deliberately ignored ones (`_name`) and rest siblings.
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      // `require` is how the serialized provider and the engine load modules by path at run time.
+      "@typescript-eslint/no-require-imports": "off",
+    },
+  },
+  {
+    // The engine model drives untyped generated gRPC modules of the SDK.
+    files: ["engine/**/*.ts", "test/engine/**/*.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+);
