@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { problemReply } from "./problem-response";
-import type { Reply } from "./reply";
+import { problem } from "./problem-response";
 
 /** The API key an emulator accepts when none is given. Test-mode style, safe to print. */
 export const DEFAULT_EMULATOR_API_KEY = "sk_test_emulator";
@@ -27,31 +26,18 @@ function sameKey(given: string, expected: string): boolean {
 
 /**
  * Checks HTTP Basic authentication: the username is the API key, the password is empty
- * (and ignored, as most services with this scheme do). Returns the 401 reply to send, or
- * undefined when the request is authenticated. The key is never echoed.
+ * (and ignored, as most services with this scheme do). Throws 401 `unauthorized` with a
+ * Basic challenge (so a browser asks for the key) unless the request is authenticated.
+ * The key is never echoed.
  */
-export function checkAuthentication(header: string | undefined, apiKey: string): Reply | undefined {
+export function assertAuthenticated(header: string | undefined, apiKey: string): void {
+  const reject = (detail: string) => problem(401, "unauthorized", detail, { headers: CHALLENGE });
   if (header === undefined || header.trim() === "") {
-    return problemReply(
-      401,
-      "unauthorized",
-      "Missing HTTP Basic credentials: send the API key as the username and an empty password.",
-      { headers: CHALLENGE },
-    );
+    throw reject("Missing HTTP Basic credentials: send the API key as the username and an empty password.");
   }
   const username = basicUsername(header);
   if (username === undefined) {
-    return problemReply(
-      401,
-      "unauthorized",
-      "The Authorization header is not valid HTTP Basic credentials: expected 'Basic base64(<api key>:)'.",
-      { headers: CHALLENGE },
-    );
+    throw reject("The Authorization header is not valid HTTP Basic credentials: expected 'Basic base64(<api key>:)'.");
   }
-  if (!sameKey(username, apiKey)) {
-    return problemReply(401, "unauthorized", "The API key given as the HTTP Basic username is not valid.", {
-      headers: CHALLENGE,
-    });
-  }
-  return undefined;
+  if (!sameKey(username, apiKey)) throw reject("The API key given as the HTTP Basic username is not valid.");
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
+import { addFieldError, findJsonHazards, jsonHazardField, type FieldErrors } from "../schemas";
 import { JSON_CONTENT_TYPE } from "../schemas/http";
-import { problem } from "./problem-response";
+import { problem, validationProblem } from "./problem-response";
 
 /** Largest request body the emulator accepts: 10 MiB. Larger bodies get 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -56,15 +57,52 @@ export function requireMediaType(req: IncomingMessage, expected: string): void {
   }
 }
 
-/** Parses a JSON request body; throws 415 for another content type and 400 `malformed_json`. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Decodes body bytes as UTF-8, refusing invalid sequences (400 `title`) rather than turning
+ * them into U+FFFD, which would change the data silently. A leading byte-order mark is dropped.
+ */
+export function decodeUtf8(bytes: Uint8Array, title: "malformed_json" | "malformed_form"): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    let offset = 0;
+    // Find the first bad byte for the message: decode ever longer prefixes (only on failure).
+    for (let end = 1; end <= bytes.length; end++) {
+      try {
+        new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, end), { stream: true });
+      } catch {
+        offset = end - 1;
+        break;
+      }
+    }
+    throw problem(400, title, `The request body is not valid UTF-8 (first invalid byte at offset ${offset}).`);
+  }
+}
+
+/**
+ * Parses a JSON request body; throws 415 for another content type, 400 `malformed_json` for
+ * invalid UTF-8 or JSON, and 400 `validation_failed` naming each place that JSON cannot carry
+ * unchanged or that is refused (`findJsonHazards`: a `__proto__` key, nesting deeper than
+ * `MAX_JSON_DEPTH`, a number out of range such as `1e400`).
+ */
 export function parseJsonBody(req: IncomingMessage, bytes: Buffer): unknown {
   requireMediaType(req, JSON_CONTENT_TYPE);
-  const text = bytes.toString("utf8");
+  const text = decodeUtf8(bytes, "malformed_json");
   if (text.trim() === "") throw problem(400, "malformed_json", "The request body is empty; expected a JSON object.");
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw problem(400, "malformed_json", `The request body is not valid JSON: ${reason}`);
   }
+  const hazards = findJsonHazards(value);
+  if (hazards.length > 0) {
+    const errors: FieldErrors = {};
+    for (const hazard of hazards) addFieldError(errors, jsonHazardField(hazard), hazard.message);
+    throw validationProblem(errors);
+  }
+  return value;
 }

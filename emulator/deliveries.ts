@@ -1,16 +1,14 @@
 import http from "node:http";
 import https from "node:https";
-import type { MessagingEvent } from "../schemas";
 import { SIGNATURE_HEADER } from "../schemas/http";
-import { eventPayload } from "./events";
-import { randomId } from "./ids";
+import type { EventPayload } from "./events";
 import { signatureHeader } from "./signature";
-import type { Delivery, RecordedWebhookEndpoint } from "./store";
+import type { RecordedWebhookEndpoint } from "./store";
 
 /** How long one delivery may take, in milliseconds, before it is recorded as timed out. */
 export const DELIVERY_TIMEOUT_MS = 5000;
 
-/** Options of {@link deliverEvent}. */
+/** Options of {@link attemptDelivery}. */
 export interface DeliverOptions {
   /** Per-delivery time limit in milliseconds. Default {@link DELIVERY_TIMEOUT_MS}. */
   readonly timeoutMs?: number;
@@ -47,19 +45,31 @@ function post(url: URL, body: string, headers: Record<string, string>, signal: A
   });
 }
 
+/** The result of one attempt, before it is classified. */
+export interface AttemptResult {
+  /** The receiver's status, or null when no answer came. */
+  readonly status: number | null;
+  /** Why no answer came (`ECONNREFUSED: …`, `timed out after 5000 ms`). */
+  readonly error?: string;
+  /** When the attempt started. */
+  readonly attemptedAt: Date;
+  /** How long it took, in milliseconds. */
+  readonly durationMs: number;
+}
+
 /**
- * POSTs one event to one endpoint in the endpoint's format, signed with its secret, and
- * returns the delivery record. Never throws: an unreachable or slow receiver becomes a
- * record with `status: null` and an `error`.
+ * POSTs one payload to one endpoint, signed with the endpoint's secret at the current time
+ * (every attempt gets a fresh timestamp, so a retry is never stale to the receiver). Never
+ * throws: an unreachable or slow receiver becomes a result with `status: null` and an `error`.
  */
-export async function deliverEvent(
+export async function attemptDelivery(
   endpoint: RecordedWebhookEndpoint,
-  event: MessagingEvent,
+  payload: EventPayload,
   options: DeliverOptions = {},
-): Promise<Delivery> {
+): Promise<AttemptResult> {
   const attemptedAt = new Date();
+  const started = performance.now();
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const payload = eventPayload(event, endpoint.format);
   const timestamp = Math.floor(attemptedAt.getTime() / 1000);
   const headers = {
     "Content-Type": payload.contentType,
@@ -78,18 +88,5 @@ export async function deliverEvent(
     result = { status: null, error: error instanceof Error ? error.message : String(error) };
   }
   if (result.status === null && timeout.aborted) result = { status: null, error: `timed out after ${timeoutMs} ms` };
-
-  const delivery: Delivery = {
-    id: randomId("dlv_"),
-    endpointId: endpoint.id,
-    eventId: event.id,
-    type: event.type ?? "",
-    url: endpoint.url,
-    format: endpoint.format,
-    status: result.status,
-    ok: result.status !== null && result.status >= 200 && result.status < 300,
-    attemptedAt: attemptedAt.toISOString(),
-    ...(result.error !== undefined ? { error: result.error } : {}),
-  };
-  return delivery;
+  return { ...result, attemptedAt, durationMs: Math.round((performance.now() - started) * 10) / 10 };
 }

@@ -1,4 +1,4 @@
-import type { CloudEventEnvelope, MessagingEvent } from "../schemas";
+import type { CloudEventEnvelope, EventData, MessagingEvent } from "../schemas";
 import { JSON_CONTENT_TYPE } from "../schemas/http";
 import { randomId } from "./ids";
 
@@ -6,15 +6,27 @@ import { randomId } from "./ids";
 export const CLOUD_EVENT_SOURCE = "/emulator";
 
 /**
+ * The event's `data` from what `POST /_emulator/events` was given: when `data` has an
+ * `object` member it already is the event's `data` (`previous` defaults to null); otherwise
+ * it is the related object and becomes `data.object` (`{}` when nothing was given).
+ */
+export function eventData(data: Record<string, unknown> | undefined): EventData {
+  if (data !== undefined && Object.prototype.hasOwnProperty.call(data, "object")) {
+    return { ...data, object: data.object as Record<string, unknown>, previous: (data.previous as EventData["previous"]) ?? null };
+  }
+  return { object: data ?? {}, previous: null };
+}
+
+/**
  * An event object (spec §2.3) for an emitted type. `request` is all nulls: an event emitted
  * through `/_emulator/events` has no originating API request.
  */
-export function buildEvent(type: string, data: Record<string, unknown> | undefined, now = new Date()): MessagingEvent {
+export function buildEvent(type: string, data: EventData, now = new Date()): MessagingEvent {
   return {
     id: randomId("evt_"),
     type,
     created: now.toISOString(),
-    data: { object: data ?? {}, previous: null },
+    data,
     request: { id: null, idempotency_key: null },
   };
 }

@@ -1,5 +1,7 @@
 import { randomInt } from "node:crypto";
 import { z } from "zod";
+import { ValidationError } from "../errors/messaging-error";
+import { toFieldErrors } from "../schemas/field-errors";
 import { chooseFault, FAULT_KINDS, mulberry32, type FaultKind } from "./faults";
 
 /**
@@ -32,9 +34,11 @@ export class FaultInjector {
   private current: FaultSettings = { failureRate: 0, seed: 0, kinds: FAULT_KINDS };
   private random: () => number = mulberry32(0);
 
-  /** Replaces the settings and restarts the PRNG from the seed. Throws a ZodError on bad input. */
+  /** Replaces the settings and restarts the PRNG from the seed. Throws a `ValidationError` naming each bad field. */
   configure(input: FaultSettingsInput): FaultSettings {
-    const parsed = FaultSettingsInput.parse(input);
+    const result = FaultSettingsInput.safeParse(input);
+    if (!result.success) throw new ValidationError("fault settings", toFieldErrors(result.error.issues));
+    const parsed = result.data;
     const seed = parsed.seed ?? randomInt(2 ** 31);
     this.current = { failureRate: parsed.failureRate, seed, kinds: parsed.kinds ?? FAULT_KINDS };
     this.random = mulberry32(seed);

@@ -3,6 +3,7 @@
  * yields the same sequence of faults and each case can be tested on its own.
  */
 
+import type { ProblemTitle } from "../schemas";
 import { RETRY_AFTER_SECONDS } from "./problem-response";
 
 /**
@@ -60,7 +61,7 @@ export function chooseFault(
 /** What a status-code fault answers with; undefined for the faults that drop the connection. */
 export function faultStatus(
   kind: FaultKind,
-): { status: number; title: string; detail: string; headers: Record<string, string> } | undefined {
+): { status: number; title: ProblemTitle; detail: string; headers: Record<string, string> } | undefined {
   switch (kind) {
     case "internal_error":
       return { status: 500, title: "internal_error", detail: "Injected fault: internal server error.", headers: {} };

@@ -1,18 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from "../schemas/http";
-import { checkAuthentication } from "./auth";
+import { assertAuthenticated } from "./auth";
 import { MAX_BODY_BYTES, readBody } from "./body";
+import type { DeliveryQueue } from "./delivery-queue";
 import type { FaultInjector } from "./fault-injector";
 import { faultStatus, type FaultKind } from "./faults";
 import {
   IdempotencyStore, REPLAYED_HEADER, checkIdempotencyKey, keyInUseProblem, keyReusedProblem, requestFingerprint,
 } from "./idempotency";
 import { randomId } from "./ids";
-import { ProblemError, problemReply } from "./problem-response";
-import { writeReply, type Reply } from "./reply";
+import { ProblemError, problem, problemReply } from "./problem-response";
+import { isStreamed, writeReply, writeStreamedReply, type Reply, type StreamedReply } from "./reply";
 import { isApiPath, matchRoute } from "./router";
 import type { EmulatorStore } from "./store";
-import { checkVersionHeader } from "./version-header";
+import { assertVersionHeader } from "./version-header";
 
 /** Per-emulator state the pipeline works on. */
 export interface EmulatorState {
@@ -20,8 +21,7 @@ export interface EmulatorState {
   readonly store: EmulatorStore;
   readonly faults: FaultInjector;
   readonly idempotency: IdempotencyStore;
-  /** Aborted when the emulator closes. */
-  readonly closing: AbortSignal;
+  readonly deliveries: DeliveryQueue;
   /** Called once for every request to a `/v1` path, rejected or not. */
   countApiRequest(): void;
 }
@@ -31,108 +31,113 @@ const MIB = 1024 * 1024;
 /** Header naming the injected fault on a faulted answer, to tell it from a real one. */
 export const FAULT_HEADER = "X-Emulator-Fault";
 
-// A reset is what a crashed server or a broken proxy looks like to the client.
-function dropConnection(req: IncomingMessage): void {
-  req.socket.destroy();
+/** The path and query of a request. */
+interface RequestTarget {
+  readonly pathname: string;
+  readonly searchParams: URLSearchParams;
 }
 
+/** Thrown to end a request by dropping its connection (injected faults). */
+class DropConnection extends Error {}
+
 /**
- * One request, in order: request id → body (413) → authentication (401) → version header on
- * /v1 (400) → route (404/405) → injected fault on /v1 → idempotency on /v1 POSTs (replay,
- * 422, 409) → handler → store the idempotent answer → respond (or drop, for the
- * "processed then dropped" fault). Never rejects: anything unexpected becomes a 500.
+ * Runs one request through the checks and its handler; every rejection is a thrown
+ * `ProblemError` (or `DropConnection` for an injected reset). In order: body (413) →
+ * authentication (401) → version header on /v1 (400) → route (404/405) → injected fault on
+ * /v1 → idempotency on /v1 POSTs (replay, 422, 409) → handler → store the idempotent answer
+ * → drop, for the "processed then dropped" fault.
  */
-export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: EmulatorState): Promise<void> {
-  res.setHeader(REQUEST_ID_HEADER, randomId("req_", 8));
+async function serve(req: IncomingMessage, state: EmulatorState, url: RequestTarget): Promise<{ reply: Reply | StreamedReply; replayed?: boolean }> {
   const method = req.method ?? "GET";
-  const path = (req.url ?? "/").split("?")[0];
+  const path = url.pathname;
   const api = isApiPath(path);
-  if (api) state.countApiRequest();
+
+  const body = await readBody(req);
+  if (body.kind === "too_large") {
+    throw problem(413, "payload_too_large", `The request body is larger than the ${MAX_BODY_BYTES / MIB} MiB the emulator accepts.`, {
+      // Close after answering: the client may still think it has bytes to send.
+      headers: { Connection: "close" },
+    });
+  }
+  assertAuthenticated(req.headers.authorization, state.apiKey);
+  if (api) assertVersionHeader(req.headers[VERSION_HEADER]);
+
+  const match = matchRoute(method, path);
+  if (match.kind === "not_found") throw problem(404, "not_found", `No route ${method} ${path}.`);
+  if (match.kind === "method_not_allowed") {
+    const allow = match.allow.join(", ");
+    throw problem(405, "method_not_allowed", `${path} does not support ${method}; allowed: ${allow}.`, { headers: { Allow: allow } });
+  }
+
+  const fault: FaultKind | undefined = api ? state.faults.next() : undefined;
+  if (fault === "reset_before_processing") throw new DropConnection();
+  const faultAnswer = fault === undefined ? undefined : faultStatus(fault);
+  if (fault !== undefined && faultAnswer !== undefined) {
+    throw problem(faultAnswer.status, faultAnswer.title, faultAnswer.detail, { headers: { ...faultAnswer.headers, [FAULT_HEADER]: fault } });
+  }
+  const dropAfter = fault === "drop_after_processing";
 
   let idempotencyKey: string | undefined;
-  let fault: FaultKind | undefined;
+  const keyHeader = req.headers[IDEMPOTENCY_KEY_HEADER];
+  if (api && method === "POST" && typeof keyHeader === "string") {
+    const key = checkIdempotencyKey(keyHeader);
+    const lookup = state.idempotency.begin(key, requestFingerprint(method, path, body.bytes));
+    if (lookup.kind === "mismatch") throw keyReusedProblem();
+    if (lookup.kind === "in_flight") throw keyInUseProblem();
+    if (lookup.kind === "replay") {
+      if (dropAfter) throw new DropConnection();
+      return { reply: lookup.reply, replayed: true };
+    }
+    idempotencyKey = key;
+  }
+
+  let reply: Reply | StreamedReply;
   try {
-    const body = await readBody(req);
-    if (body.kind === "too_large") {
-      // Close after answering: the client may still think it has bytes to send.
-      return writeReply(
-        res,
-        problemReply(
-          413,
-          "payload_too_large",
-          `The request body is larger than the ${MAX_BODY_BYTES / MIB} MiB the emulator accepts.`,
-        ),
-        { Connection: "close" },
-      );
-    }
-
-    const unauthorized = checkAuthentication(req.headers.authorization, state.apiKey);
-    if (unauthorized) return writeReply(res, unauthorized);
-
-    if (api) {
-      const badVersion = checkVersionHeader(req.headers[VERSION_HEADER] as string | undefined);
-      if (badVersion) return writeReply(res, badVersion);
-    }
-
-    const match = matchRoute(method, path);
-    if (match.kind === "not_found") {
-      return writeReply(res, problemReply(404, "not_found", `No route ${method} ${path}.`));
-    }
-    if (match.kind === "method_not_allowed") {
-      const allow = match.allow.join(", ");
-      return writeReply(
-        res,
-        problemReply(405, "method_not_allowed", `${path} does not support ${method}; allowed: ${allow}.`, {
-          headers: { Allow: allow },
-        }),
-      );
-    }
-
-    fault = match.scope === "api" ? state.faults.next() : undefined;
-    if (fault === "reset_before_processing") return dropConnection(req);
-    const faultAnswer = fault === undefined ? undefined : faultStatus(fault);
-    if (fault !== undefined && faultAnswer !== undefined) {
-      return writeReply(
-        res,
-        problemReply(faultAnswer.status, faultAnswer.title, faultAnswer.detail, {
-          headers: { ...faultAnswer.headers, [FAULT_HEADER]: fault },
-        }),
-      );
-    }
-
-    const keyHeader = req.headers[IDEMPOTENCY_KEY_HEADER];
-    if (match.scope === "api" && method === "POST" && typeof keyHeader === "string") {
-      const key = checkIdempotencyKey(keyHeader);
-      const lookup = state.idempotency.begin(key, requestFingerprint(method, path, body.bytes));
-      if (lookup.kind === "mismatch") throw keyReusedProblem();
-      if (lookup.kind === "in_flight") throw keyInUseProblem();
-      if (lookup.kind === "replay") {
-        if (fault === "drop_after_processing") return dropConnection(req);
-        return writeReply(res, lookup.reply, { [REPLAYED_HEADER]: "true" });
-      }
-      idempotencyKey = key;
-    }
-
-    const reply: Reply = await match.handler({
+    reply = await match.handler({
       req,
       body: body.bytes,
+      query: url.searchParams,
+      params: match.params,
       store: state.store,
       faults: state.faults,
-      closing: state.closing,
+      deliveries: state.deliveries,
     });
-    if (idempotencyKey !== undefined) {
-      if (reply.status >= 200 && reply.status < 300) state.idempotency.complete(idempotencyKey, reply);
-      else state.idempotency.release(idempotencyKey);
-      idempotencyKey = undefined;
-    }
-    if (fault === "drop_after_processing") return dropConnection(req);
-    return writeReply(res, reply);
   } catch (error) {
     if (idempotencyKey !== undefined) state.idempotency.release(idempotencyKey);
     // A rejection is processing too: under "processed then dropped" the client never sees it.
-    if (fault === "drop_after_processing") return dropConnection(req);
+    if (dropAfter) throw new DropConnection();
+    throw error;
+  }
+  if (idempotencyKey !== undefined) {
+    if (!isStreamed(reply) && reply.status >= 200 && reply.status < 300) state.idempotency.complete(idempotencyKey, reply);
+    else state.idempotency.release(idempotencyKey);
+  }
+  if (dropAfter) throw new DropConnection();
+  return { reply };
+}
+
+/**
+ * Answers one request (see `serve` for the order of checks). Never rejects: a thrown
+ * `ProblemError` is answered as such, anything else becomes a generic 500, and an injected
+ * reset destroys the socket.
+ */
+export async function handleRequest(req: IncomingMessage, res: ServerResponse, state: EmulatorState): Promise<void> {
+  res.setHeader(REQUEST_ID_HEADER, randomId("req_", 8));
+  // The path as sent (no normalization); the query parsed on its own.
+  const target = req.url ?? "/";
+  const q = target.indexOf("?");
+  const url = { pathname: q === -1 ? target : target.slice(0, q), searchParams: new URLSearchParams(q === -1 ? "" : target.slice(q + 1)) };
+  if (isApiPath(url.pathname)) state.countApiRequest();
+  try {
+    const { reply, replayed } = await serve(req, state, url);
+    if (isStreamed(reply)) await writeStreamedReply(res, reply);
+    else writeReply(res, reply, replayed ? { [REPLAYED_HEADER]: "true" } : {});
+  } catch (error) {
+    // A reset is what a crashed server or a broken proxy looks like to the client.
+    if (error instanceof DropConnection) return void req.socket.destroy();
     if (error instanceof ProblemError) return writeReply(res, error.reply);
     // Detail stays generic: an internal message could carry request content.
-    return writeReply(res, problemReply(500, "internal_error", "The emulator failed to handle the request."));
+    if (!res.headersSent) return writeReply(res, problemReply(500, "internal_error", "The emulator failed to handle the request."));
+    res.destroy();
   }
 }

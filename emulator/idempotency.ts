@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { IDEMPOTENCY_KEY_IN_USE, IdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas";
-import { RETRY_AFTER_SECONDS, problem } from "./problem-response";
+import { ProblemError, RETRY_AFTER_SECONDS, problem } from "./problem-response";
 import type { Reply } from "./reply";
 
 /** Response header set on a replayed answer. */
@@ -43,11 +43,29 @@ export type IdempotencyLookup =
 
 interface Entry {
   readonly fingerprint: string;
+  /** When the entry stops counting, in milliseconds since the epoch. */
+  readonly expiresAt: number;
   reply?: Reply;
 }
 
+/** Bounds of the idempotency store. */
+export interface IdempotencyLimits {
+  /** Most keys remembered; the oldest are forgotten first. Default {@link DEFAULT_IDEMPOTENCY_MAX_KEYS}. */
+  readonly maxKeys?: number;
+  /** How long a key is remembered, in milliseconds. Default {@link DEFAULT_IDEMPOTENCY_TTL_MS} (24 h). */
+  readonly ttlMs?: number;
+  /** The clock, in milliseconds since the epoch (tests). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** Default number of keys remembered: 10,000 (with 1,000-message batches, ten million messages). */
+export const DEFAULT_IDEMPOTENCY_MAX_KEYS = 10_000;
+/** Default time a key is remembered: 24 hours, as services with idempotency keys commonly do. */
+export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
 /**
- * Stored answers by idempotency key, kept for the emulator's lifetime.
+ * Stored answers by idempotency key: at most `maxKeys` of them, each for `ttlMs` after its
+ * first use. A key forgotten (expired or pushed out) is new again.
  *
  * Only answers of requests that did their work (2xx) are stored: a request rejected by
  * validation or by an injected 5xx/429 changed nothing, so the key stays free and a retry
@@ -57,13 +75,31 @@ interface Entry {
  * detail rather than a correctness condition.
  */
 export class IdempotencyStore {
+  // A Map iterates in insertion order, which is also expiry order (one TTL for all).
   private readonly entries = new Map<string, Entry>();
+  private readonly maxKeys: number;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+
+  constructor(limits: IdempotencyLimits = {}) {
+    this.maxKeys = limits.maxKeys ?? DEFAULT_IDEMPOTENCY_MAX_KEYS;
+    this.ttlMs = limits.ttlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS;
+    this.now = limits.now ?? Date.now;
+  }
+
+  /** Keys remembered now. */
+  get size(): number {
+    return this.entries.size;
+  }
 
   /** Looks the key up and, when it is new, marks it in flight for `fingerprint`. */
   begin(key: string, fingerprint: string): IdempotencyLookup {
+    const now = this.now();
+    this.forgetExpired(now);
     const entry = this.entries.get(key);
     if (entry === undefined) {
-      this.entries.set(key, { fingerprint });
+      while (this.entries.size >= this.maxKeys) this.entries.delete(this.entries.keys().next().value!);
+      if (this.maxKeys > 0) this.entries.set(key, { fingerprint, expiresAt: now + this.ttlMs });
       return { kind: "new" };
     }
     if (entry.fingerprint !== fingerprint) return { kind: "mismatch" };
@@ -82,10 +118,17 @@ export class IdempotencyStore {
     const entry = this.entries.get(key);
     if (entry !== undefined && entry.reply === undefined) this.entries.delete(key);
   }
+
+  private forgetExpired(now: number): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt > now) return;
+      this.entries.delete(key);
+    }
+  }
 }
 
 /** 422 `idempotency_key_reused`: the key already belongs to a different request. */
-export function keyReusedProblem(): Error {
+export function keyReusedProblem(): ProblemError {
   return problem(
     422,
     "idempotency_key_reused",
@@ -94,7 +137,7 @@ export function keyReusedProblem(): Error {
 }
 
 /** 409 `idempotency_key_in_use`: the same request is still being processed. */
-export function keyInUseProblem(): Error {
+export function keyInUseProblem(): ProblemError {
   return problem(
     409,
     IDEMPOTENCY_KEY_IN_USE,

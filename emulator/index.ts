@@ -5,7 +5,12 @@
  */
 export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
 export { DEFAULT_EMULATOR_API_KEY } from "./auth";
-export type { Delivery, RecordedBatch, RecordedWebhookEndpoint } from "./store";
-export type { BatchResult, BatchMessageResult } from "./routes/message-batches";
+export { DEFAULT_MAX_STORED_MESSAGES } from "./store";
+export type { AttemptOutcome, Delivery, RecordedBatch, RecordedEvent, RecordedWebhookEndpoint } from "./store";
+export type { BatchTotals } from "./batch-store";
+export type { BatchResult } from "./routes/message-batches";
+export {
+  DEFAULT_DELIVERY_RETRY_SCHEDULE, classifyAttempt, parseRetrySchedule, retryDelaySeconds, type AttemptVerdict,
+} from "./delivery-policy";
 export { FAULT_KINDS, type FaultKind } from "./faults";
 export type { FaultSettings, FaultSettingsInput } from "./fault-injector";

@@ -1,4 +1,4 @@
-import { PROBLEM_CONTENT_TYPE, describeFieldErrors, type FieldErrors, type Problem } from "../schemas";
+import { PROBLEM_CONTENT_TYPE, buildProblem, describeFieldErrors, type FieldErrors, type ProblemTitle } from "../schemas";
 import type { Reply } from "./reply";
 
 /**
@@ -7,34 +7,30 @@ import type { Reply } from "./reply";
  */
 export const RETRY_AFTER_SECONDS = 1;
 
-/**
- * The `type` URI of a problem: one per stable `title` code. The service's own URIs are not
- * shown in the spec, so these are URNs that name the code rather than a page to fetch.
- */
-function problemType(title: string): string {
-  return `urn:messaging:problem:${title}`;
+/** Extras of a problem answer. */
+export interface ProblemOptions {
+  /** Field path → messages (`errors` member). */
+  readonly errors?: FieldErrors;
+  /** Extra response headers (`Allow`, `Retry-After`, …). */
+  readonly headers?: Record<string, string>;
 }
 
 /**
- * An RFC 9457 problem-details reply (`application/problem+json`). `title` is the stable
- * snake_case code clients branch on; `detail` is for people and never holds the API key.
+ * An RFC 9457 problem-details reply (`application/problem+json`), built by the shared
+ * `buildProblem`. `title` is the stable code clients branch on; `detail` never holds the API key.
  */
-export function problemReply(
-  status: number,
-  title: string,
-  detail: string,
-  options: { errors?: FieldErrors; headers?: Record<string, string> } = {},
-): Reply {
-  const problem: Problem = { type: problemType(title), title, status, detail };
-  if (options.errors !== undefined) problem.errors = options.errors;
+export function problemReply(status: number, title: ProblemTitle, detail: string, options: ProblemOptions = {}): Reply {
   return {
     status,
     headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, ...options.headers },
-    body: JSON.stringify(problem),
+    body: JSON.stringify(buildProblem(status, title, detail, options.errors)),
   };
 }
 
-/** Thrown by request parsing and handlers to stop and answer with a problem. */
+/**
+ * The one way the emulator rejects a request: every check and handler throws it, and the
+ * request pipeline answers with its reply.
+ */
 export class ProblemError extends Error {
   /** The problem reply to send. */
   readonly reply: Reply;
@@ -47,12 +43,7 @@ export class ProblemError extends Error {
 }
 
 /** Shorthand for `new ProblemError(problemReply(...))`. */
-export function problem(
-  status: number,
-  title: string,
-  detail: string,
-  options?: { errors?: FieldErrors; headers?: Record<string, string> },
-): ProblemError {
+export function problem(status: number, title: ProblemTitle, detail: string, options?: ProblemOptions): ProblemError {
   return new ProblemError(problemReply(status, title, detail, options));
 }
 

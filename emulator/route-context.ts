@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
-import type { EmulatorStore } from "./store";
+import type { DeliveryQueue } from "./delivery-queue";
 import type { FaultInjector } from "./fault-injector";
-import type { Reply } from "./reply";
+import type { Reply, StreamedReply } from "./reply";
+import type { EmulatorStore } from "./store";
 
 /** What a route handler gets: the request, its body bytes and the emulator's state. */
 export interface RouteContext {
@@ -9,13 +10,17 @@ export interface RouteContext {
   readonly req: IncomingMessage;
   /** Raw body bytes (empty for bodiless requests). */
   readonly body: Buffer;
-  /** Recorded endpoints, batches and deliveries. */
+  /** The query string's parameters. */
+  readonly query: URLSearchParams;
+  /** Values of the path template's `{name}` segments. */
+  readonly params: Readonly<Record<string, string>>;
+  /** Recorded endpoints, batches, events and deliveries. */
   readonly store: EmulatorStore;
   /** Fault settings. */
   readonly faults: FaultInjector;
-  /** Aborted when the emulator closes, to cut outgoing deliveries short. */
-  readonly closing: AbortSignal;
+  /** Event delivery with retries. */
+  readonly deliveries: DeliveryQueue;
 }
 
-/** Answers one request. Throws `ProblemError` to answer with a problem. */
-export type RouteHandler = (context: RouteContext) => Reply | Promise<Reply>;
+/** Answers one request. Throws `ProblemError` to answer with a problem (the only way to reject). */
+export type RouteHandler = (context: RouteContext) => Reply | StreamedReply | Promise<Reply | StreamedReply>;

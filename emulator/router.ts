@@ -2,48 +2,63 @@ import { MESSAGE_BATCHES_PATH, WEBHOOK_ENDPOINTS_PATH } from "../schemas/http";
 import type { RouteHandler } from "./route-context";
 import { getFaults, setFaults } from "./routes/emulator-faults";
 import { emitEvent } from "./routes/emulator-events";
-import { listBatches, listDeliveries, listEndpoints } from "./routes/emulator-state";
+import { retryDelivery } from "./routes/emulator-retry";
+import { listBatches, listDeliveries, listEndpoints, listEvents } from "./routes/emulator-state";
+import { showInspector } from "./routes/inspector";
 import { createMessageBatch } from "./routes/message-batches";
 import { createWebhookEndpoint } from "./routes/webhook-endpoints";
 
 /**
- * `api`: the service's routes (version header required, faults and idempotency apply).
- * `emulator`: inspection and control routes under `/_emulator/`.
+ * The one answer to "is this a request to the service's API?": a `/v1` path. Those are the
+ * requests that are counted, need the version header, meet injected faults and idempotency.
+ * Everything else (`/_emulator/…`) is the emulator's own inspection and control.
  */
-export type RouteScope = "api" | "emulator";
-
-interface Route {
-  readonly scope: RouteScope;
-  readonly methods: Readonly<Record<string, RouteHandler>>;
+export function isApiPath(path: string): boolean {
+  return path === "/v1" || path.startsWith("/v1/");
 }
 
-/** Every route, by exact path (no trailing slash). */
-const ROUTES: Readonly<Record<string, Route>> = {
-  [WEBHOOK_ENDPOINTS_PATH]: { scope: "api", methods: { POST: createWebhookEndpoint } },
-  [MESSAGE_BATCHES_PATH]: { scope: "api", methods: { POST: createMessageBatch } },
-  "/_emulator/endpoints": { scope: "emulator", methods: { GET: listEndpoints } },
-  "/_emulator/batches": { scope: "emulator", methods: { GET: listBatches } },
-  "/_emulator/deliveries": { scope: "emulator", methods: { GET: listDeliveries } },
-  "/_emulator/events": { scope: "emulator", methods: { POST: emitEvent } },
-  "/_emulator/faults": { scope: "emulator", methods: { GET: getFaults, POST: setFaults } },
-};
+/** Every route: a path template (`{name}` matches one segment) and its handlers by method. */
+const ROUTES: ReadonlyArray<{ readonly template: string; readonly methods: Readonly<Record<string, RouteHandler>> }> = [
+  { template: WEBHOOK_ENDPOINTS_PATH, methods: { POST: createWebhookEndpoint } },
+  { template: MESSAGE_BATCHES_PATH, methods: { POST: createMessageBatch } },
+  { template: "/_emulator", methods: { GET: showInspector } },
+  { template: "/_emulator/", methods: { GET: showInspector } },
+  { template: "/_emulator/endpoints", methods: { GET: listEndpoints } },
+  { template: "/_emulator/batches", methods: { GET: listBatches } },
+  { template: "/_emulator/deliveries", methods: { GET: listDeliveries } },
+  { template: "/_emulator/deliveries/{id}/retry", methods: { POST: retryDelivery } },
+  { template: "/_emulator/events", methods: { GET: listEvents, POST: emitEvent } },
+  { template: "/_emulator/faults", methods: { GET: getFaults, POST: setFaults } },
+];
 
 /** Result of {@link matchRoute}. */
 export type RouteMatch =
-  | { readonly kind: "found"; readonly scope: RouteScope; readonly handler: RouteHandler }
+  | { readonly kind: "found"; readonly handler: RouteHandler; readonly params: Readonly<Record<string, string>> }
   | { readonly kind: "method_not_allowed"; readonly allow: string[] }
   | { readonly kind: "not_found" };
 
-/** Finds the handler for a method and path. */
-export function matchRoute(method: string, path: string): RouteMatch {
-  const route = Object.prototype.hasOwnProperty.call(ROUTES, path) ? ROUTES[path] : undefined;
-  if (route === undefined) return { kind: "not_found" };
-  const handler = route.methods[method];
-  if (handler === undefined) return { kind: "method_not_allowed", allow: Object.keys(route.methods) };
-  return { kind: "found", scope: route.scope, handler };
+// The template's `{name}` values when `path` fits it, else undefined.
+function fit(template: string, path: string): Record<string, string> | undefined {
+  const want = template.split("/");
+  const got = path.split("/");
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const name = /^\{(\w+)\}$/.exec(want[i])?.[1];
+    if (name !== undefined && got[i] !== "") params[name] = got[i];
+    else if (want[i] !== got[i]) return undefined;
+  }
+  return params;
 }
 
-/** True for paths of the service's API (`/v1…`), the ones counted, versioned and faulted. */
-export function isApiPath(path: string): boolean {
-  return path === "/v1" || path.startsWith("/v1/");
+/** Finds the handler for a method and path (the path without its query string). */
+export function matchRoute(method: string, path: string): RouteMatch {
+  for (const route of ROUTES) {
+    const params = fit(route.template, path);
+    if (params === undefined) continue;
+    const handler = Object.prototype.hasOwnProperty.call(route.methods, method) ? route.methods[method] : undefined;
+    if (handler === undefined) return { kind: "method_not_allowed", allow: Object.keys(route.methods) };
+    return { kind: "found", handler, params };
+  }
+  return { kind: "not_found" };
 }

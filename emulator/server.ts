@@ -1,10 +1,18 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { ConfigurationError } from "../errors/messaging-error";
 import { DEFAULT_EMULATOR_API_KEY } from "./auth";
+import type { BatchTotals } from "./batch-store";
+import { DELIVERY_TIMEOUT_MS } from "./deliveries";
+import { DEFAULT_DELIVERY_RETRY_SCHEDULE, checkRetrySchedule } from "./delivery-policy";
+import { DeliveryQueue } from "./delivery-queue";
 import { FaultInjector, type FaultSettings, type FaultSettingsInput } from "./fault-injector";
 import { handleRequest } from "./handle-request";
 import { IdempotencyStore } from "./idempotency";
-import { EmulatorStore, type Delivery, type RecordedBatch, type RecordedWebhookEndpoint } from "./store";
+import {
+  DEFAULT_MAX_STORED_MESSAGES, EmulatorStore, type Delivery, type RecordedBatch, type RecordedEvent,
+  type RecordedWebhookEndpoint,
+} from "./store";
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -14,6 +22,22 @@ export interface EmulatorOptions {
   host?: string;
   /** The API key requests must present as the HTTP Basic username. Default `sk_test_emulator`. */
   apiKey?: string;
+  /**
+   * Most messages kept in accepted batches (`GET /_emulator/batches`); the oldest batches are
+   * evicted first, totals keep counting. Default 1,000,000; 0 keeps none.
+   */
+  maxStoredMessages?: number;
+  /**
+   * Seconds to wait before each retry of a failed delivery (fractions allowed). Default
+   * `[1, 2, 4, 8, 16]`; `[]` for no retries.
+   */
+  deliveryRetrySchedule?: readonly number[];
+  /** Time limit of one delivery attempt, in milliseconds. Default 5,000. */
+  deliveryTimeoutMs?: number;
+  /** Most idempotency keys remembered (oldest forgotten first). Default 10,000. */
+  idempotencyMaxKeys?: number;
+  /** How long an idempotency key is remembered, in seconds. Default 86,400 (24 h). */
+  idempotencyTtlSeconds?: number;
 }
 
 /** A running emulator. The inspection helpers return copies of the same data as the `/_emulator/` routes. */
@@ -22,27 +46,33 @@ export interface Emulator {
   readonly url: string;
   /** The API key it accepts. */
   readonly apiKey: string;
-  /** Stops listening, drops open (keep-alive) connections and aborts deliveries in progress. */
+  /** Stops listening, drops open (keep-alive) connections, aborts deliveries and cancels retries. */
   close(): Promise<void>;
   /** Webhook endpoints created, in order. */
   endpoints(): RecordedWebhookEndpoint[];
-  /** Accepted message batches, in order. */
+  /** Stored message batches, oldest first (at most `maxStoredMessages` messages in all). */
   batches(): RecordedBatch[];
+  /** Totals of accepted batches and messages since start, evicted ones included. */
+  batchTotals(): BatchTotals;
+  /** Events emitted, oldest first, with their delivery ids. */
+  events(): RecordedEvent[];
   /** Event delivery attempts, in order. */
   deliveries(): Delivery[];
+  /** Resolves once no delivery attempt is in flight and no retry is scheduled. */
+  deliveriesSettled(): Promise<void>;
   /** Requests received on `/v1` paths, rejected and faulted ones included. */
   requestCount(): number;
   /**
    * Sets fault injection for `/v1` requests (as `POST /_emulator/faults` does) and returns
-   * the settings in force. Throws a ZodError for a rate outside [0, 1] or a non-integer seed.
+   * the settings in force. Throws a `ValidationError` for a rate outside [0, 1] or a non-integer seed.
    */
   setFaults(settings: FaultSettingsInput): FaultSettings;
 }
 
 // Deep copies for the public accessors: the store hands out what it recorded, and a test
 // that changes what it was given must not change what the emulator recorded.
-function copies<T>(items: readonly T[]): T[] {
-  return items.map((item) => structuredClone(item));
+function copies<T>(items: Iterable<T>): T[] {
+  return [...items].map((item) => structuredClone(item));
 }
 
 // The URL must be connectable: a wildcard bind is reached through loopback.
@@ -52,30 +82,46 @@ function urlHost(host: string, address: AddressInfo): string {
   return name.includes(":") ? `[${name}]` : name;
 }
 
+function wholeNumber(name: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = value ?? fallback;
+  if (!Number.isSafeInteger(n) || n < 0 || n > max) throw new ConfigurationError(`startEmulator: ${name} must be a whole number from 0 to ${max}, got ${n}`);
+  return n;
+}
+
 /**
  * Starts a local HTTP server that behaves like the messaging service (plus the
  * `/_emulator/` inspection and control routes) and resolves once it is listening.
- * State is in memory and lasts until `close()`.
+ * State is in memory, bounded, and lasts until `close()`.
+ * @throws ConfigurationError for an invalid option.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? "127.0.0.1";
-  const port = options.port ?? 0;
+  const port = wholeNumber("port", options.port, 0, 65535);
   const apiKey = options.apiKey ?? DEFAULT_EMULATOR_API_KEY;
-  if (apiKey === "") throw new TypeError("startEmulator: apiKey must not be empty");
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new RangeError(`startEmulator: port must be an integer from 0 to 65535, got ${port}`);
-  }
+  if (typeof apiKey !== "string" || apiKey === "") throw new ConfigurationError("startEmulator: apiKey must be a non-empty string");
+  const retrySchedule = options.deliveryRetrySchedule ?? DEFAULT_DELIVERY_RETRY_SCHEDULE;
+  const badSchedule = checkRetrySchedule(retrySchedule);
+  if (badSchedule !== undefined) throw new ConfigurationError(`startEmulator: ${badSchedule}`);
 
-  const store = new EmulatorStore();
+  const store = new EmulatorStore({ maxStoredMessages: wholeNumber("maxStoredMessages", options.maxStoredMessages, DEFAULT_MAX_STORED_MESSAGES) });
   const faults = new FaultInjector();
   const closing = new AbortController();
+  const deliveries = new DeliveryQueue(store, {
+    retrySchedule: [...retrySchedule],
+    timeoutMs: wholeNumber("deliveryTimeoutMs", options.deliveryTimeoutMs, DELIVERY_TIMEOUT_MS),
+    closing: closing.signal,
+  });
+  const idempotency = new IdempotencyStore({
+    maxKeys: wholeNumber("idempotencyMaxKeys", options.idempotencyMaxKeys, 10_000),
+    ttlMs: wholeNumber("idempotencyTtlSeconds", options.idempotencyTtlSeconds, 86_400) * 1000,
+  });
   let apiRequests = 0;
   const state = {
     apiKey,
     store,
     faults,
-    idempotency: new IdempotencyStore(),
-    closing: closing.signal,
+    idempotency,
+    deliveries,
     countApiRequest: () => {
       apiRequests += 1;
     },
@@ -108,8 +154,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return closed;
     },
     endpoints: () => copies(store.endpoints()),
-    batches: () => copies(store.batches()),
+    batches: () => copies(store.batches.page(undefined)),
+    batchTotals: () => store.batches.totals(),
+    events: () => copies(store.events()),
     deliveries: () => copies(store.deliveries()),
+    deliveriesSettled: () => deliveries.settled(),
     requestCount: () => apiRequests,
     setFaults: (settings) => faults.configure(settings),
   };

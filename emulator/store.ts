@@ -1,4 +1,5 @@
-import type { Message, WebhookEndpointObject } from "../schemas";
+import type { Message, MessagingEvent, WebhookEndpointObject } from "../schemas";
+import { BatchStore } from "./batch-store";
 import { randomId } from "./ids";
 
 /**
@@ -47,13 +48,29 @@ export interface RecordedBatch {
   readonly created: string;
 }
 
-/** One attempt to deliver an event to an endpoint, as `GET /_emulator/deliveries` lists it. */
+/** What an attempt led to. */
+export type AttemptOutcome =
+  /** The receiver answered 2xx: the delivery is done. */
+  | "delivered"
+  /** It failed in a way that may pass; another attempt is scheduled (`nextAttemptAt`). */
+  | "retry_scheduled"
+  /** It failed and no attempt follows (a final status, or the schedule is used up). */
+  | "failed";
+
+/**
+ * One attempt to deliver an event to an endpoint, as `GET /_emulator/deliveries` lists it.
+ * Every attempt of one delivery (one event to one endpoint) has the same `id`.
+ */
 export interface Delivery {
-  /** Delivery id, prefix `dlv_`. */
+  /** Delivery id, prefix `dlv_`: the same for every attempt of this event to this endpoint. */
   readonly id: string;
+  /** 1 for the first attempt, then 2, 3, … (manual redeliveries included). */
+  readonly attempt: number;
+  /** Why the attempt was made: the event was emitted, a scheduled retry, or `POST …/retry`. */
+  readonly trigger: "initial" | "scheduled" | "manual";
   /** The endpoint delivered to (`we_…`). */
   readonly endpointId: string;
-  /** The event delivered (`evt_…`). */
+  /** The event delivered (`evt_…`): the same on every attempt. */
   readonly eventId: string;
   /** The event type. */
   readonly type: string;
@@ -69,10 +86,43 @@ export interface Delivery {
   readonly error?: string;
   /** When the attempt started, ISO 8601 UTC. */
   readonly attemptedAt: string;
+  /** How long it took, in milliseconds, until the answer (or the failure). */
+  readonly durationMs: number;
+  /** What the attempt led to. */
+  readonly outcome: AttemptOutcome;
+  /** When the next attempt is due, ISO 8601 UTC, when `outcome` is `retry_scheduled`. */
+  readonly nextAttemptAt?: string;
+}
+
+/** An event emitted through the emulator, as the inspector page lists it. */
+export interface RecordedEvent {
+  /** The event as delivered (basic format). */
+  readonly event: MessagingEvent;
+  /** The ids of its deliveries, one per subscribed endpoint. */
+  readonly deliveryIds: readonly string[];
+}
+
+/** Bounds of what the emulator keeps. */
+export interface StoreLimits {
+  /** Most messages kept in accepted batches; the oldest batches go first. */
+  readonly maxStoredMessages: number;
+  /** Most delivery attempts kept (oldest go first). Default 10,000. */
+  readonly maxStoredAttempts?: number;
+  /** Most events kept (oldest go first). Default 1,000. */
+  readonly maxStoredEvents?: number;
+}
+
+/** Default {@link StoreLimits.maxStoredMessages}: one million. */
+export const DEFAULT_MAX_STORED_MESSAGES = 1_000_000;
+
+// Drops the oldest items once the list is over `max`, in one splice per 1,024 extra items.
+function trimOldest<T>(list: T[], max: number): void {
+  if (list.length > max + Math.min(1024, max)) list.splice(0, list.length - max);
 }
 
 /**
- * Everything the emulator has recorded. In memory, for one emulator's lifetime.
+ * Everything the emulator has recorded. In memory, for one emulator's lifetime, and bounded:
+ * batches by the number of messages they hold, attempts and events by count.
  *
  * The store never copies: it owns what routes hand it (freshly built or parsed objects the
  * route does not touch again), and readers get the recorded objects themselves, read-only.
@@ -82,9 +132,19 @@ export interface Delivery {
 export class EmulatorStore {
   /** The workspace every endpoint of this emulator belongs to (`wksp_…`). */
   readonly workspace = randomId("wksp_");
+  /** Accepted batches, bounded by `maxStoredMessages`. */
+  readonly batches: BatchStore;
   private readonly endpointList: RecordedWebhookEndpoint[] = [];
-  private readonly batchList: RecordedBatch[] = [];
-  private readonly deliveryList: Delivery[] = [];
+  private readonly attemptList: Delivery[] = [];
+  private readonly eventList: RecordedEvent[] = [];
+  private readonly maxAttempts: number;
+  private readonly maxEvents: number;
+
+  constructor(limits: StoreLimits = { maxStoredMessages: DEFAULT_MAX_STORED_MESSAGES }) {
+    this.batches = new BatchStore(limits.maxStoredMessages);
+    this.maxAttempts = limits.maxStoredAttempts ?? 10_000;
+    this.maxEvents = limits.maxStoredEvents ?? 1_000;
+  }
 
   /** Records a created endpoint, taking ownership of it. */
   addEndpoint(endpoint: RecordedWebhookEndpoint): void {
@@ -101,23 +161,25 @@ export class EmulatorStore {
     return this.endpointList.filter((endpoint) => endpoint.events.includes(type));
   }
 
-  /** Records an accepted batch, taking ownership of it (copying was the emulator's largest cost per batch). */
-  addBatch(batch: RecordedBatch): void {
-    this.batchList.push(batch);
+  /** Records an emitted event. */
+  addEvent(event: RecordedEvent): void {
+    this.eventList.push(event);
+    trimOldest(this.eventList, this.maxEvents);
   }
 
-  /** Accepted batches in order (the recorded objects: do not change them). */
-  batches(): readonly RecordedBatch[] {
-    return this.batchList;
+  /** Emitted events, oldest first (the most recent `maxStoredEvents`). */
+  events(): readonly RecordedEvent[] {
+    return this.eventList.length > this.maxEvents ? this.eventList.slice(-this.maxEvents) : this.eventList;
   }
 
-  /** Records delivery attempts, taking ownership of them. */
-  addDeliveries(deliveries: readonly Delivery[]): void {
-    this.deliveryList.push(...deliveries);
+  /** Records one delivery attempt, taking ownership of it. */
+  addAttempt(attempt: Delivery): void {
+    this.attemptList.push(attempt);
+    trimOldest(this.attemptList, this.maxAttempts);
   }
 
-  /** Delivery attempts in order (the recorded objects: do not change them). */
+  /** Delivery attempts in order (the most recent `maxStoredAttempts`; the recorded objects). */
   deliveries(): readonly Delivery[] {
-    return this.deliveryList;
+    return this.attemptList.length > this.maxAttempts ? this.attemptList.slice(-this.maxAttempts) : this.attemptList;
   }
 }

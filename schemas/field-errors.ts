@@ -17,15 +17,26 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /**
+ * Adds `message` under `field`. Safe for any field name: `errors["__proto__"] ??= []` would
+ * read the prototype (and `constructor` the Object function) instead of an own entry, and an
+ * assignment to `__proto__` would replace the prototype. The entry is always an own property.
+ */
+export function addFieldError(errors: FieldErrors, field: string, message: string): void {
+  if (Object.prototype.hasOwnProperty.call(errors, field)) {
+    errors[field].push(message);
+  } else {
+    Object.defineProperty(errors, field, { value: [message], enumerable: true, writable: true, configurable: true });
+  }
+}
+
+/**
  * Groups zod issues by rendered field path, each path put after `prefix`. zod reports all of
  * an object's unknown keys as one issue on the object; here each key gets its own entry
  * (`messages[0].bdy: unknown field`), since the key is what a user has to find and fix.
  */
 export function toFieldErrors(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: readonly PropertyKey[] = []): FieldErrors {
   const errors: FieldErrors = {};
-  const add = (path: readonly PropertyKey[], message: string) => {
-    (errors[formatPath([...prefix, ...path])] ??= []).push(message);
-  };
+  const add = (path: readonly PropertyKey[], message: string) => addFieldError(errors, formatPath([...prefix, ...path]), message);
   for (const issue of issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) add([...issue.path, key], "unknown field");

@@ -1,5 +1,6 @@
 /** The wire format, defined once: the client, the provider and the emulator all use these. */
 export * from "./field-errors";
+export * from "./json-value";
 export * from "./api-version";
 export * from "./idempotency-key";
 export * from "./phone-number";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { JsonObject } from "./json-value";
 import { PhoneNumber } from "./phone-number";
 
 /** The most messages one `POST /v1/message_batches` call accepts (spec §8). */
@@ -7,7 +8,8 @@ export const MAX_MESSAGES_PER_BATCH = 1000;
 /** A template reference: an existing template's id and the values substituted into it. */
 export const MessageTemplate = z.strictObject({
   id: z.string().min(1, { error: "expected a non-empty template id" }),
-  model: z.record(z.string(), z.unknown()),
+  /** Values substituted into the template: any JSON object (see `JsonObject` for what is refused). */
+  model: JsonObject,
 });
 export type MessageTemplate = z.infer<typeof MessageTemplate>;
 

@@ -16,3 +16,57 @@ export type Problem = z.infer<typeof Problem>;
 
 /** Content type of problem-details bodies. */
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+/**
+ * Every problem `title` the emulator and the receiver helpers answer with: one vocabulary,
+ * stable codes that callers branch on.
+ */
+export const PROBLEM_TITLES = [
+  // Requests to the emulator
+  "unauthorized",
+  "missing_version_header",
+  "invalid_version_header",
+  "not_found",
+  "method_not_allowed",
+  "payload_too_large",
+  "unsupported_media_type",
+  "malformed_json",
+  "malformed_form",
+  "validation_failed",
+  "batch_too_large",
+  "invalid_idempotency_key",
+  "idempotency_key_reused",
+  "idempotency_key_in_use",
+  "delivery_in_progress",
+  "internal_error",
+  "service_unavailable",
+  "rate_limited",
+  // Webhook requests to a receiver
+  "missing_header",
+  "malformed_header",
+  "no_matching_signature",
+  "timestamp_out_of_tolerance",
+  "invalid_event",
+  "bad_request",
+  "handler_failed",
+] as const;
+export type ProblemTitle = (typeof PROBLEM_TITLES)[number];
+
+/**
+ * Prefix of every problem `type`: `urn:messaging:problem:<title>`. The service's own type URIs
+ * are not shown in its spec, so these are URNs that name the code rather than pages to fetch.
+ */
+export const PROBLEM_TYPE_PREFIX = "urn:messaging:problem:";
+
+/** A problem as the emulator and the receivers send it: every member set. */
+export type ProblemBody = Problem & { type: string; title: ProblemTitle; status: number; detail: string };
+
+/**
+ * The one builder of problem details: `type` derived from `title`, `errors` only when given.
+ * `detail` is for people and must hold no API key or secret.
+ */
+export function buildProblem(status: number, title: ProblemTitle, detail: string, errors?: Problem["errors"]): ProblemBody {
+  const body: ProblemBody = { type: `${PROBLEM_TYPE_PREFIX}${title}`, title, status, detail };
+  if (errors !== undefined) body.errors = errors;
+  return body;
+}

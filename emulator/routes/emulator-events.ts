@@ -1,32 +1,38 @@
 import { z } from "zod";
-import { EventType, toFieldErrors } from "../../schemas";
+import { EventData, EventType, JsonObject, toFieldErrors } from "../../schemas";
 import { parseJsonBody } from "../body";
-import { deliverEvent } from "../deliveries";
-import { buildEvent } from "../events";
+import { buildEvent, eventData } from "../events";
 import { validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
 
 /** Body of `POST /_emulator/events`. */
-const EmitEventRequest = z.strictObject({
+export const EmitEventRequest = z.strictObject({
   /** Event type, e.g. `payment.succeeded`. */
   type: EventType,
-  /** Becomes `data.object` of the event; `{}` when omitted. */
-  data: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * With an `object` member: the event's `data` itself (`{ object, previous? }`, `previous`
+   * defaulting to null). Without: the related object, which becomes `data.object`. `{}` when omitted.
+   */
+  data: JsonObject.superRefine((data, ctx) => {
+    if (!Object.prototype.hasOwnProperty.call(data, "object")) return;
+    const parsed = EventData.safeParse(data);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: [...issue.path], message: issue.message });
+    }
+  }).optional(),
 });
 
 /**
- * `POST /_emulator/events`: builds an event and delivers it, once and concurrently, to every
- * endpoint subscribed to its type. Answers 200 with the delivery records (an empty array when
- * nobody subscribes); failed deliveries are records too, not errors.
+ * `POST /_emulator/events`: builds an event and delivers it to every endpoint subscribed to
+ * its type. Answers 200 once each delivery's first attempt is done, with those attempts (an
+ * empty array when nobody subscribes) and the event id in `X-Emulator-Event-Id`; failed
+ * attempts are records too, not errors, and retries follow on the schedule.
  */
-export async function emitEvent({ req, body, store, closing }: RouteContext): Promise<Reply> {
+export async function emitEvent({ req, body, store, deliveries }: RouteContext): Promise<Reply> {
   const parsed = EmitEventRequest.safeParse(parseJsonBody(req, body));
   if (!parsed.success) throw validationProblem(toFieldErrors(parsed.error.issues));
-  const event = buildEvent(parsed.data.type, parsed.data.data);
-  const deliveries = await Promise.all(
-    store.subscribersOf(parsed.data.type).map((endpoint) => deliverEvent(endpoint, event, { signal: closing })),
-  );
-  store.addDeliveries(deliveries);
-  return jsonReply(200, deliveries);
+  const event = buildEvent(parsed.data.type, eventData(parsed.data.data));
+  const attempts = await deliveries.emit(event, store.subscribersOf(parsed.data.type));
+  return jsonReply(200, attempts, { "X-Emulator-Event-Id": event.id });
 }

@@ -1,17 +1,62 @@
-import { jsonReply, type Reply } from "../reply";
+import { addFieldError, type FieldErrors } from "../../schemas";
+import { validationProblem } from "../problem-response";
+import { jsonArrayStream, jsonReply, type Reply, type StreamedReply } from "../reply";
 import type { RouteContext } from "../route-context";
+
+/** Largest `limit` of `GET /_emulator/batches`. */
+export const MAX_BATCH_PAGE = 10_000;
+
+// Throws 400 naming every query parameter that is not one of `allowed`.
+function onlyParameters(query: URLSearchParams, allowed: readonly string[], errors: FieldErrors): void {
+  for (const name of new Set(query.keys())) {
+    if (!allowed.includes(name)) addFieldError(errors, name, `unknown query parameter; expected ${allowed.join(" or ") || "none"}`);
+    else if (query.getAll(name).length > 1) addFieldError(errors, name, "given more than once");
+  }
+}
 
 /** `GET /_emulator/endpoints`: the webhook endpoints created, in order. */
 export function listEndpoints({ store }: RouteContext): Reply {
   return jsonReply(200, store.endpoints());
 }
 
-/** `GET /_emulator/batches`: the accepted batches `{ id, stream, created, messages }`, in order. */
-export function listBatches({ store }: RouteContext): Reply {
-  return jsonReply(200, store.batches());
+/**
+ * `GET /_emulator/batches[?limit=N][&after=ID]`: the stored batches `{ id, stream, created,
+ * messages }`, oldest first; `after` starts after the batch with that id, `limit` (1–10,000)
+ * caps the page. Streamed, so a large listing neither builds one huge string nor holds up
+ * other requests. `X-Emulator-Batches-Accepted` and `X-Emulator-Messages-Accepted` give the
+ * totals since start, evicted batches included.
+ */
+export function listBatches({ store, query }: RouteContext): StreamedReply {
+  const errors: FieldErrors = {};
+  onlyParameters(query, ["limit", "after"], errors);
+  const limitText = query.get("limit");
+  const limit = limitText === null ? Infinity : /^\d{1,6}$/.test(limitText) ? Number(limitText) : NaN;
+  if (!(limit >= 1 && (limit <= MAX_BATCH_PAGE || limit === Infinity))) {
+    addFieldError(errors, "limit", `expected a whole number from 1 to ${MAX_BATCH_PAGE}`);
+  }
+  const after = query.get("after") ?? undefined;
+  if (after !== undefined && !store.batches.has(after)) {
+    addFieldError(errors, "after", "no stored batch has this id (unknown, or evicted to stay within --max-stored-messages)");
+  }
+  if (Object.keys(errors).length > 0) throw validationProblem(errors);
+  const totals = store.batches.totals();
+  return jsonArrayStream(store.batches.page(after, limit), {
+    "X-Emulator-Batches-Accepted": String(totals.batches),
+    "X-Emulator-Messages-Accepted": String(totals.messages),
+  });
 }
 
-/** `GET /_emulator/deliveries`: every delivery attempt, in order. */
-export function listDeliveries({ store }: RouteContext): Reply {
-  return jsonReply(200, store.deliveries());
+/** `GET /_emulator/deliveries[?event=evt_…]`: every delivery attempt kept, in order (of one event). */
+export function listDeliveries({ store, query }: RouteContext): Reply {
+  const errors: FieldErrors = {};
+  onlyParameters(query, ["event"], errors);
+  if (Object.keys(errors).length > 0) throw validationProblem(errors);
+  const event = query.get("event");
+  const attempts = store.deliveries();
+  return jsonReply(200, event === null ? attempts : attempts.filter((attempt) => attempt.eventId === event));
+}
+
+/** `GET /_emulator/events`: the events emitted (the most recent 1,000), oldest first, with their delivery ids. */
+export function listEvents({ store }: RouteContext): Reply {
+  return jsonReply(200, store.events());
 }

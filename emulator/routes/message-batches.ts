@@ -5,25 +5,17 @@ import { problem, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
 
-/** One message of the batch answer. */
-export interface BatchMessageResult {
-  /** Position of the message in the request's `messages`. */
-  readonly index: number;
-  /** Its recipients. */
-  readonly tos: string[];
-  /** Always `queued` in the emulator: nothing is really sent. */
-  readonly status: "queued";
-}
-
 /**
- * The emulator's answer to a batch (the spec does not show one):
- * `{ id: "msba_…", stream, created, messages: [{ index, tos, status: "queued" }] }`.
+ * The emulator's answer to a batch (the spec does not show one): `{ id: "msba_…", stream,
+ * created, messageCount }`. The messages are not echoed back: the caller has them, and
+ * echoing (then keeping the echo for idempotent replays) cost more than the batch itself.
  */
 export interface BatchResult {
   readonly id: string;
   readonly stream: string;
   readonly created: string;
-  readonly messages: BatchMessageResult[];
+  /** How many messages the batch holds. */
+  readonly messageCount: number;
 }
 
 /**
@@ -57,12 +49,12 @@ export function createMessageBatch({ req, body, store }: RouteContext): Reply {
     created: new Date().toISOString(),
     messages: parsed.data.messages,
   };
-  store.addBatch(batch);
+  store.batches.add(batch);
   const result: BatchResult = {
     id: batch.id,
     stream: batch.stream,
     created: batch.created,
-    messages: batch.messages.map((message, index) => ({ index, tos: message.tos, status: "queued" })),
+    messageCount: batch.messages.length,
   };
   return jsonReply(200, result);
 }

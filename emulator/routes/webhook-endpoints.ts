@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { WebhookEndpointCreate, toFieldErrors, type FieldErrors } from "../../schemas";
+import { WebhookEndpointCreate, addFieldError, toFieldErrors, type FieldErrors } from "../../schemas";
 import { FORM_CONTENT_TYPE } from "../../schemas/http";
-import { requireMediaType } from "../body";
+import { decodeUtf8, requireMediaType } from "../body";
+import { parseFormBody } from "../form-body";
 import { randomId } from "../ids";
 import { validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
@@ -18,22 +19,26 @@ const EVENTS_FIELD = "events[]";
  * the schema cannot see: unknown fields (a plain `events` is a common slip for `events[]`)
  * and single fields sent more than once.
  */
-function formToEndpointInput(params: URLSearchParams): { input: Record<string, unknown>; errors: FieldErrors } {
+function formToEndpointInput(fields: ReadonlyArray<[string, string]>): { input: Record<string, unknown>; errors: FieldErrors } {
+  const byName = new Map<string, string[]>();
+  for (const [name, value] of fields) byName.set(name, [...(byName.get(name) ?? []), value]);
   const input: Record<string, unknown> = {};
   const errors: FieldErrors = {};
-  for (const name of new Set(params.keys())) {
-    const values = params.getAll(name);
+  for (const [name, values] of byName) {
     if (name === EVENTS_FIELD) {
       input.events = values;
     } else if ((SINGLE_FIELDS as readonly string[]).includes(name)) {
-      if (values.length > 1) errors[name] = [`expected one value, got ${values.length}`];
+      if (values.length > 1) addFieldError(errors, name, `expected one value, got ${values.length}`);
       else input[name] = values[0];
     } else {
-      errors[name] = [
+      // Any other name, `__proto__` and `constructor` included, is only ever a key of `errors`.
+      addFieldError(
+        errors,
+        name,
         name === "events" || /^events\[\d+\]$/.test(name)
           ? "unknown field; repeat 'events[]' once per event type"
           : `unknown field; expected url, format, description or ${EVENTS_FIELD}`,
-      ];
+      );
     }
   }
   return { input, errors };
@@ -52,9 +57,10 @@ function newSecret(): string {
 /** `POST /v1/webhooks/endpoints`: form-encoded create; answers 200 with the endpoint object, every field of spec §2.2 set. */
 export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply {
   requireMediaType(req, FORM_CONTENT_TYPE);
-  const { input, errors } = formToEndpointInput(new URLSearchParams(body.toString("utf8")));
+  const { input, errors } = formToEndpointInput(parseFormBody(decodeUtf8(body, "malformed_form")));
   const parsed = WebhookEndpointCreate.safeParse(input);
-  const allErrors = parsed.success ? errors : { ...toFieldErrors(parsed.error.issues), ...errors };
+  const allErrors = parsed.success ? errors : toFieldErrors(parsed.error.issues);
+  if (!parsed.success) for (const [field, messages] of Object.entries(errors)) for (const m of messages) addFieldError(allErrors, field, m);
   if (!parsed.success || Object.keys(allErrors).length > 0) throw validationProblem(allErrors);
 
   const now = new Date().toISOString();

@@ -8,7 +8,7 @@ import { call, endpointForm, startReceiver } from "./helpers";
 let emulator: Emulator;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeEach(async () => {
-  emulator = await startEmulator();
+  emulator = await startEmulator({ deliveryRetrySchedule: [] });
   receiver = await startReceiver();
 });
 afterEach(async () => {
@@ -61,6 +61,10 @@ describe("POST /_emulator/events", () => {
     expect(result.json).toEqual([
       {
         id: expect.stringMatching(/^dlv_/),
+        attempt: 1,
+        trigger: "initial",
+        outcome: "delivered",
+        durationMs: expect.any(Number),
         endpointId: endpoint.id,
         eventId: event.id,
         type: "payment.succeeded",
@@ -85,6 +89,24 @@ describe("POST /_emulator/events", () => {
     const none = await call(emulator, "/_emulator/events", { json: { type: "unknown.type" } });
     expect(none.json).toEqual([]);
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it("takes data with an object member as the event's data, previous defaulting to null", async () => {
+    await createEndpoint("/p", ["payment.succeeded"]);
+    await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded", data: { object: { id: "pay_1" } } } });
+    await call(emulator, "/_emulator/events", {
+      json: { type: "payment.succeeded", data: { object: { id: "pay_2", amount: 5 }, previous: { amount: 4 } } },
+    });
+    expect(receiver.received.map((r) => JSON.parse(r.body).data)).toEqual([
+      { object: { id: "pay_1" }, previous: null },
+      { object: { id: "pay_2", amount: 5 }, previous: { amount: 4 } },
+    ]);
+  });
+
+  it("rejects data whose object member is not an object, naming it", async () => {
+    const result = await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded", data: { object: 5 } } });
+    expect(result.status).toBe(400);
+    expect(Object.keys(result.json.errors)).toEqual(["data.object"]);
   });
 
   it("defaults data.object to {}", async () => {
@@ -133,7 +155,7 @@ describe("POST /_emulator/events", () => {
         form: endpointForm({ url: `${failing.url}/x`, "events[]": ["payment.succeeded"] }),
       });
       const result = await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded" } });
-      expect(result.json[0]).toMatchObject({ status: 500, ok: false });
+      expect(result.json[0]).toMatchObject({ status: 500, ok: false, attempt: 1 });
       expect(failing.received).toHaveLength(1);
     } finally {
       await failing.close();

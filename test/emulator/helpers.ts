@@ -89,15 +89,24 @@ export interface Received {
   path: string;
 }
 
-/** A local webhook receiver on 127.0.0.1 port 0 that records every request. */
-export async function startReceiver(status = 200): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+/**
+ * A local webhook receiver on 127.0.0.1 port 0 that records every request. `status` is the
+ * answer, or a function of the request's position (0 for the first) giving it; `"hang"`
+ * never answers (until the receiver closes).
+ */
+export async function startReceiver(
+  status: number | ((index: number) => number | "hang") = 200,
+): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
+      const index = received.length;
       received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), path: req.url ?? "" });
-      res.writeHead(status, { "content-type": "text/plain" });
+      const answer = typeof status === "function" ? status(index) : status;
+      if (answer === "hang") return;
+      res.writeHead(answer, { "content-type": "text/plain" });
       res.end("ok");
     });
   });

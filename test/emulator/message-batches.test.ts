@@ -20,10 +20,7 @@ describe("POST /v1/message_batches: success", () => {
       id: expect.stringMatching(/^msba_[0-9a-f]{24}$/),
       stream: "transactional",
       created: expect.any(String),
-      messages: [
-        { index: 0, tos: ["+254712345678", "+254712345679"], status: "queued" },
-        { index: 1, tos: ["+254700000001"], status: "queued" },
-      ],
+      messageCount: 2,
     });
     const recorded = { id: result.json.id, stream: "transactional", created: result.json.created, messages };
     expect(emulator.batches()).toEqual([recorded]);
@@ -34,7 +31,7 @@ describe("POST /v1/message_batches: success", () => {
     const messages = Array.from({ length: 1000 }, (_, i) => message(i));
     const result = await call(emulator, "/v1/message_batches", { json: { stream: "transactional", messages } });
     expect(result.status).toBe(200);
-    expect(result.json.messages).toHaveLength(1000);
+    expect(result.json.messageCount).toBe(1000);
     expect(emulator.batches()[0].messages).toHaveLength(1000);
   });
 

@@ -1,0 +1,109 @@
+import type { RecordedBatch } from "./store";
+
+interface Entry {
+  /** Position of the batch among every batch ever accepted, from 0. */
+  readonly seq: number;
+  readonly batch: RecordedBatch;
+}
+
+/** Totals since the emulator started, evicted batches included. */
+export interface BatchTotals {
+  /** Batches accepted. */
+  readonly batches: number;
+  /** Messages accepted. */
+  readonly messages: number;
+  /** Batches currently stored. */
+  readonly storedBatches: number;
+  /** Messages currently stored. */
+  readonly storedMessages: number;
+  /** Batches evicted to stay within the cap. */
+  readonly evictedBatches: number;
+}
+
+/**
+ * Accepted batches, oldest first, holding at most `maxMessages` messages: adding a batch
+ * evicts the oldest ones until the total fits (a batch larger than the cap is counted, then
+ * evicted at once). Totals keep counting what was evicted.
+ *
+ * Eviction is O(1) per batch (a moving head, compacted now and then), and a page starts by
+ * id lookup in a map, so neither grows with what was stored.
+ */
+export class BatchStore {
+  private entries: Entry[] = [];
+  private head = 0;
+  private readonly seqById = new Map<string, number>();
+  private nextSeq = 0;
+  private stored = 0;
+  private acceptedMessages = 0;
+  private evicted = 0;
+
+  /** @param maxMessages Most messages kept; 0 keeps none (only the totals). */
+  constructor(readonly maxMessages: number) {}
+
+  /** Records an accepted batch, taking ownership of it, and evicts the oldest beyond the cap. */
+  add(batch: RecordedBatch): void {
+    const seq = this.nextSeq++;
+    this.entries.push({ seq, batch });
+    this.seqById.set(batch.id, seq);
+    this.stored += batch.messages.length;
+    this.acceptedMessages += batch.messages.length;
+    while (this.stored > this.maxMessages && this.head < this.entries.length) {
+      const oldest = this.entries[this.head++];
+      this.stored -= oldest.batch.messages.length;
+      this.seqById.delete(oldest.batch.id);
+      this.evicted++;
+    }
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Totals since the start. */
+  totals(): BatchTotals {
+    return {
+      batches: this.nextSeq,
+      messages: this.acceptedMessages,
+      storedBatches: this.entries.length - this.head,
+      storedMessages: this.stored,
+      evictedBatches: this.evicted,
+    };
+  }
+
+  /** True when a batch with this id is stored. */
+  has(id: string): boolean {
+    return this.seqById.has(id);
+  }
+
+  /**
+   * Batches after the one with id `after` (from the oldest when undefined), oldest first, at
+   * most `limit` of them. A generator that looks each batch up as it goes: batches evicted
+   * while a page is being read are skipped, never read from freed slots. Throws nothing;
+   * check `has(after)` first.
+   */
+  *page(after: string | undefined, limit = Infinity): Generator<RecordedBatch> {
+    let lastSeq = after === undefined ? -1 : (this.seqById.get(after) ?? -1);
+    for (let count = 0; count < limit; count++) {
+      const entry = this.entryAfter(lastSeq);
+      if (entry === undefined) return;
+      lastSeq = entry.seq;
+      yield entry.batch;
+    }
+  }
+
+  /** The newest `count` batches, newest first. */
+  newest(count: number): RecordedBatch[] {
+    const out: RecordedBatch[] = [];
+    for (let i = this.entries.length - 1; i >= this.head && out.length < count; i--) out.push(this.entries[i].batch);
+    return out;
+  }
+
+  // The first stored entry with a sequence number above `seq`. Sequence numbers of stored
+  // entries are consecutive, so this is arithmetic, not a search.
+  private entryAfter(seq: number): Entry | undefined {
+    if (this.head >= this.entries.length) return undefined;
+    const first = this.entries[this.head].seq;
+    const index = this.head + Math.max(0, seq + 1 - first);
+    return this.entries[index];
+  }
+}

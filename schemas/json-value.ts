@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { formatPath } from "./field-errors";
+
+/**
+ * Deepest nesting of objects and arrays accepted in a JSON body or a free-form value (a
+ * template `model`, an event's `data`): 32 levels, the outermost object counting as 1.
+ * Deeper values are rejected rather than stored: serializing them back (a listing, a
+ * delivery) would overflow the stack.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Object keys refused in free-form JSON. `__proto__` cannot survive a round trip through
+ * JavaScript objects: an assignment replaces the prototype and zod's records drop the key,
+ * so the value would change silently. (`constructor` and `prototype` are ordinary keys: kept
+ * as data in free-form objects, refused as unknown fields where the fields are fixed.)
+ */
+export const FORBIDDEN_JSON_KEYS: readonly string[] = ["__proto__"];
+
+/** One thing in a value that JSON cannot carry unchanged. */
+export interface JsonHazard {
+  /** Where it is, e.g. `["messages", 0, "template", "model", "__proto__"]`. */
+  readonly path: readonly PropertyKey[];
+  /** What is wrong, for people. */
+  readonly message: string;
+}
+
+/** Options of {@link findJsonHazards}. */
+export interface FindJsonHazardsOptions {
+  /** Deepest nesting accepted. Default {@link MAX_JSON_DEPTH}. */
+  readonly maxDepth?: number;
+  /** Stop after this many hazards. Default 20. */
+  readonly limit?: number;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Lists what in `value` would not survive `JSON.stringify` then `JSON.parse` unchanged, or is
+ * refused on principle: a `__proto__` key, nesting deeper than `maxDepth`, a non-finite number
+ * (`Infinity`, `NaN`, or `1e400` as parsed from JSON, all of which serialize as `null`), a hole
+ * in a sparse array or an `undefined` item (both become `null`), and values JSON has no form
+ * for (functions, symbols, bigints, class instances such as `Date` or `Map`). An `undefined`
+ * object member is fine: it is left out, as JavaScript callers expect.
+ *
+ * Iterative, so a value nested 50,000 deep is reported, not a stack overflow.
+ */
+export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions = {}): JsonHazard[] {
+  const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+  const limit = options.limit ?? 20;
+  const hazards: JsonHazard[] = [];
+  const stack: Array<{ value: unknown; path: PropertyKey[]; depth: number }> = [{ value, path: [], depth: 0 }];
+  while (stack.length > 0 && hazards.length < limit) {
+    const item = stack.pop()!;
+    const v = item.value;
+    const add = (message: string, path = item.path) => hazards.push({ path, message });
+    switch (typeof v) {
+      case "string":
+      case "boolean":
+        continue;
+      case "number":
+        if (!Number.isFinite(v)) add(`expected a finite number, got ${String(v)} (JSON would carry it as null)`);
+        continue;
+      case "undefined":
+        add("expected a JSON value, got undefined");
+        continue;
+      case "object":
+        break;
+      default:
+        add(`expected a JSON value, got a ${typeof v}`);
+        continue;
+    }
+    if (v === null) continue;
+    const depth = item.depth + 1;
+    if (depth > maxDepth) {
+      add(`nested more than ${maxDepth} levels deep`);
+      continue;
+    }
+    if (Array.isArray(v)) {
+      // Backwards, so the stack visits items in order.
+      for (let i = v.length - 1; i >= 0; i--) {
+        if (!(i in v)) add("a hole in a sparse array (JSON would carry it as null)", [...item.path, i]);
+        else stack.push({ value: v[i], path: [...item.path, i], depth });
+      }
+      continue;
+    }
+    if (!isPlainObject(v)) {
+      add(`expected a plain JSON object, got ${Object.prototype.toString.call(v)}`);
+      continue;
+    }
+    const keys = Object.keys(v);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i];
+      const member = (v as Record<string, unknown>)[key];
+      if (FORBIDDEN_JSON_KEYS.includes(key)) add(`the key ${key} is not accepted`, [...item.path, key]);
+      else if (member !== undefined) stack.push({ value: member, path: [...item.path, key], depth });
+    }
+  }
+  return hazards.slice(0, limit);
+}
+
+/** {@link findJsonHazards} as zod issues, for a schema's `superRefine`. */
+export function reportJsonHazards(value: unknown, ctx: z.RefinementCtx, maxDepth = MAX_JSON_DEPTH): void {
+  for (const hazard of findJsonHazards(value, { maxDepth })) {
+    ctx.addIssue({ code: "custom", path: [...hazard.path], message: hazard.message });
+  }
+}
+
+/** Renders a hazard's path as a field name (`messages[0].template.model.__proto__`). */
+export function jsonHazardField(hazard: JsonHazard): string {
+  return formatPath(hazard.path);
+}
+
+/**
+ * A free-form JSON object (a template `model`, an event's `data`): string keys to JSON values,
+ * refused when {@link findJsonHazards} finds anything, so what is sent is exactly what arrives.
+ * The value is kept as given (not copied).
+ */
+export const JsonObject = z
+  .custom<Record<string, unknown>>(
+    (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+    { error: "expected an object", abort: true },
+  )
+  .superRefine((value, ctx) => reportJsonHazards(value, ctx));
+export type JsonObject = z.infer<typeof JsonObject>;
