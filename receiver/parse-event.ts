@@ -1,6 +1,7 @@
 import { ValidationError } from "../errors/messaging-error";
 import { CloudEventEnvelope, MessagingEvent } from "../schemas/event";
-import { toFieldErrors } from "../schemas/field-errors";
+import { addFieldError, toFieldErrors, type FieldErrors } from "../schemas/field-errors";
+import { findJsonHazards, jsonHazardField } from "../schemas/json-value";
 import type { WebhookFormat } from "../schemas/webhook-endpoint";
 import type { ParsedEvent } from "./event-types";
 
@@ -35,7 +36,8 @@ export type ParsedPayload =
  * @param rawBody The body as received (string or Buffer, UTF-8 JSON), or an already parsed
  *   JSON value. Verify the signature on the raw body first (see {@link constructEvent}).
  * @throws ValidationError (`code` `invalid_input`) when the body is not valid UTF-8 or JSON,
- *   is not an object, or misses a required field; `fieldErrors` names each field
+ *   is not an object, misses a required field, has a `__proto__` key or is nested more than
+ *   `MAX_JSON_DEPTH` (32) levels deep; `fieldErrors` names each field
  *   (`data.object`, `specversion`, …; `(root)` for the body as a whole).
  */
 export function parseEvent(rawBody: string | Buffer | object): ParsedEvent {
@@ -50,6 +52,14 @@ export function parseEvent(rawBody: string | Buffer | object): ParsedEvent {
  */
 export function parseWebhookPayload(rawBody: string | Buffer | object): ParsedPayload {
   const value = toJsonValue(rawBody);
+  // Before any schema: zod would drop a `__proto__` key silently, and a value nested deeper
+  // than MAX_JSON_DEPTH is refused rather than walked.
+  const hazards = findJsonHazards(value);
+  if (hazards.length > 0) {
+    const errors: FieldErrors = {};
+    for (const hazard of hazards) addFieldError(errors, jsonHazardField(hazard), hazard.message);
+    throw new ValidationError("webhook payload", errors);
+  }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
     throw new ValidationError("webhook payload", {

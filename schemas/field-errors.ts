@@ -5,12 +5,15 @@ export type FieldErrors = Record<string, string[]>;
 
 /**
  * Renders a zod issue path the way users write it in code: `messages[1].tos[0]`.
- * An empty path (an issue with the whole value) renders as `(root)`.
+ * An empty path (an issue with the whole value) renders as `(root)`; a `__proto__` key as
+ * `["__proto__"]` (`messages[0]["__proto__"]`).
  */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = "";
   for (const segment of path) {
     if (typeof segment === "number") out += `[${segment}]`;
+    // Quoted, so no reader ever has to hold `__proto__` as an object key (zod's records drop it).
+    else if (segment === "__proto__") out += `["__proto__"]`;
     else out += out === "" ? String(segment) : `.${String(segment)}`;
   }
   return out === "" ? "(root)" : out;

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { WebhookEndpointCreate, addFieldError, toFieldErrors, type FieldErrors } from "../../schemas";
+import { WebhookEndpointCreate, addFieldError, formatPath, toFieldErrors, type FieldErrors } from "../../schemas";
 import { FORM_CONTENT_TYPE } from "../../schemas/http";
 import { decodeUtf8, requireMediaType } from "../body";
 import { parseFormBody } from "../form-body";
@@ -34,7 +34,7 @@ function formToEndpointInput(fields: ReadonlyArray<[string, string]>): { input: 
       // Any other name, `__proto__` and `constructor` included, is only ever a key of `errors`.
       addFieldError(
         errors,
-        name,
+        formatPath([name]),
         name === "events" || /^events\[\d+\]$/.test(name)
           ? "unknown field; repeat 'events[]' once per event type"
           : `unknown field; expected url, format, description or ${EVENTS_FIELD}`,
