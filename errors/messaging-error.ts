@@ -213,9 +213,13 @@ export class PartialSendError extends MessagingError {
   }
 }
 
-/** A webhook request's signature did not verify; `reason` says why. */
+/**
+ * A webhook request did not verify; `reason` says why. `duplicate_event` (only with a replay
+ * guard) is the exception among them: the request is authentic but its event was seen before,
+ * so answer it 2xx (the sender then stops redelivering) without processing it again.
+ */
 export class SignatureVerificationError extends MessagingError {
-  readonly reason: "missing_header" | "malformed_header" | "timestamp_out_of_tolerance" | "no_matching_signature";
+  readonly reason: "missing_header" | "malformed_header" | "timestamp_out_of_tolerance" | "no_matching_signature" | "duplicate_event";
   constructor(reason: SignatureVerificationError["reason"], message: string) {
     super("signature_verification_failed", message);
     this.reason = reason;

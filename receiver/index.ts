@@ -1,4 +1,8 @@
-/** Receiver helpers: sign and verify webhook requests, parse their events, serve them. */
+/**
+ * Receiver helpers: sign and verify webhook requests, parse their events, serve them.
+ * `verifyWebhookRequest` works on a standard `Request` with Web Crypto (any runtime); the
+ * others take Node's raw body (string or Buffer).
+ */
 export { SIGNATURE_HEADER } from "../schemas/http";
 export { DEFAULT_TOLERANCE_SECONDS, signPayload, verifySignature } from "./signature";
 export type { VerifySignatureOptions, VerifiedSignature } from "./signature";
@@ -12,4 +16,9 @@ export type {
 } from "./event-types";
 export { constructEvent } from "./construct-event";
 export { createWebhookHandler, DEFAULT_MAX_BODY_BYTES } from "./webhook-handler";
+export { verifyWebhookRequest } from "./verify-request";
+export type { VerifyWebhookRequestOptions } from "./verify-request";
+export { MemoryReplayGuard } from "./replay-guard";
+export type { ReplayGuard, MemoryReplayGuardOptions } from "./replay-guard";
+export { BodyTooLargeError } from "./raw-body";
 export type { WebhookHandlerOptions, WebhookEventContext } from "./webhook-handler";

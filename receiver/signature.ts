@@ -1,12 +1,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { ConfigurationError, SignatureVerificationError } from "../errors/messaging-error";
 import { formatSignatureHeader, parseSignatureHeader } from "./signature-header";
+import { DEFAULT_TOLERANCE_SECONDS, checkTimestamp, normalizeSecrets, nowInSeconds, resolveTolerance } from "./signature-options";
+
+export { DEFAULT_TOLERANCE_SECONDS, normalizeSecrets, resolveTolerance };
 
 // How webhook requests are signed is not shown in the spec. This is our documented
-// assumption (DESIGN.md, "webhook authentication"), shared by the emulator and receivers.
-
-/** Largest accepted distance between the signature's `t=` and now, in seconds (5 minutes). */
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+// assumption (README.md, "Where the spec is silent"), shared by the emulator and receivers.
 
 /** Options of {@link verifySignature}. */
 export interface VerifySignatureOptions {
@@ -79,7 +79,8 @@ export function signPayload(
  * @throws SignatureVerificationError with `reason` `missing_header`, `malformed_header`,
  *   `no_matching_signature` or `timestamp_out_of_tolerance`; its message says why and never
  *   holds a secret or an expected signature.
- * @throws ConfigurationError when no secret is given, a secret is empty, or an option is invalid.
+ * @throws ConfigurationError when no secret is given, a secret is empty, an option is invalid,
+ *   or `rawBody` is not a string or Buffer (a parsed body: pass the raw one).
  */
 export function verifySignature(
   rawBody: string | Buffer,
@@ -87,6 +88,7 @@ export function verifySignature(
   secretOrSecrets: string | readonly string[],
   options: VerifySignatureOptions = {},
 ): VerifiedSignature {
+  assertRawBody(rawBody);
   const secrets = normalizeSecrets(secretOrSecrets);
   const tolerance = resolveTolerance(options.toleranceSeconds);
   const now = options.nowSeconds ?? nowInSeconds();
@@ -114,21 +116,25 @@ export function verifySignature(
     );
   }
 
-  const age = now - timestamp;
-  if (Math.abs(age) > tolerance) {
-    const when = age > 0 ? `${age} s in the past` : `${-age} s in the future`;
-    throw new SignatureVerificationError(
-      "timestamp_out_of_tolerance",
-      `the signature timestamp t=${timestamp} is ${when}, beyond the ${tolerance} s tolerance ` +
-        "(a replayed request, or the receiver's clock is off)",
-    );
-  }
+  checkTimestamp(timestamp, now, tolerance);
   return { timestamp, secretIndex };
 }
 
 // 10^11 s is the year 5138, while Date.now() has been above it since 1973: such a value is
 // milliseconds passed by mistake.
 const MILLISECONDS_LIKELY = 1e11;
+
+// A parsed body (what a JSON body parser leaves in `req.body`) cannot be verified: its bytes
+// are gone. Say so, rather than let node:crypto throw its own TypeError.
+function assertRawBody(rawBody: unknown): void {
+  if (typeof rawBody === "string" || rawBody instanceof Uint8Array) return;
+  const got = rawBody === null ? "null" : Array.isArray(rawBody) ? "an array" : `a${typeof rawBody === "object" ? "n" : ""} ${typeof rawBody}`;
+  throw new ConfigurationError(
+    `verifySignature needs the raw request body (a string or Buffer, exactly as received), got ${got}: ` +
+      "a JSON body parser has probably run first. With Express use express.raw({ type: \"*/*\" }) on the webhook route; " +
+      "with a Web Request use verifyWebhookRequest(request, secret).",
+  );
+}
 
 function computeSignature(secret: string, timestamp: number, rawBody: string | Buffer): Buffer {
   const hmac = createHmac("sha256", secret).update(`${timestamp}.`, "utf8");
@@ -138,30 +144,3 @@ function computeSignature(secret: string, timestamp: number, rawBody: string | B
   return hmac.digest();
 }
 
-/** The tolerance to apply, in seconds: the default when none is given. Internal; throws ConfigurationError. */
-export function resolveTolerance(toleranceSeconds: number | undefined): number {
-  const tolerance = toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  if (typeof tolerance !== "number" || Number.isNaN(tolerance) || tolerance < 0) {
-    throw new ConfigurationError("toleranceSeconds must be a number of seconds >= 0 (Infinity disables the check)");
-  }
-  return tolerance;
-}
-
-/** The secrets as a non-empty list of non-empty strings. Internal; throws ConfigurationError. */
-export function normalizeSecrets(secretOrSecrets: string | readonly string[]): readonly string[] {
-  const secrets = typeof secretOrSecrets === "string" ? [secretOrSecrets] : secretOrSecrets;
-  if (!Array.isArray(secrets) || secrets.length === 0) {
-    throw new ConfigurationError("no webhook signing secret given: pass the endpoint's secret (or a list of secrets)");
-  }
-  secrets.forEach((secret, index) => {
-    if (typeof secret !== "string" || secret === "") {
-      const where = secrets.length > 1 ? ` (secret at index ${index})` : "";
-      throw new ConfigurationError(`a webhook signing secret is empty or not a string${where}; is its environment variable set?`);
-    }
-  });
-  return secrets;
-}
-
-function nowInSeconds(): number {
-  return Math.floor(Date.now() / 1000);
-}

@@ -3,7 +3,7 @@ import {
   ConfigurationError, isSignatureVerificationError, isValidationError,
 } from "../errors/messaging-error";
 import { SIGNATURE_HEADER } from "../schemas/http";
-import { PROBLEM_CONTENT_TYPE, type Problem } from "../schemas/problem";
+import { PROBLEM_CONTENT_TYPE, buildProblem, type ProblemBody } from "../schemas/problem";
 import { parseWebhookPayload, type ParsedPayload } from "./parse-event";
 import { BodyTooLargeError, readRawBody } from "./raw-body";
 import {
@@ -11,9 +11,10 @@ import {
   type VerifiedSignature,
 } from "./signature";
 import type { ParsedEvent } from "./event-types";
+import type { ReplayGuard } from "./replay-guard";
+import { DEFAULT_MAX_BODY_BYTES } from "./verify-request";
 
-/** Default cap on a webhook body: 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export { DEFAULT_MAX_BODY_BYTES };
 
 /** What `onEvent` gets besides the event. */
 export interface WebhookEventContext {
@@ -43,6 +44,12 @@ export interface WebhookHandlerOptions {
   /** Largest accepted body, in bytes; larger ones get 413. Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB). */
   readonly maxBodyBytes?: number;
   /**
+   * Processes each event once: an event whose id the guard has seen is answered 204 without
+   * calling `onEvent` (the sender stops redelivering), and when `onEvent` fails the id is
+   * forgotten so that the redelivery is processed. See `MemoryReplayGuard`.
+   */
+  readonly replayGuard?: ReplayGuard;
+  /**
    * Called when a POST is not answered 204, with the error and the status sent. Default:
    * 500s (a failing `onEvent`) are written to `console.error`; rejected requests (4xx) are
    * not logged.
@@ -60,7 +67,8 @@ export interface WebhookHandlerOptions {
  * details and never include a secret or an expected signature.
  *
  * Use it with `http.createServer(handler)`, or mount it in a framework before any body
- * parser (it needs the body unparsed).
+ * parser (it needs the body unparsed), or after `express.raw()` (it then takes the Buffer in
+ * `req.body`). After a parser that left anything else it answers 500 saying so, and logs it.
  *
  * @throws ConfigurationError at creation when no secret is given, a secret is empty, or
  *   `toleranceSeconds`, `maxBodyBytes` or `headerName` is invalid.
@@ -82,15 +90,26 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Inco
     try {
       if (req.method !== "POST") {
         res.setHeader("Allow", "POST");
-        send(res, problem(405, "method_not_allowed", `webhooks are delivered with POST, not ${req.method}`));
+        send(res, buildProblem(405, "method_not_allowed", `webhooks are delivered with POST, not ${req.method}`));
         req.resume();
         return;
       }
-      const rawBody = await readRawBody(req, maxBodyBytes);
+      const rawBody = await rawBodyOf(req, maxBodyBytes);
       const signature = verifySignature(rawBody, req.headers[headerName], secrets, { toleranceSeconds });
       const payload = parseWebhookPayload(rawBody);
+      const guard = options.replayGuard;
+      if (guard !== undefined && (await guard.seen(payload.event.id))) {
+        res.statusCode = 204; // processed before: the sender may stop
+        res.end();
+        return;
+      }
       stage = "handle";
-      await options.onEvent(payload.event, { req, rawBody, signature, payload });
+      try {
+        await options.onEvent(payload.event, { req, rawBody, signature, payload });
+      } catch (error) {
+        await guard?.forget?.(payload.event.id);
+        throw error;
+      }
       res.statusCode = 204;
       res.end();
     } catch (error) {
@@ -102,20 +121,39 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Inco
   };
 }
 
-function toProblem(error: unknown, stage: "read" | "handle"): Problem & { status: number } {
+/** Thrown when a body parser ran before the handler: the raw bytes are gone. */
+class BodyAlreadyReadError extends ConfigurationError {}
+
+// The raw body: from the stream, or as express.raw() (or any parser keeping a Buffer) left it.
+async function rawBodyOf(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer> {
+  const parsed = (req as IncomingMessage & { body?: unknown }).body;
+  if (Buffer.isBuffer(parsed)) {
+    if (parsed.length > maxBodyBytes) throw new BodyTooLargeError(maxBodyBytes);
+    return parsed;
+  }
+  if (parsed !== undefined || req.readableEnded) {
+    throw new BodyAlreadyReadError(
+      "the webhook handler needs the raw body, but a body parser has already read it (req.body is " +
+        `${parsed === undefined ? "unset" : typeof parsed}): mount the handler before express.json(), ` +
+        'or on its route with express.raw({ type: "*/*" })',
+    );
+  }
+  return readRawBody(req, maxBodyBytes);
+}
+
+function toProblem(error: unknown, stage: "read" | "handle"): ProblemBody {
   // Whatever onEvent throws is the receiver's own failure: 500, so the sender delivers again.
-  if (stage === "handle") return problem(500, "handler_failed", "the event handler failed");
-  if (error instanceof BodyTooLargeError) return problem(413, "payload_too_large", error.message);
-  if (isSignatureVerificationError(error)) return problem(401, error.reason, error.message);
-  if (isValidationError(error)) return { ...problem(400, "invalid_event", error.message), errors: error.fieldErrors };
-  return problem(400, "bad_request", "the request body could not be read");
+  if (stage === "handle") return buildProblem(500, "handler_failed", "the event handler failed");
+  if (error instanceof BodyTooLargeError) return buildProblem(413, "payload_too_large", error.message);
+  // A setup mistake of the receiver, not of the sender: 500, so the event is delivered again once fixed.
+  if (error instanceof BodyAlreadyReadError) return buildProblem(500, "handler_failed", error.message);
+  if (isSignatureVerificationError(error) && error.reason !== "duplicate_event") return buildProblem(401, error.reason, error.message);
+  if (isValidationError(error)) return buildProblem(400, "invalid_event", error.message, error.fieldErrors);
+  return buildProblem(400, "bad_request", "the request body could not be read");
 }
 
-function problem(status: number, title: string, detail: string) {
-  return { type: "about:blank", title, status, detail };
-}
 
-function send(res: ServerResponse, body: Problem & { status: number }): void {
+function send(res: ServerResponse, body: ProblemBody): void {
   if (res.headersSent) {
     res.end();
     return;

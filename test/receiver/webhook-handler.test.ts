@@ -1,7 +1,7 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
-  createWebhookHandler, signPayload, type ParsedEvent, type WebhookEventContext, type WebhookHandlerOptions,
+  MemoryReplayGuard, createWebhookHandler, signPayload, type ParsedEvent, type WebhookEventContext, type WebhookHandlerOptions,
 } from "../../receiver";
 
 const SECRET = "whsec_handler_test";
@@ -198,5 +198,60 @@ describe("createWebhookHandler options", () => {
   ])("refuses to be created with %s", (_label, overrides, message) => {
     expect(() => createWebhookHandler({ secret: SECRET, onEvent: () => undefined, ...overrides }))
       .toThrow(expect.objectContaining({ code: "configuration_error", message: expect.stringMatching(message) }));
+  });
+});
+
+describe("createWebhookHandler: replay guard, pre-read bodies, problem vocabulary", () => {
+  const signed = () => ({ "x-service-signature": signPayload(BODY, SECRET) });
+
+  it("processes each event id once with a replay guard, and lets a redelivery through after onEvent failed", async () => {
+    let failNext = true;
+    const calls: string[] = [];
+    const { url } = await serve({
+      replayGuard: new MemoryReplayGuard(),
+      onEvent: (event) => {
+        calls.push(event.id);
+        if (failNext) {
+          failNext = false;
+          throw new Error("database down");
+        }
+      },
+    });
+    expect((await post(url, BODY, signed())).status).toBe(500); // failed: forgotten
+    expect((await post(url, BODY, signed())).status).toBe(204); // redelivery processed
+    expect((await post(url, BODY, signed())).status).toBe(204); // duplicate: answered, not processed
+    expect(calls).toEqual(["evt_h1", "evt_h1"]);
+  });
+
+  it("takes the Buffer express.raw() leaves in req.body, and refuses a parsed body with a 500 saying what to do", async () => {
+    const received: string[] = [];
+    const errors: number[] = [];
+    const handler = createWebhookHandler({ secret: SECRET, onEvent: (event) => void received.push(event.id), onError: (_e, status) => void errors.push(status) });
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        // What express.raw() and express.json() leave behind.
+        (req as typeof req & { body?: unknown }).body = req.url === "/raw" ? raw : JSON.parse(raw.toString("utf8"));
+        void handler(req, res);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    expect((await post(`${base}/raw`, BODY, signed())).status).toBe(204);
+    expect(received).toEqual(["evt_h1"]);
+    const parsed = await post(`${base}/json`, BODY, signed());
+    expect(parsed.status).toBe(500);
+    expect(String((await problem(parsed)).detail)).toContain("express.raw");
+    expect(errors).toEqual([500]);
+  });
+
+  it("answers problems with the same type vocabulary as the emulator", async () => {
+    const { url } = await serve();
+    const body = await problem(await post(url, BODY, { "x-service-signature": signPayload(BODY, "whsec_other") }));
+    expect(body).toMatchObject({ type: "urn:messaging:problem:no_matching_signature", title: "no_matching_signature", status: 401 });
   });
 });
