@@ -1,17 +1,15 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_EMULATOR_API_KEY, startEmulator } from "../emulator";
+import { DEFAULT_EMULATOR_API_KEY, DEFAULT_MAX_STORED_MESSAGES, parseRetrySchedule, startEmulator, type EmulatorOptions } from "../emulator";
 
-const USAGE = "usage: messaging emulator [--port N] [--host H] [--api-key KEY]";
+const USAGE =
+  "usage: messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--delivery-retry-schedule 1,2,4]\n" +
+  "  the key is taken from MESSAGING_API_KEY when --api-key is absent (sk_test_emulator when neither is set)";
 
-/** Parsed `messaging emulator` options. */
-interface EmulatorCommandOptions {
-  readonly port: number;
-  readonly host?: string;
-  readonly apiKey?: string;
-}
+/** Where the key came from, for the ready line (the key itself is printed only when it is the public default). */
+type KeySource = "default" | "--api-key" | "MESSAGING_API_KEY";
 
-function parse(argv: string[]): EmulatorCommandOptions | string {
-  let values: { port?: string; host?: string; "api-key"?: string };
+function parse(argv: string[], env: NodeJS.ProcessEnv): { options: EmulatorOptions; keySource: KeySource } | string {
+  let values: Record<string, string | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -21,6 +19,8 @@ function parse(argv: string[]): EmulatorCommandOptions | string {
         port: { type: "string" },
         host: { type: "string" },
         "api-key": { type: "string" },
+        "max-stored-messages": { type: "string" },
+        "delivery-retry-schedule": { type: "string" },
       },
     }));
   } catch (error) {
@@ -31,26 +31,43 @@ function parse(argv: string[]): EmulatorCommandOptions | string {
   if (!(port >= 0 && port <= 65535)) return `--port must be an integer from 0 to 65535, got '${portText}'`;
   if (values.host === "") return "--host must not be empty";
   if (values["api-key"] === "") return "--api-key must not be empty";
-  return { port, host: values.host, apiKey: values["api-key"] };
+
+  const maxText = values["max-stored-messages"] ?? String(DEFAULT_MAX_STORED_MESSAGES);
+  const maxStoredMessages = /^\d{1,15}$/.test(maxText) ? Number(maxText) : NaN;
+  if (!Number.isSafeInteger(maxStoredMessages)) return `--max-stored-messages must be a whole number (0 keeps none), got '${maxText}'`;
+
+  const schedule = values["delivery-retry-schedule"] === undefined ? undefined : parseRetrySchedule(values["delivery-retry-schedule"]);
+  if (typeof schedule === "string") return `--delivery-retry-schedule: ${schedule}`;
+
+  const envKey = env.MESSAGING_API_KEY === "" ? undefined : env.MESSAGING_API_KEY;
+  const apiKey = values["api-key"] ?? envKey;
+  const keySource: KeySource = values["api-key"] !== undefined ? "--api-key" : envKey !== undefined ? "MESSAGING_API_KEY" : "default";
+  return {
+    options: { port, host: values.host, apiKey, maxStoredMessages, ...(schedule !== undefined ? { deliveryRetrySchedule: schedule } : {}) },
+    keySource,
+  };
 }
 
 /**
- * `messaging emulator [--port N] [--host H] [--api-key KEY]`: starts the emulator, prints one
- * line holding its base URL once it listens, and runs until SIGINT or SIGTERM.
+ * `messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N]
+ * [--delivery-retry-schedule 1,2,4]`: starts the emulator, prints one line holding its base
+ * URL once it listens, and runs until SIGINT or SIGTERM.
  *
- * The default key `sk_test_emulator` is printed (it is public, so newcomers can curl right
- * away); a key given with `--api-key` is not, since it may be one the user keeps secret.
+ * The key comes from `--api-key`, else `MESSAGING_API_KEY` (not visible to `ps`), else the
+ * public default `sk_test_emulator`, which alone is printed (so newcomers can curl right away).
  * @returns the exit code: 0 after a signal, 2 for bad arguments.
  */
-export async function runEmulatorCommand(argv: string[]): Promise<number> {
-  const options = parse(argv);
-  if (typeof options === "string") {
-    process.stderr.write(`messaging emulator: ${options}\n${USAGE}\n`);
+export async function runEmulatorCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const parsed = parse(argv, env);
+  if (typeof parsed === "string") {
+    process.stderr.write(`messaging emulator: ${parsed}\n${USAGE}\n`);
     return 2;
   }
-  const emulator = await startEmulator(options);
-  const keyNote = options.apiKey === undefined ? DEFAULT_EMULATOR_API_KEY : "the one given with --api-key";
+  const emulator = await startEmulator(parsed.options);
+  const keyNote =
+    parsed.keySource === "default" ? DEFAULT_EMULATOR_API_KEY : parsed.keySource === "--api-key" ? "the one given with --api-key" : "from MESSAGING_API_KEY";
   process.stdout.write(`messaging emulator listening on ${emulator.url} (api key: ${keyNote})\n`);
+  process.stdout.write(`inspector: ${emulator.url}/_emulator/ (user name: the api key, no password)\n`);
 
   await new Promise<void>((resolve) => {
     const stop = () => {

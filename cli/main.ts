@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 /**
  * `messaging` command line: dispatches to one file per command.
- *   messaging emulator [--port N] [--host H] [--api-key KEY]
+ *   messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--delivery-retry-schedule 1,2,4]
  *   messaging send --file FILE [--stream transactional] [--dry-run] [--idempotency-key-prefix KEY]
+ *   messaging trigger <event-type> [--data JSON] [--previous JSON] [--no-wait]
  */
 const USAGE = `usage:
-  messaging emulator [--port N] [--host H] [--api-key KEY]
-  messaging send --file FILE [--stream transactional] [--dry-run] [--idempotency-key-prefix KEY]`;
+  messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--delivery-retry-schedule 1,2,4]
+  messaging send --file FILE [--stream transactional] [--dry-run] [--idempotency-key-prefix KEY]
+  messaging trigger <event-type> [--data JSON] [--previous JSON] [--no-wait]`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -15,6 +17,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./emulator-command")).runEmulatorCommand(rest);
     case "send":
       return (await import("./send-command")).runSendCommand(rest);
+    case "trigger":
+      return (await import("./trigger-command")).runTriggerCommand(rest);
     case "-h":
     case "--help":
     case "help":

@@ -36,11 +36,13 @@ interface Running {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
 
-function runCli(args: string[]): Running {
+function runCli(args: string[], env: Record<string, string> = {}): Running {
+  const base = { ...process.env };
+  delete base.MESSAGING_API_KEY; // only what a test sets
   const child = spawn(process.execPath, [path.join(outDir, "cli/main.js"), ...args], {
     cwd: ROOT,
     // The compiled files live outside the repository; let them find its node_modules.
-    env: { ...process.env, NODE_PATH: path.join(ROOT, "node_modules") },
+    env: { ...base, NODE_PATH: path.join(ROOT, "node_modules"), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -110,7 +112,67 @@ describe("messaging emulator (CLI)", () => {
     expect((await run.exit).code).toBe(0);
   });
 
-  it.each([[["--port", "abc"]], [["--port", "70000"]], [["--bogus"]], [["extra"]]])(
+  async function status(url: string, key: string, path = "/_emulator/endpoints"): Promise<number> {
+    const response = await request(`${url}${path}`, { headers: { authorization: basicAuth(key) } });
+    await response.body.dump();
+    return response.statusCode;
+  }
+
+  it("takes its key from MESSAGING_API_KEY when --api-key is absent, without printing it", async () => {
+    const run = runCli(["emulator", "--port", "0"], { MESSAGING_API_KEY: "sk_test_from_the_environment" });
+    try {
+      const line = await run.firstLine;
+      expect(line).toContain("(api key: from MESSAGING_API_KEY)");
+      expect(line).not.toContain("sk_test_from_the_environment");
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1];
+      expect(await status(url, "sk_test_emulator")).toBe(401);
+      expect(await status(url, "sk_test_from_the_environment")).toBe(200);
+    } finally {
+      run.child.kill("SIGTERM");
+    }
+    expect((await run.exit).code).toBe(0);
+  });
+
+  it("prefers --api-key to MESSAGING_API_KEY", async () => {
+    const run = runCli(["emulator", "--port", "0", "--api-key", "sk_test_flag"], { MESSAGING_API_KEY: "sk_test_env" });
+    try {
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await run.firstLine)![1];
+      expect(await status(url, "sk_test_env")).toBe(401);
+      expect(await status(url, "sk_test_flag")).toBe(200);
+    } finally {
+      run.child.kill("SIGTERM");
+    }
+    await run.exit;
+  });
+
+  it("keeps at most --max-stored-messages", async () => {
+    const run = runCli(["emulator", "--port", "0", "--max-stored-messages", "2", "--delivery-retry-schedule", "0.5,1"]);
+    try {
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await run.firstLine)![1];
+      for (let i = 0; i < 3; i++) {
+        const sent = await request(`${url}/v1/message_batches`, {
+          method: "POST",
+          headers: { authorization: basicAuth("sk_test_emulator"), "x-service-version": VERSION, "content-type": "application/json" },
+          body: JSON.stringify({ stream: "transactional", messages: [{ tos: ["+254712345678"], body: `m${i}` }] }),
+        });
+        expect(sent.statusCode).toBe(200);
+        await sent.body.dump();
+      }
+      const listed = await request(`${url}/_emulator/batches`, { headers: { authorization: basicAuth("sk_test_emulator") } });
+      const batches = (await listed.body.json()) as Array<{ messages: Array<{ body: string }> }>;
+      expect(batches.map((b) => b.messages[0].body)).toEqual(["m1", "m2"]);
+      expect(listed.headers["x-emulator-messages-accepted"]).toBe("3");
+    } finally {
+      run.child.kill("SIGTERM");
+    }
+    await run.exit;
+  });
+
+  it.each([
+    [["--port", "abc"]], [["--port", "70000"]], [["--bogus"]], [["extra"]],
+    [["--max-stored-messages", "-1"]], [["--max-stored-messages", "many"]],
+    [["--delivery-retry-schedule", "1,x"]], [["--delivery-retry-schedule", "-1"]], [["--delivery-retry-schedule", ""]],
+  ])(
     "exits 2 with a message for bad arguments %p",
     async (args) => {
       const run = runCli(["emulator", ...args]);

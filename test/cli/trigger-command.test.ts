@@ -1,0 +1,89 @@
+/** messaging trigger, run in-process against a real emulator and a real receiver on 127.0.0.1. */
+import { runTriggerCommand } from "../../cli/trigger-command";
+import { startEmulator, type Emulator } from "../../emulator";
+import { call, endpointForm, startReceiver } from "../emulator/helpers";
+
+let emulator: Emulator;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  emulator = await startEmulator({ apiKey: "sk_test_trigger", deliveryRetrySchedule: [0.05, 0.1] });
+  // Payments: 503, 503, then 200. Identity: always 400 (final).
+  let payments = 0;
+  receiver = await startReceiver((index) => {
+    const r = receiver.received[index];
+    if (r.path === "/identity") return 400;
+    return ++payments <= 2 ? 503 : 200;
+  });
+  for (const [path, type] of [["/payments", "payment.succeeded"], ["/identity", "identity.verification.created"]]) {
+    const created = await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm({ url: `${receiver.url}${path}`, "events[]": [type] }) });
+    expect(created.status).toBe(200);
+  }
+});
+afterAll(async () => {
+  await emulator.close();
+  await receiver.close();
+});
+
+async function trigger(argv: string[], env: Record<string, string | undefined> = {}) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runTriggerCommand(argv, { MESSAGING_BASE_URL: emulator.url, MESSAGING_API_KEY: "sk_test_trigger", ...env }, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+  });
+  return { code, stdout, stderr };
+}
+
+describe("messaging trigger", () => {
+  it("emits the event, follows the retries and prints every attempt until delivered", async () => {
+    const before = receiver.received.length;
+    const { code, stdout } = await trigger(["payment.succeeded", "--data", '{"id":"pay_1","amount":1200}', "--previous", '{"amount":1000}']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^event evt_\w+ \(payment\.succeeded\): 1 endpoint\(s\) subscribed$/m);
+    expect(stdout).toMatch(/attempt 1: HTTP 503 .*→ retry at /);
+    expect(stdout).toMatch(/attempt 2: HTTP 503 .*→ retry at /);
+    expect(stdout).toMatch(/attempt 3: HTTP 200 .*→ delivered/);
+    expect(stdout).toMatch(/^1 delivered, 0 failed$/m);
+    const got = receiver.received.slice(before).map((r) => JSON.parse(r.body));
+    expect(got).toHaveLength(3);
+    expect(got[2].data).toEqual({ object: { id: "pay_1", amount: 1200 }, previous: { amount: 1000 } });
+    expect(new Set(got.map((event) => event.id)).size).toBe(1);
+  });
+
+  it("exits 1 when a delivery fails for good", async () => {
+    const { code, stdout } = await trigger(["identity.verification.created"]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/attempt 1: HTTP 400 .*→ failed, no more retries/);
+    expect(stdout).toMatch(/^0 delivered, 1 failed$/m);
+  });
+
+  it("says so when no endpoint is subscribed", async () => {
+    const { code, stdout } = await trigger(["nobody.listens"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/0 endpoint\(s\) subscribed/);
+  });
+
+  it.each([
+    [[], "exactly one event type"],
+    [["a", "b"], "exactly one event type"],
+    [["payment.succeeded", "--data", "{"], "--data is not JSON"],
+    [["payment.succeeded", "--data", "[1]"], "--data must be a JSON object"],
+    [["payment.succeeded", "--data", '{"__proto__":{"x":1}}'], '--data: ["__proto__"]'],
+    [["payment.succeeded", "--data", '{"n":1e400}'], "--data: n: expected a finite number"],
+    [["payment.succeeded", "--previous", "5"], "--previous must be a JSON object or null"],
+    [["payment.succeeded", "--bogus"], "Unknown option"],
+  ])("exits 2 for %p", async (argv, message) => {
+    const { code, stderr } = await trigger(argv as string[]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain("usage: messaging trigger");
+  });
+
+  it("exits 2 without MESSAGING_BASE_URL, and 1 with a wrong key (the emulator's 401 explained)", async () => {
+    expect((await trigger(["payment.succeeded"], { MESSAGING_BASE_URL: undefined })).code).toBe(2);
+    const wrong = await trigger(["payment.succeeded"], { MESSAGING_API_KEY: "sk_test_wrong" });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("HTTP 401");
+    expect(wrong.stderr).not.toContain("sk_test_wrong");
+  });
+});
