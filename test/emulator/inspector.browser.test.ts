@@ -15,7 +15,6 @@ const CHROMIUM = "/usr/bin/chromium";
 const IN_CI = process.env.CI === "true";
 const available = existsSync(CHROMIUM);
 if (!available && !IN_CI) {
-  // eslint-disable-next-line no-console
   console.warn(`inspector browser test skipped: ${CHROMIUM} is absent (apt-get install -y chromium); in CI it runs`);
 }
 const describeBrowser = available || IN_CI ? describe : describe.skip;
