@@ -6,6 +6,7 @@ const { fork } = require("node:child_process");
 const path = require("node:path");
 const { MAX_MESSAGES_PER_BATCH } = require("../dist/schemas");
 const { count, machineFacts, median, mib, msSince, now, table } = require("./lib");
+const { emulatorLoad, printEmulatorLoad } = require("./emulator-load");
 
 const asJson = process.argv.includes("--json");
 // Progress goes to stderr so that stdout holds only the report (or the JSON).
@@ -212,6 +213,8 @@ function printReport(report) {
   out.push(table(["shell", "bytes", "lines", "runtime via require", "zod/undici captured", "first ms", "median ms"],
     p.shells.map((s) => [s.kind, s.bytes, s.lines, s.reachesRuntimeByRequire ? "yes" : "NO", s.capturesZodOrUndici ? "YES" : "no", s.firstSerializeMs.toFixed(1), s.medianSerializeMs.toFixed(1)])));
   out.push(`   stored by a real WebhookEndpoint (SDK mocks): ${p.storedByWebhookEndpointBytes} bytes; loading the closure serializer took ${p.closureModuleLoadMs.toFixed(0)} ms`);
+  out.push("");
+  printEmulatorLoad(report.emulatorLoad, out);
   console.log(out.join("\n"));
 }
 
@@ -222,6 +225,7 @@ async function main() {
   report.sending = [];
   for (const c of SEND_CASES) report.sending.push(await sendCase(c));
   report.provider = await providerShell();
+  report.emulatorLoad = await emulatorLoad(progress);
   report.totalMs = msSince(start);
   if (asJson) console.log(JSON.stringify(report, null, 2));
   else printReport(report);

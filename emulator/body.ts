@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { addFieldError, findJsonHazards, jsonHazardField, type FieldErrors } from "../schemas";
 import { JSON_CONTENT_TYPE } from "../schemas/http";
@@ -57,28 +58,45 @@ export function requireMediaType(req: IncomingMessage, expected: string): void {
   }
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+/**
+ * Offset of the first byte that is not part of a well-formed UTF-8 sequence (no overlongs,
+ * no surrogates, nothing above U+10FFFF), or -1. Linear; used only to say where a body fails.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i += 1;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    let cp: number;
+    if (b >= 0xc2 && b <= 0xdf) [need, min, cp] = [1, 0x80, b & 0x1f];
+    else if (b >= 0xe0 && b <= 0xef) [need, min, cp] = [2, 0x800, b & 0x0f];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min, cp] = [3, 0x10000, b & 0x07];
+    else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
 
 /**
  * Decodes body bytes as UTF-8, refusing invalid sequences (400 `title`) rather than turning
  * them into U+FFFD, which would change the data silently. A leading byte-order mark is dropped.
  */
-export function decodeUtf8(bytes: Uint8Array, title: "malformed_json" | "malformed_form"): string {
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    let offset = 0;
-    // Find the first bad byte for the message: decode ever longer prefixes (only on failure).
-    for (let end = 1; end <= bytes.length; end++) {
-      try {
-        new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, end), { stream: true });
-      } catch {
-        offset = end - 1;
-        break;
-      }
-    }
-    throw problem(400, title, `The request body is not valid UTF-8 (first invalid byte at offset ${offset}).`);
+export function decodeUtf8(bytes: Buffer, title: "malformed_json" | "malformed_form"): string {
+  if (!isUtf8(bytes)) {
+    throw problem(400, title, `The request body is not valid UTF-8 (first invalid byte at offset ${firstInvalidUtf8(bytes)}).`);
   }
+  const text = bytes.toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**

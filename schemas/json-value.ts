@@ -52,51 +52,66 @@ export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions 
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
   const limit = options.limit ?? 20;
   const hazards: JsonHazard[] = [];
-  const stack: Array<{ value: unknown; path: PropertyKey[]; depth: number }> = [{ value, path: [], depth: 0 }];
-  while (stack.length > 0 && hazards.length < limit) {
-    const item = stack.pop()!;
-    const v = item.value;
-    const add = (message: string, path = item.path) => hazards.push({ path, message });
+  // Only containers are pushed, each with a link to its parent: paths are built only for
+  // hazards, so a clean 1,000-message batch costs one small object per container.
+  interface Container {
+    readonly value: object;
+    readonly parent: Container | undefined;
+    readonly key: PropertyKey | undefined;
+    readonly depth: number;
+  }
+  const pathOf = (parent: Container | undefined, key: PropertyKey | undefined): PropertyKey[] => {
+    const path: PropertyKey[] = key === undefined ? [] : [key];
+    for (let c = parent; c !== undefined && c.key !== undefined; c = c.parent) path.unshift(c.key);
+    return path;
+  };
+  const stack: Container[] = [];
+  // Checks one value; containers are queued. Returns nothing: hazards are collected.
+  const visit = (v: unknown, parent: Container | undefined, key: PropertyKey | undefined, depth: number): void => {
     switch (typeof v) {
       case "string":
       case "boolean":
-        continue;
+        return;
       case "number":
-        if (!Number.isFinite(v)) add(`expected a finite number, got ${String(v)} (JSON would carry it as null)`);
-        continue;
+        if (!Number.isFinite(v)) hazards.push({ path: pathOf(parent, key), message: `expected a finite number, got ${String(v)} (JSON would carry it as null)` });
+        return;
       case "undefined":
-        add("expected a JSON value, got undefined");
-        continue;
+        hazards.push({ path: pathOf(parent, key), message: "expected a JSON value, got undefined" });
+        return;
       case "object":
-        break;
+        if (v === null) return;
+        if (depth > maxDepth) {
+          hazards.push({ path: pathOf(parent, key), message: `nested more than ${maxDepth} levels deep` });
+          return;
+        }
+        if (!Array.isArray(v) && !isPlainObject(v)) {
+          hazards.push({ path: pathOf(parent, key), message: `expected a plain JSON object, got ${Object.prototype.toString.call(v)}` });
+          return;
+        }
+        stack.push({ value: v, parent, key, depth });
+        return;
       default:
-        add(`expected a JSON value, got a ${typeof v}`);
-        continue;
+        hazards.push({ path: pathOf(parent, key), message: `expected a JSON value, got a ${typeof v}` });
     }
-    if (v === null) continue;
-    const depth = item.depth + 1;
-    if (depth > maxDepth) {
-      add(`nested more than ${maxDepth} levels deep`);
-      continue;
-    }
+  };
+  visit(value, undefined, undefined, 1);
+  while (stack.length > 0 && hazards.length < limit) {
+    const container = stack.pop()!;
+    const v = container.value;
     if (Array.isArray(v)) {
       // Backwards, so the stack visits items in order.
       for (let i = v.length - 1; i >= 0; i--) {
-        if (!(i in v)) add("a hole in a sparse array (JSON would carry it as null)", [...item.path, i]);
-        else stack.push({ value: v[i], path: [...item.path, i], depth });
+        if (!(i in v)) hazards.push({ path: pathOf(container, i), message: "a hole in a sparse array (JSON would carry it as null)" });
+        else visit(v[i], container, i, container.depth + 1);
       }
-      continue;
-    }
-    if (!isPlainObject(v)) {
-      add(`expected a plain JSON object, got ${Object.prototype.toString.call(v)}`);
       continue;
     }
     const keys = Object.keys(v);
     for (let i = keys.length - 1; i >= 0; i--) {
       const key = keys[i];
       const member = (v as Record<string, unknown>)[key];
-      if (FORBIDDEN_JSON_KEYS.includes(key)) add(`the key ${key} is not accepted`, [...item.path, key]);
-      else if (member !== undefined) stack.push({ value: member, path: [...item.path, key], depth });
+      if (FORBIDDEN_JSON_KEYS.includes(key)) hazards.push({ path: pathOf(container, key), message: `the key ${key} is not accepted` });
+      else if (member !== undefined) visit(member, container, key, container.depth + 1);
     }
   }
   return hazards.slice(0, limit);

@@ -2,7 +2,9 @@
  * Hostile input to the emulator: every case gets a clear 4xx naming what is wrong — never a
  * 500, a crash or a silent change — and the emulator keeps answering afterwards.
  */
+import { isUtf8 } from "node:buffer";
 import { PROBLEM_CONTENT_TYPE, Problem } from "../../schemas";
+import { firstInvalidUtf8 } from "../../emulator/body";
 import { startEmulator, type Emulator } from "../../emulator";
 import { call, endpointForm, message, type CallOptions } from "./helpers";
 
@@ -133,5 +135,23 @@ describe("what hostile-looking input the emulator accepts, unchanged", () => {
     expect(first.status).toBe(200);
     expect(again.json).toEqual(first.json);
     expect(again.headers["idempotent-replayed"]).toBe("true");
+  });
+});
+
+describe("firstInvalidUtf8 (where a body's UTF-8 breaks)", () => {
+  it.each([
+    ["ASCII", [0x61, 0x62], -1],
+    ["é, €, 𝄞", [...Buffer.from("é€𝄞")], -1],
+    ["a lone continuation byte", [0x61, 0x80], 1],
+    ["a truncated sequence", [0x61, 0xe2, 0x82], 1],
+    ["an overlong '/'", [0xc0, 0xaf], 0],
+    ["an overlong 3-byte", [0xe0, 0x80, 0xaf], 0],
+    ["a UTF-16 surrogate", [0x61, 0xed, 0xa0, 0x80], 1],
+    ["above U+10FFFF", [0xf4, 0x90, 0x80, 0x80], 0],
+    ["0xFF", [0x61, 0x62, 0xff], 2],
+  ])("%s", (_name, bytes, offset) => {
+    const buffer = Buffer.from(bytes as number[]);
+    expect(firstInvalidUtf8(buffer)).toBe(offset);
+    expect(isUtf8(buffer)).toBe(offset === -1);
   });
 });
