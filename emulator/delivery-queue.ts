@@ -14,9 +14,16 @@ export interface DeliveryQueueOptions {
   readonly timeoutMs?: number;
   /** Aborted when the emulator closes: attempts in flight stop, no retry is scheduled. */
   readonly closing: AbortSignal;
-  /** Most deliveries whose state is kept for `retry` (finished ones are forgotten first). Default 10,000. */
+  /**
+   * Most deliveries kept for retries and redelivery. Beyond it the oldest are forgotten,
+   * finished ones first, then (under a flood of failing deliveries) pending ones, whose
+   * scheduled retries are dropped. Default {@link DEFAULT_MAX_TRACKED_DELIVERIES}.
+   */
   readonly maxTracked?: number;
 }
+
+/** Default of {@link DeliveryQueueOptions.maxTracked}: 1,000 deliveries. */
+export const DEFAULT_MAX_TRACKED_DELIVERIES = 1_000;
 
 interface DeliveryState {
   readonly id: string;
@@ -181,14 +188,19 @@ export class DeliveryQueue {
     this.scheduled -= 1;
   }
 
-  // Keeps the map bounded: finished deliveries go first, oldest first.
+  // Keeps the map bounded: finished deliveries go first, oldest first; then the oldest
+  // pending ones (their retries dropped). One in flight is left to finish.
   private forgetOldest(): void {
-    const max = this.options.maxTracked ?? 10_000;
-    if (this.states.size <= max) return;
-    for (const [id, state] of this.states) {
-      if (this.states.size <= max) return;
-      if (state.done && !state.inFlight && state.timer === undefined) this.states.delete(id);
+    const max = this.options.maxTracked ?? DEFAULT_MAX_TRACKED_DELIVERIES;
+    for (const finishedOnly of [true, false]) {
+      for (const [id, state] of this.states) {
+        if (this.states.size <= max) return;
+        if (state.inFlight || (finishedOnly && (!state.done || state.timer !== undefined))) continue;
+        this.cancelTimer(state);
+        this.states.delete(id);
+      }
     }
+    this.notifyIfIdle();
   }
 
   private isIdle(): boolean {

@@ -10,7 +10,7 @@ import { FaultInjector, type FaultSettings, type FaultSettingsInput } from "./fa
 import { handleRequest } from "./handle-request";
 import { IdempotencyStore } from "./idempotency";
 import {
-  DEFAULT_MAX_STORED_MESSAGES, EmulatorStore, type Delivery, type RecordedBatch, type RecordedEvent,
+  DEFAULT_MAX_ENDPOINTS, DEFAULT_MAX_STORED_MESSAGES, EmulatorStore, type Delivery, type RecordedBatch, type RecordedEvent,
   type RecordedWebhookEndpoint,
 } from "./store";
 
@@ -34,6 +34,8 @@ export interface EmulatorOptions {
   deliveryRetrySchedule?: readonly number[];
   /** Time limit of one delivery attempt, in milliseconds. Default 5,000. */
   deliveryTimeoutMs?: number;
+  /** Most webhook endpoints; creating more answers 409 `endpoint_limit_reached`. Default 10,000. */
+  maxEndpoints?: number;
   /** Most idempotency keys remembered (oldest forgotten first). Default 10,000. */
   idempotencyMaxKeys?: number;
   /** How long an idempotency key is remembered, in seconds. Default 86,400 (24 h). */
@@ -103,7 +105,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const badSchedule = checkRetrySchedule(retrySchedule);
   if (badSchedule !== undefined) throw new ConfigurationError(`startEmulator: ${badSchedule}`);
 
-  const store = new EmulatorStore({ maxStoredMessages: wholeNumber("maxStoredMessages", options.maxStoredMessages, DEFAULT_MAX_STORED_MESSAGES) });
+  const store = new EmulatorStore({
+    maxStoredMessages: wholeNumber("maxStoredMessages", options.maxStoredMessages, DEFAULT_MAX_STORED_MESSAGES),
+    maxEndpoints: wholeNumber("maxEndpoints", options.maxEndpoints, DEFAULT_MAX_ENDPOINTS),
+  });
   const faults = new FaultInjector();
   const closing = new AbortController();
   const deliveries = new DeliveryQueue(store, {

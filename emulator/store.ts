@@ -110,7 +110,12 @@ export interface StoreLimits {
   readonly maxStoredAttempts?: number;
   /** Most events kept (oldest go first). Default 1,000. */
   readonly maxStoredEvents?: number;
+  /** Most webhook endpoints; creating more is refused (409). Default {@link DEFAULT_MAX_ENDPOINTS}. */
+  readonly maxEndpoints?: number;
 }
+
+/** Default {@link StoreLimits.maxEndpoints}: 10,000. */
+export const DEFAULT_MAX_ENDPOINTS = 10_000;
 
 /** Default {@link StoreLimits.maxStoredMessages}: one million. */
 export const DEFAULT_MAX_STORED_MESSAGES = 1_000_000;
@@ -134,6 +139,8 @@ export class EmulatorStore {
   readonly workspace = randomId("wksp_");
   /** Accepted batches, bounded by `maxStoredMessages`. */
   readonly batches: BatchStore;
+  /** Most webhook endpoints (see {@link StoreLimits.maxEndpoints}). */
+  readonly maxEndpoints: number;
   private readonly endpointList: RecordedWebhookEndpoint[] = [];
   private readonly attemptList: Delivery[] = [];
   private readonly eventList: RecordedEvent[] = [];
@@ -144,6 +151,7 @@ export class EmulatorStore {
     this.batches = new BatchStore(limits.maxStoredMessages);
     this.maxAttempts = limits.maxStoredAttempts ?? 10_000;
     this.maxEvents = limits.maxStoredEvents ?? 1_000;
+    this.maxEndpoints = limits.maxEndpoints ?? DEFAULT_MAX_ENDPOINTS;
   }
 
   /** Records a created endpoint, taking ownership of it. */

@@ -38,6 +38,7 @@ export const PROBLEM_TITLES = [
   "idempotency_key_reused",
   "idempotency_key_in_use",
   "delivery_in_progress",
+  "endpoint_limit_reached",
   "internal_error",
   "service_unavailable",
   "rate_limited",

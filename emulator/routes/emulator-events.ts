@@ -2,9 +2,15 @@ import { z } from "zod";
 import { EventData, EventType, JsonObject, toFieldErrors } from "../../schemas";
 import { parseJsonBody } from "../body";
 import { buildEvent, eventData } from "../events";
-import { validationProblem } from "../problem-response";
+import { problem, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
+
+/**
+ * Largest body of `POST /_emulator/events`: 64 KiB. Events are kept (for the inspector and for
+ * redelivery), so their size is what bounds the emulator's memory here.
+ */
+export const MAX_EVENT_BODY_BYTES = 64 * 1024;
 
 /** Body of `POST /_emulator/events`. */
 export const EmitEventRequest = z.strictObject({
@@ -30,6 +36,9 @@ export const EmitEventRequest = z.strictObject({
  * attempts are records too, not errors, and retries follow on the schedule.
  */
 export async function emitEvent({ req, body, store, deliveries }: RouteContext): Promise<Reply> {
+  if (body.length > MAX_EVENT_BODY_BYTES) {
+    throw problem(413, "payload_too_large", `An event body may hold at most ${MAX_EVENT_BODY_BYTES / 1024} KiB; this one has ${body.length} bytes.`);
+  }
   const parsed = EmitEventRequest.safeParse(parseJsonBody(req, body));
   if (!parsed.success) throw validationProblem(toFieldErrors(parsed.error.issues));
   const event = buildEvent(parsed.data.type, eventData(parsed.data.data));

@@ -14,9 +14,10 @@ function onlyParameters(query: URLSearchParams, allowed: readonly string[], erro
   }
 }
 
-/** `GET /_emulator/endpoints`: the webhook endpoints created, in order. */
-export function listEndpoints({ store }: RouteContext): Reply {
-  return jsonReply(200, store.endpoints());
+/** `GET /_emulator/endpoints`: the webhook endpoints created, in order (streamed). */
+export function listEndpoints({ store }: RouteContext): StreamedReply {
+  // A snapshot of the list (not of the objects): the stream reads it across turns of the loop.
+  return jsonArrayStream(store.endpoints().slice());
 }
 
 /**
@@ -46,14 +47,14 @@ export function listBatches({ store, query }: RouteContext): StreamedReply {
   });
 }
 
-/** `GET /_emulator/deliveries[?event=evt_…]`: every delivery attempt kept, in order (of one event). */
-export function listDeliveries({ store, query }: RouteContext): Reply {
+/** `GET /_emulator/deliveries[?event=evt_…]`: every delivery attempt kept, in order (of one event; streamed). */
+export function listDeliveries({ store, query }: RouteContext): StreamedReply {
   const errors: FieldErrors = {};
   onlyParameters(query, ["event"], errors);
   if (Object.keys(errors).length > 0) throw validationProblem(errors);
   const event = query.get("event");
   const attempts = store.deliveries();
-  return jsonReply(200, event === null ? attempts : attempts.filter((attempt) => attempt.eventId === event));
+  return jsonArrayStream(event === null ? attempts.slice() : attempts.filter((attempt) => attempt.eventId === event));
 }
 
 /** `GET /_emulator/events`: the events emitted (the most recent 1,000), oldest first, with their delivery ids. */

@@ -4,7 +4,7 @@ import { FORM_CONTENT_TYPE } from "../../schemas/http";
 import { decodeUtf8, requireMediaType } from "../body";
 import { parseFormBody } from "../form-body";
 import { randomId } from "../ids";
-import { validationProblem } from "../problem-response";
+import { problem, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
 import type { RecordedWebhookEndpoint } from "../store";
@@ -63,6 +63,9 @@ export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply
   if (!parsed.success) for (const [field, messages] of Object.entries(errors)) for (const m of messages) addFieldError(allErrors, field, m);
   if (!parsed.success || Object.keys(allErrors).length > 0) throw validationProblem(allErrors);
 
+  if (store.endpoints().length >= store.maxEndpoints) {
+    throw problem(409, "endpoint_limit_reached", `This emulator already has ${store.maxEndpoints} webhook endpoints, its limit; start a fresh one.`);
+  }
   const now = new Date().toISOString();
   const endpoint: RecordedWebhookEndpoint = {
     id: randomId("we_"),

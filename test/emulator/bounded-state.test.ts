@@ -3,7 +3,7 @@ import { BatchStore } from "../../emulator/batch-store";
 import { IdempotencyStore } from "../../emulator/idempotency";
 import type { RecordedBatch } from "../../emulator/store";
 import { startEmulator } from "../../emulator";
-import { call, message } from "./helpers";
+import { call, endpointForm, message } from "./helpers";
 
 const batch = (id: string, count: number): RecordedBatch => ({
   id,
@@ -106,6 +106,33 @@ describe("GET /_emulator/batches with maxStoredMessages", () => {
       expect(all.text.length).toBeGreaterThan(200_000);
       expect(all.json).toHaveLength(5);
       expect(all.json[4].messages[999]).toEqual(message(999));
+    } finally {
+      await emulator.close();
+    }
+  });
+});
+
+describe("other bounds", () => {
+  it("refuses an endpoint beyond maxEndpoints with 409 endpoint_limit_reached", async () => {
+    const emulator = await startEmulator({ maxEndpoints: 2 });
+    try {
+      for (let i = 0; i < 2; i++) expect((await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm() })).status).toBe(200);
+      const third = await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm() });
+      expect(third.status).toBe(409);
+      expect(third.json.title).toBe("endpoint_limit_reached");
+      expect(emulator.endpoints()).toHaveLength(2);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it("refuses an event body over 64 KiB with 413", async () => {
+    const emulator = await startEmulator();
+    try {
+      const result = await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded", data: { blob: "x".repeat(70_000) } } });
+      expect(result.status).toBe(413);
+      expect(result.json.title).toBe("payload_too_large");
+      expect(emulator.events()).toEqual([]);
     } finally {
       await emulator.close();
     }

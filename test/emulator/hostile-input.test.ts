@@ -48,7 +48,7 @@ const CASES: Case[] = [
   { name: "a template model nested 50,000 deep", path: "/v1/message_batches", options: rawJson(batchWithModel(deep(50_000))), status: 400, title: "validation_failed", field: "messages[0].template.model" },
   { name: "a template model one level over the limit (33 in all)", path: "/v1/message_batches", options: rawJson(batchWithModel(deep(29))), status: 400, title: "validation_failed", field: "messages[0].template.model" },
   { name: "event data nested 10,000 deep", path: "/_emulator/events", options: rawJson(`{"type":"payment.succeeded","data":${deep(10_000)}}`), status: 400, title: "validation_failed", field: "data" },
-  { name: "an array nested 100,000 deep", path: "/_emulator/events", options: rawJson(`${"[".repeat(100_000)}${"]".repeat(100_000)}`), status: 400, title: "validation_failed", field: "[0]" },
+  { name: "an array nested 100,000 deep", path: "/v1/message_batches", options: rawJson(`${"[".repeat(100_000)}${"]".repeat(100_000)}`), status: 400, title: "validation_failed", field: "[0]" },
   // numbers JSON cannot carry back
   { name: "1e400 (Infinity once parsed) in a model", path: "/v1/message_batches", options: rawJson(batchWithModel(`{"amount":1e400}`)), status: 400, title: "validation_failed", field: "messages[0].template.model.amount" },
   { name: "-1e400 in event data", path: "/_emulator/events", options: rawJson(`{"type":"payment.succeeded","data":{"n":-1e400}}`), status: 400, title: "validation_failed", field: "data.n" },
