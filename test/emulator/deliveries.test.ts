@@ -3,6 +3,9 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startEmulator, type Delivery, type Emulator } from "../../emulator";
+import { DeliveryQueue } from "../../emulator/delivery-queue";
+import { buildEvent, eventData } from "../../emulator/events";
+import { EmulatorStore } from "../../emulator/store";
 import { call, endpointForm, startReceiver } from "./helpers";
 
 const FAST = [0.05, 0.1];
@@ -172,5 +175,31 @@ describe("POST /_emulator/deliveries/{id}/retry", () => {
     const result = await call(emulator, "/_emulator/deliveries/dlv_nope/retry", { method: "POST" });
     expect(result.status).toBe(404);
     expect(result.json.title).toBe("not_found");
+  });
+});
+
+describe("DeliveryQueue bounds", () => {
+  it("forgets the oldest pending delivery beyond maxTracked, dropping its scheduled retry", async () => {
+    const receiver = await startReceiver(503);
+    closers.push(() => receiver.close());
+    const closing = new AbortController();
+    closers.push(async () => closing.abort());
+    const store = new EmulatorStore();
+    const queue = new DeliveryQueue(store, { retrySchedule: [30], closing: closing.signal, maxTracked: 2 });
+    const endpoint = {
+      id: "we_1", secret: "whsec_x", created: "", updated: "", format: "basic", workspace: "wksp_1", live: false,
+      etag: '"e"', events: ["t"], description: null, status: "enabled", url: `${receiver.url}/`, metadata: {},
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [attempt] = await queue.emit(buildEvent("t", eventData(undefined)), [endpoint]);
+      expect(attempt.outcome).toBe("retry_scheduled");
+      ids.push(attempt.id);
+    }
+    await expect(queue.redeliver(ids[0])).rejects.toMatchObject({ reply: { status: 404 } });
+    const again = await queue.redeliver(ids[2]);
+    expect(again).toMatchObject({ attempt: 2, trigger: "manual", status: 503 });
+    closing.abort();
+    await queue.settled();
   });
 });
