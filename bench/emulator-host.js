@@ -9,48 +9,35 @@
 //   { cmd: "stop" }                  → { kind: "stopped" } and exits
 
 const { startEmulator } = require("../dist/emulator");
-const { collectGarbage } = require("./lib");
+const { collectGarbage, serveCommands } = require("./lib");
 
 let emulator;
 let heapBeforeStart;
 
-process.on("message", (message) => {
-  const handle = async () => {
-    switch (message.cmd) {
-      case "start":
-        collectGarbage();
-        heapBeforeStart = process.memoryUsage().heapUsed;
-        emulator = await startEmulator({ port: 0 });
-        return { kind: "started", url: emulator.url, apiKey: emulator.apiKey };
-      case "faults":
-        return { kind: "faults", settings: emulator.setFaults(message.settings) };
-      case "requests":
-        return { kind: "requests", count: emulator.requestCount() };
-      case "stats": {
-        // Heap first: batches() returns a deep copy of everything recorded.
-        collectGarbage();
-        const retainedHeapBytes = process.memoryUsage().heapUsed - heapBeforeStart;
-        // ru_maxrss is in KiB: the peak resident set of this process so far.
-        const maxRssBytes = process.resourceUsage().maxRSS * 1024;
-        const batchesRecorded = emulator.batches().length;
-        return { kind: "stats", retainedHeapBytes, batchesRecorded, maxRssBytes };
-      }
-      case "stop":
-        await emulator.close();
-        return { kind: "stopped" };
-      default:
-        throw new Error(`unknown command ${message.cmd}`);
+serveCommands(async (message) => {
+  switch (message.cmd) {
+    case "start":
+      collectGarbage();
+      heapBeforeStart = process.memoryUsage().heapUsed;
+      emulator = await startEmulator({ port: 0 });
+      return { kind: "started", url: emulator.url, apiKey: emulator.apiKey };
+    case "faults":
+      return { kind: "faults", settings: emulator.setFaults(message.settings) };
+    case "requests":
+      return { kind: "requests", count: emulator.requestCount() };
+    case "stats": {
+      // Heap first, before anything else allocates.
+      collectGarbage();
+      const retainedHeapBytes = process.memoryUsage().heapUsed - heapBeforeStart;
+      // ru_maxrss is in KiB: the peak resident set of this process so far.
+      const maxRssBytes = process.resourceUsage().maxRSS * 1024;
+      const batchesRecorded = emulator.batchTotals().batches;
+      return { kind: "stats", retainedHeapBytes, batchesRecorded, maxRssBytes };
     }
-  };
-  handle().then(
-    (reply) => {
-      process.send(reply);
-      if (reply.kind === "stopped") process.disconnect();
-    },
-    (error) => {
-      process.send({ kind: "error", error: String(error && error.stack ? error.stack : error) });
-      process.exitCode = 1;
-      process.disconnect();
-    },
-  );
+    case "stop":
+      await emulator.close();
+      return { kind: "stopped" };
+    default:
+      throw new Error(`unknown command ${message.cmd}`);
+  }
 });

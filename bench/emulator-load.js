@@ -5,34 +5,13 @@
 const { fork } = require("node:child_process");
 const path = require("node:path");
 const { Pool } = require("undici");
-const { count, median, mib, msSince, now, table } = require("./lib");
+const { ask, count, median, mib, msSince, now, table } = require("./lib");
 
 const BATCHES = 1000;
 const MESSAGES_PER_BATCH = 1000;
 const CONCURRENCY = 4;
 const MAX_STORED_MESSAGES = 200_000;
 const WARM_UP = 20;
-
-function ask(child, message) {
-  return new Promise((resolve, reject) => {
-    const onMessage = (reply) => {
-      cleanup();
-      if (reply.kind === "error") reject(new Error(`bench child failed: ${reply.error}`));
-      else resolve(reply);
-    };
-    const onExit = (code) => {
-      cleanup();
-      reject(new Error(`bench child exited with code ${code} before answering`));
-    };
-    const cleanup = () => {
-      child.off("message", onMessage);
-      child.off("exit", onExit);
-    };
-    child.on("message", onMessage);
-    child.on("exit", onExit);
-    child.send(message);
-  });
-}
 
 function batchBody() {
   const messages = Array.from({ length: MESSAGES_PER_BATCH }, (_, i) => ({

@@ -83,4 +83,49 @@ function table(columns, rows) {
   return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n");
 }
 
-module.exports = { now, msSince, median, collectGarbage, timeRepeated, makeMessages, machineFacts, mib, count, table, MiB };
+/**
+ * Sends `message` to a child process (none when undefined) and resolves with its next reply;
+ * rejects on a `{ kind: "error" }` reply or when the child exits first.
+ */
+function ask(child, message) {
+  return new Promise((resolve, reject) => {
+    const onMessage = (reply) => {
+      cleanup();
+      if (reply.kind === "error") reject(new Error(`bench child failed: ${reply.error}`));
+      else resolve(reply);
+    };
+    const onExit = (code) => {
+      cleanup();
+      reject(new Error(`bench child exited with code ${code} before answering`));
+    };
+    const cleanup = () => {
+      child.off("message", onMessage);
+      child.off("exit", onExit);
+    };
+    child.on("message", onMessage);
+    child.on("exit", onExit);
+    if (message !== undefined) child.send(message);
+  });
+}
+
+/**
+ * The command loop of a child process driven over IPC: `handle(message)` resolves to the
+ * reply; a `{ kind: "stopped" }` reply ends the child, an error is sent as `{ kind: "error" }`.
+ */
+function serveCommands(handle) {
+  process.on("message", (message) => {
+    handle(message).then(
+      (reply) => {
+        process.send(reply);
+        if (reply.kind === "stopped") process.disconnect();
+      },
+      (error) => {
+        process.send({ kind: "error", error: String(error && error.stack ? error.stack : error) });
+        process.exitCode = 1;
+        process.disconnect();
+      },
+    );
+  });
+}
+
+module.exports = { now, msSince, median, collectGarbage, timeRepeated, makeMessages, machineFacts, mib, count, table, MiB, ask, serveCommands };

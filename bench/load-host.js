@@ -9,6 +9,7 @@
 const http = require("node:http");
 const { monitorEventLoopDelay } = require("node:perf_hooks");
 const { startEmulator } = require("../dist/emulator");
+const { serveCommands } = require("./lib");
 
 let close;
 let totals = () => null;
@@ -35,43 +36,30 @@ async function startJsonServer() {
   return { url: `http://127.0.0.1:${server.address().port}`, apiKey: "unused" };
 }
 
-process.on("message", (message) => {
-  const handle = async () => {
-    switch (message.cmd) {
-      case "start": {
-        loop.enable();
-        if (message.server === "json") return { kind: "started", ...(await startJsonServer()) };
-        const emulator = await startEmulator({ port: 0, ...message.options });
-        close = () => emulator.close();
-        totals = () => emulator.batchTotals();
-        return { kind: "started", url: emulator.url, apiKey: emulator.apiKey };
-      }
-      case "stats":
-        return {
-          kind: "stats",
-          // ru_maxrss is in KiB: the peak resident set of this process so far.
-          maxRssBytes: process.resourceUsage().maxRSS * 1024,
-          rssBytes: process.memoryUsage().rss,
-          loopDelayMaxMs: loop.max / 1e6,
-          loopDelayP99Ms: loop.percentile(99) / 1e6,
-          totals: totals(),
-        };
-      case "stop":
-        await close();
-        return { kind: "stopped" };
-      default:
-        throw new Error(`unknown command ${message.cmd}`);
+serveCommands(async (message) => {
+  switch (message.cmd) {
+    case "start": {
+      loop.enable();
+      if (message.server === "json") return { kind: "started", ...(await startJsonServer()) };
+      const emulator = await startEmulator({ port: 0, ...message.options });
+      close = () => emulator.close();
+      totals = () => emulator.batchTotals();
+      return { kind: "started", url: emulator.url, apiKey: emulator.apiKey };
     }
-  };
-  handle().then(
-    (reply) => {
-      process.send(reply);
-      if (reply.kind === "stopped") process.disconnect();
-    },
-    (error) => {
-      process.send({ kind: "error", error: String(error && error.stack ? error.stack : error) });
-      process.exitCode = 1;
-      process.disconnect();
-    },
-  );
+    case "stats":
+      return {
+        kind: "stats",
+        // ru_maxrss is in KiB: the peak resident set of this process so far.
+        maxRssBytes: process.resourceUsage().maxRSS * 1024,
+        rssBytes: process.memoryUsage().rss,
+        loopDelayMaxMs: loop.max / 1e6,
+        loopDelayP99Ms: loop.percentile(99) / 1e6,
+        totals: totals(),
+      };
+    case "stop":
+      await close();
+      return { kind: "stopped" };
+    default:
+      throw new Error(`unknown command ${message.cmd}`);
+  }
 });

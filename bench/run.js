@@ -5,7 +5,7 @@
 const { fork } = require("node:child_process");
 const path = require("node:path");
 const { MAX_MESSAGES_PER_BATCH } = require("../dist/schemas");
-const { count, machineFacts, median, mib, msSince, now, table } = require("./lib");
+const { ask, count, machineFacts, median, mib, msSince, now, table } = require("./lib");
 const { emulatorLoad, printEmulatorLoad } = require("./emulator-load");
 
 const asJson = process.argv.includes("--json");
@@ -24,28 +24,6 @@ const SEND_CASES = [
   { messages: 100_000, concurrency: 1, faults: true, repeats: 3 },
   { messages: 100_000, concurrency: 4, faults: true, repeats: 3 },
 ];
-
-/** Sends `message` to a child process and resolves with its next reply. */
-function ask(child, message) {
-  return new Promise((resolve, reject) => {
-    const onMessage = (reply) => {
-      cleanup();
-      if (reply.kind === "error") reject(new Error(`bench child failed: ${reply.error}`));
-      else resolve(reply);
-    };
-    const onExit = (code) => {
-      cleanup();
-      reject(new Error(`bench child exited with code ${code} before answering`));
-    };
-    const cleanup = () => {
-      child.off("message", onMessage);
-      child.off("exit", onExit);
-    };
-    child.on("message", onMessage);
-    child.on("exit", onExit);
-    if (message !== undefined) child.send(message);
-  });
-}
 
 /** Starts a bench helper script as a child process with an IPC channel and `gc()`. */
 function startChild(script) {

@@ -48,3 +48,13 @@ export function checkTimestamp(timestamp: number, now: number, tolerance: number
     );
   }
 }
+
+/** The `no_matching_signature` error: says how many signatures and secrets were tried, and what to check. */
+export function noMatchingSignature(signatureCount: number, secretCount: number): SignatureVerificationError {
+  return new SignatureVerificationError(
+    "no_matching_signature",
+    `none of the ${signatureCount} sha256 signature(s) in the header matches the body signed with ` +
+      `the ${secretCount} configured secret(s); check that the secret is this endpoint's and that ` +
+      "the raw body is verified exactly as received (before any JSON parsing)",
+  );
+}

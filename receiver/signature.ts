@@ -1,7 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { ConfigurationError, SignatureVerificationError } from "../errors/messaging-error";
 import { formatSignatureHeader, parseSignatureHeader } from "./signature-header";
-import { DEFAULT_TOLERANCE_SECONDS, checkTimestamp, normalizeSecrets, nowInSeconds, resolveTolerance } from "./signature-options";
+import {
+  DEFAULT_TOLERANCE_SECONDS, checkTimestamp, noMatchingSignature, normalizeSecrets, nowInSeconds, resolveTolerance,
+} from "./signature-options";
 
 export { DEFAULT_TOLERANCE_SECONDS, normalizeSecrets, resolveTolerance };
 
@@ -108,12 +110,7 @@ export function verifySignature(
     }
   }
   if (secretIndex < 0) {
-    throw new SignatureVerificationError(
-      "no_matching_signature",
-      `none of the ${signatures.length} sha256 signature(s) in the header matches the body signed with ` +
-        `the ${secrets.length} configured secret(s); check that the secret is this endpoint's and that ` +
-        "the raw body is verified exactly as received (before JSON parsing)",
-    );
+    throw noMatchingSignature(signatures.length, secrets.length);
   }
 
   checkTimestamp(timestamp, now, tolerance);

@@ -5,7 +5,7 @@ import { parseWebhookPayload } from "./parse-event";
 import { BodyTooLargeError } from "./raw-body";
 import type { ReplayGuard } from "./replay-guard";
 import { parseSignatureHeader } from "./signature-header";
-import { checkTimestamp, normalizeSecrets, nowInSeconds, resolveTolerance } from "./signature-options";
+import { checkTimestamp, noMatchingSignature, normalizeSecrets, nowInSeconds, resolveTolerance } from "./signature-options";
 
 /** Default cap on a webhook body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -117,12 +117,7 @@ export async function verifyWebhookRequest(
     if (matched) break;
   }
   if (!matched) {
-    throw new SignatureVerificationError(
-      "no_matching_signature",
-      `none of the ${signatures.length} sha256 signature(s) in the header matches the body signed with ` +
-        `the ${secrets.length} configured secret(s); check that the secret is this endpoint's and that ` +
-        "nothing read or changed the body before verification",
-    );
+    throw noMatchingSignature(signatures.length, secrets.length);
   }
   checkTimestamp(timestamp, now, tolerance);
 
