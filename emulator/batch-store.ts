@@ -1,9 +1,9 @@
-import type { RecordedBatch } from "./store";
+import type { StoredBatch } from "./store";
 
 interface Entry {
   /** Position of the batch among every batch ever accepted, from 0. */
   readonly seq: number;
-  readonly batch: RecordedBatch;
+  readonly batch: StoredBatch;
 }
 
 /** Totals since the emulator started, evicted batches included. */
@@ -41,15 +41,15 @@ export class BatchStore {
   constructor(readonly maxMessages: number) {}
 
   /** Records an accepted batch, taking ownership of it, and evicts the oldest beyond the cap. */
-  add(batch: RecordedBatch): void {
+  add(batch: StoredBatch): void {
     const seq = this.nextSeq++;
     this.entries.push({ seq, batch });
     this.seqById.set(batch.id, seq);
-    this.stored += batch.messages.length;
-    this.acceptedMessages += batch.messages.length;
+    this.stored += batch.messageCount;
+    this.acceptedMessages += batch.messageCount;
     while (this.stored > this.maxMessages && this.head < this.entries.length) {
       const oldest = this.entries[this.head++];
-      this.stored -= oldest.batch.messages.length;
+      this.stored -= oldest.batch.messageCount;
       this.seqById.delete(oldest.batch.id);
       this.evicted++;
     }
@@ -81,7 +81,7 @@ export class BatchStore {
    * while a page is being read are skipped, never read from freed slots. Throws nothing;
    * check `has(after)` first.
    */
-  *page(after: string | undefined, limit = Infinity): Generator<RecordedBatch> {
+  *page(after: string | undefined, limit = Infinity): Generator<StoredBatch> {
     let lastSeq = after === undefined ? -1 : (this.seqById.get(after) ?? -1);
     for (let count = 0; count < limit; count++) {
       const entry = this.entryAfter(lastSeq);
@@ -92,8 +92,8 @@ export class BatchStore {
   }
 
   /** The newest `count` batches, newest first. */
-  newest(count: number): RecordedBatch[] {
-    const out: RecordedBatch[] = [];
+  newest(count: number): StoredBatch[] {
+    const out: StoredBatch[] = [];
     for (let i = this.entries.length - 1; i >= this.head && out.length < count; i--) out.push(this.entries[i].batch);
     return out;
   }

@@ -1,11 +1,11 @@
 import type { BatchTotals } from "./batch-store";
-import type { Delivery, RecordedBatch, RecordedEvent, RecordedWebhookEndpoint } from "./store";
+import type { Delivery, RecordedEvent, RecordedWebhookEndpoint, StoredBatch } from "./store";
 
 /** What the inspector page shows. */
 export interface InspectorData {
   readonly endpoints: readonly RecordedWebhookEndpoint[];
   /** Newest first. */
-  readonly batches: readonly RecordedBatch[];
+  readonly batches: readonly StoredBatch[];
   readonly totals: BatchTotals;
   /** Newest first. */
   readonly events: readonly RecordedEvent[];
@@ -83,7 +83,7 @@ ${statusCell(a)}<td data-field="outcome">${a.outcome}${a.nextAttemptAt ? html` (
   const t = data.totals;
   const batches = table(
     ["id", "stream", "created", "messages"],
-    data.batches.map((b) => html`<tr><td><code>${b.id}</code></td><td>${b.stream}</td><td>${b.created}</td><td>${b.messages.length}</td></tr>`),
+    data.batches.map((b) => html`<tr><td><code>${b.id}</code></td><td>${b.stream}</td><td>${b.created}</td><td>${b.messageCount}</td></tr>`),
     "No batches yet.",
     "batches",
   );

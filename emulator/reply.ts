@@ -32,13 +32,13 @@ export function jsonReply(status: number, value: unknown, headers: Record<string
   return { status, headers: { "Content-Type": `${JSON_CONTENT_TYPE}; charset=utf-8`, ...headers }, body: JSON.stringify(value) };
 }
 
-/** A JSON array answer streamed one item at a time (see {@link StreamedReply}). */
-export function jsonArrayStream(items: Iterable<unknown>, headers: Record<string, string> = {}): StreamedReply {
+/** A JSON array answer streamed one item at a time, each item serialized by `serialize` (see {@link StreamedReply}). */
+export function jsonArrayStream<T>(items: Iterable<T>, serialize: (item: T) => string, headers: Record<string, string> = {}): StreamedReply {
   function* pieces(): Generator<string> {
     let first = true;
     yield "[";
     for (const item of items) {
-      yield `${first ? "" : ","}${JSON.stringify(item)}`;
+      yield `${first ? "" : ","}${serialize(item)}`;
       first = false;
     }
     yield "]";

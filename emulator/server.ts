@@ -10,7 +10,7 @@ import { FaultInjector, type FaultSettings, type FaultSettingsInput } from "./fa
 import { handleRequest } from "./handle-request";
 import { IdempotencyStore } from "./idempotency";
 import {
-  DEFAULT_MAX_ENDPOINTS, DEFAULT_MAX_STORED_MESSAGES, EmulatorStore, type Delivery, type RecordedBatch, type RecordedEvent,
+  DEFAULT_MAX_ENDPOINTS, DEFAULT_MAX_STORED_MESSAGES, EmulatorStore, readBatch, type Delivery, type RecordedBatch, type RecordedEvent,
   type RecordedWebhookEndpoint,
 } from "./store";
 
@@ -159,7 +159,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return closed;
     },
     endpoints: () => copies(store.endpoints()),
-    batches: () => copies(store.batches.page(undefined)),
+    batches: () => [...store.batches.page(undefined)].map(readBatch),
     batchTotals: () => store.batches.totals(),
     events: () => copies(store.events()),
     deliveries: () => copies(store.deliveries()),

@@ -48,6 +48,31 @@ export interface RecordedBatch {
   readonly created: string;
 }
 
+/**
+ * A batch as the store keeps it: its messages serialized once, as one string. A string costs
+ * about half the memory of the message objects and nothing to the garbage collector's marking,
+ * and a listing writes it out as is.
+ */
+export interface StoredBatch {
+  readonly id: string;
+  readonly stream: string;
+  readonly created: string;
+  /** How many messages it holds. */
+  readonly messageCount: number;
+  /** `JSON.stringify` of the validated messages. */
+  readonly messagesJson: string;
+}
+
+/** The batch as listed: `{"id":…,"stream":…,"created":…,"messages":[…]}`, without parsing the messages. */
+export function serializeBatch(batch: StoredBatch): string {
+  return `{"id":${JSON.stringify(batch.id)},"stream":${JSON.stringify(batch.stream)},"created":${JSON.stringify(batch.created)},"messages":${batch.messagesJson}}`;
+}
+
+/** The batch with its messages parsed (fresh objects each time). */
+export function readBatch(batch: StoredBatch): RecordedBatch {
+  return { id: batch.id, stream: batch.stream, created: batch.created, messages: JSON.parse(batch.messagesJson) as Message[] };
+}
+
 /** What an attempt led to. */
 export type AttemptOutcome =
   /** The receiver answered 2xx: the delivery is done. */

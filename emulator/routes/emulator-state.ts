@@ -2,6 +2,7 @@ import { addFieldError, type FieldErrors } from "../../schemas";
 import { validationProblem } from "../problem-response";
 import { jsonArrayStream, jsonReply, type Reply, type StreamedReply } from "../reply";
 import type { RouteContext } from "../route-context";
+import { serializeBatch } from "../store";
 
 /** Largest `limit` of `GET /_emulator/batches`. */
 export const MAX_BATCH_PAGE = 10_000;
@@ -17,7 +18,7 @@ function onlyParameters(query: URLSearchParams, allowed: readonly string[], erro
 /** `GET /_emulator/endpoints`: the webhook endpoints created, in order (streamed). */
 export function listEndpoints({ store }: RouteContext): StreamedReply {
   // A snapshot of the list (not of the objects): the stream reads it across turns of the loop.
-  return jsonArrayStream(store.endpoints().slice());
+  return jsonArrayStream(store.endpoints().slice(), JSON.stringify);
 }
 
 /**
@@ -41,7 +42,7 @@ export function listBatches({ store, query }: RouteContext): StreamedReply {
   }
   if (Object.keys(errors).length > 0) throw validationProblem(errors);
   const totals = store.batches.totals();
-  return jsonArrayStream(store.batches.page(after, limit), {
+  return jsonArrayStream(store.batches.page(after, limit), serializeBatch, {
     "X-Emulator-Batches-Accepted": String(totals.batches),
     "X-Emulator-Messages-Accepted": String(totals.messages),
   });
@@ -54,7 +55,7 @@ export function listDeliveries({ store, query }: RouteContext): StreamedReply {
   if (Object.keys(errors).length > 0) throw validationProblem(errors);
   const event = query.get("event");
   const attempts = store.deliveries();
-  return jsonArrayStream(event === null ? attempts.slice() : attempts.filter((attempt) => attempt.eventId === event));
+  return jsonArrayStream(event === null ? attempts.slice() : attempts.filter((attempt) => attempt.eventId === event), JSON.stringify);
 }
 
 /** `GET /_emulator/events`: the events emitted (the most recent 1,000), oldest first, with their delivery ids. */

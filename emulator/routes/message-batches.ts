@@ -47,14 +47,15 @@ export function createMessageBatch({ req, body, store }: RouteContext): Reply {
     id: randomId("msba_"),
     stream: parsed.data.stream,
     created: new Date().toISOString(),
-    messages: parsed.data.messages,
+    messageCount: parsed.data.messages.length,
+    messagesJson: JSON.stringify(parsed.data.messages),
   };
   store.batches.add(batch);
   const result: BatchResult = {
     id: batch.id,
     stream: batch.stream,
     created: batch.created,
-    messageCount: batch.messages.length,
+    messageCount: batch.messageCount,
   };
   return jsonReply(200, result);
 }

@@ -1,15 +1,16 @@
 /** The emulator's memory is bounded: stored batches, idempotency keys. */
 import { BatchStore } from "../../emulator/batch-store";
 import { IdempotencyStore } from "../../emulator/idempotency";
-import type { RecordedBatch } from "../../emulator/store";
+import type { StoredBatch } from "../../emulator/store";
 import { startEmulator } from "../../emulator";
 import { call, endpointForm, message } from "./helpers";
 
-const batch = (id: string, count: number): RecordedBatch => ({
+const batch = (id: string, count: number): StoredBatch => ({
   id,
   stream: "s",
   created: "2026-01-01T00:00:00.000Z",
-  messages: Array.from({ length: count }, (_, i) => message(i)),
+  messageCount: count,
+  messagesJson: JSON.stringify(Array.from({ length: count }, (_, i) => message(i))),
 });
 
 describe("BatchStore", () => {
