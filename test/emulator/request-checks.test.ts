@@ -60,7 +60,14 @@ describe("emulator: authentication", () => {
     expectProblem(await call(emulator, "/_emulator/endpoints", { auth: noColon }), 401, "unauthorized");
   });
 
-  it("authenticates the /_emulator routes too", async () => {
+  it("authenticates the /_emulator routes too, the inspector page with a Basic challenge a browser answers", async () => {
+    const page = await call(emulator, "/_emulator/", { auth: null });
+    expectProblem(page, 401, "unauthorized");
+    expect(page.headers["www-authenticate"]).toBe('Basic realm="messaging"');
+    const shown = await call(emulator, "/_emulator/");
+    expect(shown.status).toBe(200);
+    expect(String(shown.headers["content-type"])).toBe("text/html; charset=utf-8");
+    expect(shown.text).toContain("<h2>Delivery attempts</h2>");
     expectProblem(await call(emulator, "/_emulator/batches", { auth: null }), 401, "unauthorized");
     expect((await call(emulator, "/_emulator/batches")).status).toBe(200);
   });
