@@ -2,7 +2,7 @@
 // Child process of bench/run.js: sections 2 (validation) and 3 (receiver helpers) in a
 // fresh process. Sends one { kind: "result", validation, receiver } message, then exits.
 
-const { buildEvent, eventPayload } = require("../dist/emulator/events");
+const { buildEvent, eventData, eventPayload } = require("../dist/emulator/events");
 const { parseMessages } = require("../dist/client/validate");
 const { Message, MessageBatchRequest, MAX_MESSAGES_PER_BATCH } = require("../dist/schemas");
 const { constructEvent, parseEvent, signPayload, verifySignature } = require("../dist/receiver");
@@ -53,10 +53,10 @@ async function validation() {
 /** A `payment.succeeded` event padded so its basic payload is about 1 KiB. */
 function payloads() {
   const object = { id: "pay_1Q2w3E4r5T6y", amount: 1999, currency: "KES", status: "succeeded", phone: "+254712345678", note: "" };
-  const event = buildEvent("payment.succeeded", object, new Date("2024-06-01T12:00:00Z"));
+  const event = buildEvent("payment.succeeded", eventData(object), new Date("2024-06-01T12:00:00Z"));
   const size = Buffer.byteLength(eventPayload(event, "basic").body);
   object.note = "x".repeat(Math.max(0, 1024 - size));
-  const padded = buildEvent("payment.succeeded", object, new Date("2024-06-01T12:00:00Z"));
+  const padded = buildEvent("payment.succeeded", eventData(object), new Date("2024-06-01T12:00:00Z"));
   return { basic: eventPayload(padded, "basic").body, cloudEvents: eventPayload(padded, "cloudEvents").body };
 }
 
