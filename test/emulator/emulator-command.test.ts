@@ -20,7 +20,7 @@ beforeAll(() => {
     cwd: ROOT,
     encoding: "utf8",
   });
-  const needed = ["cli/main.js", "cli/emulator-command.js", "emulator/index.js"].map((file) => path.join(outDir, file));
+  const needed = ["cli/main.js", "cli/emulator-command.js", "cli/trigger-command.js", "emulator/index.js"].map((file) => path.join(outDir, file));
   if (!needed.every((file) => existsSync(file))) {
     throw new Error(`build did not produce the CLI:\n${build.stdout}\n${build.stderr}`);
   }
@@ -181,4 +181,10 @@ describe("messaging emulator (CLI)", () => {
       expect(stderr).toContain("usage: messaging emulator");
     },
   );
+
+  it("dispatches messaging trigger (bad arguments exit 2 with its usage)", async () => {
+    const { code, stderr } = await runCli(["trigger"]).exit;
+    expect(code).toBe(2);
+    expect(stderr).toContain("usage: messaging trigger <event-type>");
+  });
 });
