@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { ConfigurationError, SignatureVerificationError } from "../errors/messaging-error";
+import { ConfigurationError } from "../errors/messaging-error";
 import { formatSignatureHeader, parseSignatureHeader } from "./signature-header";
 import {
   DEFAULT_TOLERANCE_SECONDS, checkTimestamp, noMatchingSignature, normalizeSecrets, nowInSeconds, resolveTolerance,

@@ -6,10 +6,7 @@ import { SIGNATURE_HEADER } from "../schemas/http";
 import { PROBLEM_CONTENT_TYPE, buildProblem, type ProblemBody } from "../schemas/problem";
 import { parseWebhookPayload, type ParsedPayload } from "./parse-event";
 import { BodyTooLargeError, readRawBody } from "./raw-body";
-import {
-  DEFAULT_TOLERANCE_SECONDS, normalizeSecrets, resolveTolerance, verifySignature,
-  type VerifiedSignature,
-} from "./signature";
+import { normalizeSecrets, resolveTolerance, verifySignature, type VerifiedSignature } from "./signature";
 import type { ParsedEvent } from "./event-types";
 import type { ReplayGuard } from "./replay-guard";
 import { DEFAULT_MAX_BODY_BYTES } from "./verify-request";
@@ -39,7 +36,7 @@ export interface WebhookHandlerOptions {
   readonly onEvent: (event: ParsedEvent, context: WebhookEventContext) => void | Promise<void>;
   /** Header carrying the signature, any case. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
   readonly headerName?: string;
-  /** Signature timestamp tolerance in seconds. Default {@link DEFAULT_TOLERANCE_SECONDS} (300). */
+  /** Signature timestamp tolerance in seconds. Default `DEFAULT_TOLERANCE_SECONDS` (300). */
   readonly toleranceSeconds?: number;
   /** Largest accepted body, in bytes; larger ones get 413. Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB). */
   readonly maxBodyBytes?: number;

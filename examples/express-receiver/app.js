@@ -26,7 +26,7 @@ function createApp({ secret, onPayment }) {
     if (replayGuard.seen(event.id)) return res.sendStatus(204); // processed before
     try {
       if (isEventType(event, "payment.succeeded")) await onPayment(event);
-    } catch (error) {
+    } catch {
       replayGuard.forget(event.id); // let the service's redelivery be processed
       return res.status(500).json({ title: "handler_failed" });
     }

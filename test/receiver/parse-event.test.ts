@@ -85,7 +85,7 @@ describe("parseEvent, basic format", () => {
 
   it("narrows with a plain switch on event.type", () => {
     const parsed = parseEvent(event("payment.succeeded"));
-    let seen = "";
+    let seen: string;
     switch (parsed.type) {
       case "payment.succeeded": {
         const literal: "payment.succeeded" = parsed.type;
