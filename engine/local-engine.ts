@@ -36,6 +36,7 @@ export class LocalStack {
   }
 
   preview(): Promise<EngineResult> { return this.run("preview"); }
+  /** `pulumi up --yes --skip-preview`: the program runs once (a plain `pulumi up` runs it twice, preview first). */
   up(): Promise<EngineResult> { return this.run("up"); }
   refresh(): Promise<EngineResult> { return this.run("refresh"); }
   destroy(): Promise<EngineResult> { return this.run("destroy"); }

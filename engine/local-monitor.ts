@@ -18,6 +18,8 @@ type Callback = (error: Error | null, response?: unknown) => void;
 
 const ROOT_STACK_TYPE = "pulumi:pulumi:Stack";
 const DYNAMIC_PROVIDER_TYPE = "pulumi:providers:pulumi-nodejs";
+/** `providers.UnknownID`: the rpc unknown value. */
+const UNKNOWN_ID = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export interface LocalMonitorOptions {
   host: ProviderHost;
@@ -139,7 +141,7 @@ export class LocalMonitor {
     if (req.getProvider() || req.getProvidersMap().getLength() > 0) used.push("provider/providers");
     if (req.getRemote()) used.push("remote components");
     if (req.getTransformsList().length > 0) used.push("transforms");
-    if (req.getIgnorechangesList().some((path: string) => /[.[]/.test(path))) used.push("ignoreChanges on nested paths");
+    if (req.getIgnorechangesList().some((path: string) => !/^[A-Za-z_$][\w$]*$/.test(path))) used.push("ignoreChanges paths other than top-level names (nested, `*`)");
     if (used.length > 0) throw new Error(`the local engine does not model ${used.join(", ")} (${type} "${name}")`);
   }
 
@@ -163,12 +165,15 @@ export class LocalMonitor {
     const old = this.options.prior.resources.find((resource) => resource.urn === urn && !resource.delete);
     const base = {
       urn, type, name, parent,
-      retainOnDelete: req.getRetainondelete() === true,
+      // Unset, it is inherited from the parent (source_eval.go `inheritFromParent`).
+      retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() === true : this.registered.get(parent)?.retainOnDelete ?? false,
       protect: req.getProtect() === true,
     };
     if (!req.getCustom()) {
-      // Components have no provider: the engine records their inputs and nothing else.
+      // Components have no provider: the engine compares their inputs itself (step_generator.go `diff`, no provider).
       if (type === ROOT_STACK_TYPE) this.rootUrn = urn;
+      const op: StepOp = !old ? "create" : isDeepStrictEqual(old.inputs, goal) ? "same" : "update";
+      this.steps.push({ op, urn, type, name, id: "" });
       this.registered.set(urn, { ...base, custom: false, id: "", provider: "", inputs: goal, outputs: old?.outputs ?? {}, initErrors: [] });
       return this.respond(urn, "", {});
     }
@@ -178,9 +183,11 @@ export class LocalMonitor {
     try {
       const { state, step } = await this.stepFor(req, urn, goal, old, { ...base, custom: true, provider });
       this.steps.push(step);
-      this.registered.set(urn, state);
-      const additional: string[] = req.getAdditionalsecretoutputsList();
-      return this.respond(urn, state.id, markSecretOutputs(state.outputs, state.inputs, additional));
+      // Secret outputs are marked in the state itself, so the checkpoint encrypts them
+      // (provider_plugin.go `annotateSecrets`; step_executor.go `continueExecuteStep` for additionalSecretOutputs).
+      const marked = { ...state, outputs: markSecretOutputs(state.outputs, state.inputs, req.getAdditionalsecretoutputsList()) };
+      this.registered.set(urn, marked);
+      return this.respond(urn, marked.id, marked.outputs);
     } catch (error) {
       this.failed = true;
       throw error;
@@ -199,7 +206,10 @@ export class LocalMonitor {
     const urn = generateUrn(stack, project, "", DYNAMIC_PROVIDER_TYPE, "default");
     const inputs = Object.fromEntries(Object.entries(config).map(([key, value]) => [key, secretKeys.includes(key) ? wrapSecret(value) : value]));
     const old = prior.resources.find((resource) => resource.urn === urn);
-    const id = old?.id ?? (preview ? "" : randomUUID());
+    // In a preview a new provider's id is the engine's UnknownID (the unknown sentinel).
+    const id = old?.id ?? (preview ? UNKNOWN_ID : randomUUID());
+    const op: StepOp = !old ? "create" : isDeepStrictEqual(old.outputs, inputs) ? "same" : "update";
+    this.steps.push({ op, urn, type: DYNAMIC_PROVIDER_TYPE, name: "default", id });
     this.registered.set(urn, {
       urn, type: DYNAMIC_PROVIDER_TYPE, name: "default", parent: "", custom: true, id, provider: "",
       inputs, outputs: inputs, initErrors: [], retainOnDelete: false, protect: false,
@@ -260,29 +270,44 @@ export class LocalMonitor {
 
     if (changes && diff.replaces.length > 0) {
       if (base.protect && old.protect) {
-        return fail("replace", old.id,
+        const message =
           `unable to replace resource "${urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
-            "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`");
+          "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`";
+        // A preview records the error and goes on, to show the diff; an update bails.
+        if (!preview) return fail("replace", old.id, message);
+        this.error(urn, message);
       }
       const op: StepOp = old.retainOnDelete ? "replace[retain]" : "replace";
       // The replacement is checked again with no olds (step_generator.go `generateStepsFromDiff`).
       const replacementInputs = await this.check(urn, type, name, {}, goal);
       const extra = { oldId: old.id, replaces: diff.replaces };
       if (preview) return { state: { ...base, id: "", inputs: replacementInputs, outputs: replacementInputs, initErrors: [] }, step: step(op, "", extra) };
-      if (diff.deleteBeforeReplace || req.getDeletebeforereplace()) await this.deleteResource(old, "delete-replaced");
-      else this.replaced.push(old);
-      return this.create(urn, replacementInputs, base, op, (o, id, more) => step(o, id, { ...extra, ...more }), fail);
+      // The program's deleteBeforeReplace, when set, overrides the provider's (sg `continueStepsFromDiff`).
+      const deleteFirst = req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() === true : diff.deleteBeforeReplace;
+      if (deleteFirst) {
+        await this.deleteResource(old, "delete-replaced");
+        try {
+          return await this.create(urn, replacementInputs, base, op, (o, id, more) => step(o, id, { ...extra, ...more }), fail);
+        } catch (error) {
+          // The engine then keeps the deleted resource as PendingReplacement; not modelled.
+          throw new Error(`the local engine does not model a failed create after a delete-before-replace (${urn}): ${(error as Error).message}`);
+        }
+      }
+      // The old resource is marked for deletion only once the create made something (step.go `CreateStep.Apply`).
+      return this.create(urn, replacementInputs, base, op, (o, id, more) => step(o, id, { ...extra, ...more }), fail, () => this.replaced.push(old));
     }
 
     if (changes || hasInitErrors) {
-      if (preview) return { state: { ...base, id: old.id, inputs, outputs: { ...old.outputs, ...inputs }, initErrors: old.initErrors }, step: step("update", old.id) };
+      // A preview's Update answers with the new inputs (provider_plugin.go `Update`, no provider preview support).
+      if (preview) return { state: { ...base, id: old.id, inputs, outputs: inputs, initErrors: old.initErrors }, step: step("update", old.id) };
       try {
         const updated = await host.update(urn, old.id, plain(old.outputs), plain(inputs), plain(old.inputs));
         return { state: { ...base, id: old.id, inputs, outputs: updated.properties, initErrors: [] }, step: step("update", old.id) };
       } catch (error) {
         if (error instanceof ResourceInitError) {
-          // Recorded with the partial outputs and the reasons (step.go `UpdateStep.Apply`).
-          this.registered.set(urn, { ...base, id: old.id, inputs, outputs: error.properties, initErrors: error.reasons });
+          // Recorded with the old inputs, the partial outputs and the reasons (step.go `UpdateStep.Apply`;
+          // pkg/engine/update.go `OnResourceStepPost`: "old inputs and new outputs").
+          this.registered.set(urn, { ...base, id: old.id, inputs: old.inputs, outputs: markSecretOutputs(error.properties, old.inputs, []), initErrors: error.reasons });
           return fail("update", old.id, initErrorMessage(error.reasons));
         }
         // A failed update leaves the old state as it was.
@@ -314,14 +339,17 @@ export class LocalMonitor {
     urn: string, inputs: Props, base: Omit<ResourceState, "id" | "inputs" | "outputs" | "initErrors">, op: StepOp,
     step: (op: StepOp, id: string, extra?: Partial<PlanStep>) => PlanStep,
     fail: (op: StepOp, id: string, message: string) => never,
+    onMade: () => void = () => {},
   ): Promise<{ state: ResourceState; step: PlanStep }> {
     try {
       const created = await this.options.host.create(urn, plain(inputs));
+      onMade();
       return { state: { ...base, id: created.id, inputs, outputs: created.properties, initErrors: [] }, step: step(op, created.id) };
     } catch (error) {
       if (error instanceof ResourceInitError) {
+        onMade();
         // Kept in state with the partial outputs and the reasons (step.go `CreateStep.Apply`).
-        this.registered.set(urn, { ...base, id: error.id, inputs, outputs: error.properties, initErrors: error.reasons });
+        this.registered.set(urn, { ...base, id: error.id, inputs, outputs: markSecretOutputs(error.properties, inputs, []), initErrors: error.reasons });
         return fail(op, error.id, initErrorMessage(error.reasons));
       }
       return fail(op, "", (error as Error).message);
@@ -329,30 +357,51 @@ export class LocalMonitor {
   }
 
   /**
-   * Deletes a resource from the stack (step.go `DeleteStep.Apply`): protected resources are
-   * refused, a retained one is only forgotten (Delete is never called), a component needs no call.
+   * Deletes a resource from the stack (step.go `DeleteStep.Apply`): a retained one is only
+   * forgotten (Delete is never called), a component or provider needs no call. A protected
+   * one is refused with the engine's message; the deployment goes on past it (step_executor.go
+   * `cancelDueToError` special-cases deleteProtectedError), and returns false. Any other
+   * failed delete throws: the deployment is cancelled.
    */
-  async deleteResource(old: ResourceState, kind: "delete" | "delete-replaced"): Promise<void> {
+  async deleteResource(old: ResourceState, kind: "delete" | "delete-replaced"): Promise<boolean> {
     const op = (old.retainOnDelete ? `${kind}[retain]` : kind) as StepOp;
     const step: PlanStep = { op, urn: old.urn, type: old.type, name: old.name, id: old.id };
+    this.steps.push(step);
     if (kind === "delete" && old.protect) {
-      const message =
+      step.error =
         `resource "${old.urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag ` +
         "from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
-        `\`pulumi state unprotect ${old.urn}\``;
-      this.error(old.urn, message);
-      this.steps.push({ ...step, error: message });
-      throw new Error(message);
+        `\`pulumi state unprotect '${old.urn}'\``;
+      this.error(old.urn, step.error);
+      return false;
     }
-    if (old.custom && old.type !== DYNAMIC_PROVIDER_TYPE) this.steps.push(step);
-    if (this.options.preview || !old.custom || old.retainOnDelete || old.type === DYNAMIC_PROVIDER_TYPE) return;
+    if (this.options.preview || !old.custom || old.retainOnDelete || old.type === DYNAMIC_PROVIDER_TYPE) return true;
     try {
       await this.options.host.delete(old.urn, old.id, plain(old.outputs));
+      return true;
     } catch (error) {
       step.error = (error as Error).message;
       this.error(old.urn, step.error);
       throw error;
     }
+  }
+
+  /**
+   * Deletes `resources` newest first; a resource whose delete was refused keeps its parent
+   * and provider in the stack (their deletes depend on it). Returns the resources kept.
+   */
+  async deleteAll(resources: ResourceState[], kind: (resource: ResourceState) => "delete" | "delete-replaced"): Promise<ResourceState[]> {
+    const kept: ResourceState[] = [];
+    const needed = new Set<string>();
+    for (const resource of [...resources].reverse()) {
+      const providerUrn = resource.provider.split("::").slice(0, -1).join("::");
+      if (needed.has(resource.urn) || !(await this.deleteResource(resource, kind(resource)))) {
+        kept.unshift(resource);
+        if (resource.parent) needed.add(resource.parent);
+        if (providerUrn) needed.add(providerUrn);
+      }
+    }
+    return kept;
   }
 }
 

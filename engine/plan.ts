@@ -27,7 +27,7 @@ export interface PlanStep {
 export interface EngineResult {
   operation: "preview" | "up" | "refresh" | "destroy";
   ok: boolean;
-  /** In the order the engine ran them; only custom resources and the default provider. */
+  /** In the order the engine ran them: the stack, components, the default provider and custom resources. */
   steps: PlanStep[];
   /**
    * Stack outputs. Secrets are wrapped (see `engine/secrets.ts`); in a preview, values not

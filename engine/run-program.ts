@@ -18,7 +18,7 @@ import { ProviderHost, startProviderHost } from "./provider-host";
 import type { ResourceState, StackState } from "./state";
 import { loadState, saveState } from "./state";
 import { loadTypeScript } from "./typescript";
-import { unwrapSecrets } from "./secrets";
+import { isSecretWrapper, markSecretOutputs, unwrapSecrets } from "./secrets";
 
 export interface RunRequest {
   operation: EngineResult["operation"];
@@ -48,7 +48,7 @@ async function run(request: RunRequest): Promise<EngineResult> {
   const diagnostics: Diagnostic[] = [];
   const result: EngineResult = { operation: request.operation, ok: true, steps: [], outputs: prior.outputs, errors: [], diagnostics, providerStderr: [] };
   // The host loads in its own process while this one loads the SDK and the program.
-  const hostStarting = startProviderHost(request.projectDir, { ...process.env, PULUMI_NODEJS_PROJECT: project.name, PULUMI_NODEJS_STACK: request.stack });
+  const hostStarting = startProviderHost(request.projectDir, hostEnvironment(project.name, config));
   const fail = (message: string): void => {
     result.ok = false;
     if (!result.errors.includes(message)) {
@@ -61,8 +61,11 @@ async function run(request: RunRequest): Promise<EngineResult> {
     const runsProgram = request.operation === "up" || request.operation === "preview";
     const program = runsProgram ? prepareProgram(request, project, projectRequire) : undefined;
     host = await hostStarting;
-    // The default provider is configured with the whole stack config (target.go `GetPackageConfig`).
-    await host.configure(config, secretKeys);
+    // The default provider is configured with the whole stack config (target.go `GetPackageConfig`);
+    // refresh and destroy configure it from its state, i.e. the config of the last up
+    // (registry.go `Same`, reached through `EnsureProvider`).
+    const provider = runsProgram ? { config, secretKeys } : recordedProviderConfig(prior) ?? { config, secretKeys };
+    await host.configure(provider.config, provider.secretKeys);
     let next: StackState;
     if (request.operation === "refresh") next = await refresh(host, prior, result, fail);
     else if (request.operation === "destroy") next = await destroy(deployment(host, prior, request, project.name, config, secretKeys, diagnostics), prior, result, fail);
@@ -120,9 +123,6 @@ async function runProgram(
   const { runInPulumiStack } = sdkRequire("./runtime/stack");
   const monitor = deployment(host, prior, request, project.name, config, secretKeys, result.diagnostics, sdkRequire);
 
-  // Replaced resources whose deletion an earlier failed run left pending go first.
-  for (const pending of prior.resources.filter((resource) => resource.delete)) await monitor.deleteResource(pending, "delete-replaced");
-
   if (typeErrors) {
     result.steps.push(...monitor.steps);
     fail(typeErrors);
@@ -162,24 +162,30 @@ async function runProgram(
       if (!result.errors.some((line) => message.includes(line) || line.includes(message))) fail(message);
     }
     result.steps.push(...monitor.steps);
-    // Like the engine: what was not reached stays as it was; replaced resources stay, pending deletion.
+    // Like the engine: what was not reached stays as it was (pending deletes included); what
+    // this run replaced stays, pending deletion (step.go `CreateStep.Apply` sets `Delete`).
     const kept = prior.resources.filter((old) => !monitor.registered.has(old.urn) && !monitor.replaced.includes(old));
     const pending = monitor.replaced.map((old): ResourceState => ({ ...old, delete: true }));
-    return { resources: [...registered, ...kept, ...pending].filter((resource) => !resource.delete || pending.includes(resource)), outputs: prior.outputs };
+    return { resources: [...registered, ...kept, ...pending], outputs: prior.outputs };
   }
-  // Then the deletes, newest first: replaced resources, then those no longer in the program (step_generator.go `GenerateDeletes`).
-  const removed = prior.resources.filter((old) => !old.delete && !monitor.registered.has(old.urn)).reverse();
-  for (const old of [...monitor.replaced].reverse()) await monitor.deleteResource(old, "delete-replaced");
-  for (const old of removed) await monitor.deleteResource(old, "delete");
+  // Then the deletes, newest first, after a successful program only: resources no longer in
+  // the program, replaced ones, and those an earlier failed run left pending deletion
+  // (step_generator.go `GenerateDeletes`).
+  const deletes = [...prior.resources.filter((old) => old.delete || !monitor.registered.has(old.urn)), ...monitor.replaced];
+  const kept = await monitor.deleteAll(deletes, (old) => (old.delete || monitor.replaced.includes(old) ? "delete-replaced" : "delete"));
   result.steps.push(...monitor.steps);
-  return { resources: registered, outputs: monitor.stackOutputs };
+  result.errors.push(...monitor.errors.filter((message) => !result.errors.includes(message)));
+  if (kept.length > 0) result.ok = false;
+  return { resources: [...registered, ...kept], outputs: monitor.stackOutputs };
 }
 
 /**
- * `pulumi refresh`: Read each custom resource with its id, inputs and outputs; record what
- * it returns, its inputs if it returned any, and no init errors (step.go `RefreshStep.Apply`:
- * only a Read that itself reports a partial failure keeps them, and the dynamic-provider
- * host never does).
+ * `pulumi refresh`: Read each custom resource (not providers) with its id, inputs and
+ * outputs; record what it returns, its inputs if it returned any, and no init errors (step.go
+ * `RefreshStep.Apply`: only a Read that itself reports a partial failure keeps them, and the
+ * dynamic-provider host never does). An empty id means the resource is gone. Then Diff is
+ * called with the refreshed state as "old" and the old inputs as "new", to show what changed
+ * (a Diff that fails, fails the refresh).
  */
 async function refresh(host: ProviderHost, prior: StackState, result: EngineResult, fail: (message: string) => void): Promise<StackState> {
   const resources: ResourceState[] = [];
@@ -192,7 +198,12 @@ async function refresh(host: ProviderHost, prior: StackState, result: EngineResu
     result.steps.push(step);
     try {
       const read = await host.read(resource.urn, resource.id, plainProps(resource.outputs), plainProps(resource.inputs));
-      resources.push({ ...resource, id: read.id, outputs: read.properties, inputs: read.inputs ?? resource.inputs, initErrors: [] });
+      if (read.id === "") continue;
+      // Secrets keep their marks by name (provider_plugin.go `Read`, `annotateSecrets`).
+      const outputs = markSecretOutputs(read.properties, resource.outputs, []);
+      const inputs = read.inputs ? markSecretOutputs(read.inputs, resource.inputs, []) : resource.inputs;
+      await host.diff(resource.urn, read.id, plainProps(outputs), plainProps(resource.inputs), plainProps(inputs));
+      resources.push({ ...resource, id: read.id, outputs, inputs, initErrors: [] });
     } catch (error) {
       step.error = (error as Error).message;
       fail(step.error);
@@ -204,17 +215,30 @@ async function refresh(host: ProviderHost, prior: StackState, result: EngineResu
 
 /** `pulumi destroy`: every resource deleted, newest first, by the delete rules (protect, retainOnDelete). */
 async function destroy(monitor: LocalMonitor, prior: StackState, result: EngineResult, fail: (message: string) => void): Promise<StackState> {
-  const remaining = [...prior.resources];
+  let remaining = prior.resources;
   try {
-    for (const resource of [...prior.resources].reverse()) {
-      await monitor.deleteResource(resource, resource.delete ? "delete-replaced" : "delete");
-      remaining.splice(remaining.indexOf(resource), 1);
-    }
+    remaining = await monitor.deleteAll(prior.resources, (resource) => (resource.delete ? "delete-replaced" : "delete"));
+    if (remaining.length > 0) result.ok = false;
   } catch (error) {
     fail((error as Error).message);
   }
   result.steps.push(...monitor.steps);
+  result.errors.push(...monitor.errors.filter((message) => !result.errors.includes(message)));
   return { resources: remaining, outputs: remaining.some((resource) => resource.custom) ? prior.outputs : {} };
+}
+
+/** The environment the engine gives a language plugin: the project's name and the stack config (plugin.go, language host). */
+function hostEnvironment(project: string, config: Record<string, string>): NodeJS.ProcessEnv {
+  const { PULUMI_CONFIG_SECRET_KEYS: _secretKeys, ...env } = process.env;
+  return { ...env, PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, PULUMI_CONFIG: JSON.stringify(config) };
+}
+
+/** The default provider's config as the last up recorded it, secrets unwrapped (as Configure receives it). */
+function recordedProviderConfig(prior: StackState): { config: Record<string, string>; secretKeys: string[] } | undefined {
+  const provider = prior.resources.find((resource) => resource.type === "pulumi:providers:pulumi-nodejs");
+  if (!provider) return undefined;
+  const secretKeys = Object.keys(provider.inputs).filter((key) => isSecretWrapper(provider.inputs[key]));
+  return { config: plainProps(provider.inputs) as Record<string, string>, secretKeys };
 }
 
 const plainProps = (props: Record<string, unknown>) => unwrapSecrets(props) as Record<string, unknown>;

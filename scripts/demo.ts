@@ -58,7 +58,8 @@ function printSteps(title: string, result: EngineResult): void {
   log(`${title}:`);
   const symbol = (op: string): string =>
     ({ create: "+", same: "=", update: "~", refresh: "~", import: "=>" } as Record<string, string>)[op] ?? (op.startsWith("replace") ? "+-" : op.startsWith("delete") ? "-" : "?");
-  for (const step of result.steps) {
+  // The resources' steps (the stack, its components and the default provider have theirs too).
+  for (const step of result.steps.filter((s) => s.type.startsWith("pulumi-nodejs:dynamic"))) {
     const type = step.type.replace("pulumi-nodejs:dynamic/", "");
     const extra = step.replaces ? ` [diff: ${step.replaces.join(", ")}]` : "";
     log(`  ${symbol(step.op).padEnd(2)} ${step.op.padEnd(14)} ${type.padEnd(28)} ${step.name.padEnd(10)} ${step.id || "(known after up)"}${extra}`);

@@ -75,6 +75,25 @@ test("a replacement deletes the old resource at the end, or first with deleteBef
   }
 });
 
+test("a replacement whose create fails leaves the old resource live, not pending deletion", async () => {
+  const stack = workspace.stack(project, { config: config() });
+  const first = expectOk(await stack.up());
+  const failing = workspace.stack(project, {
+    config: config({ "messaging:apiKey": "sk_wrong_key", "component-stack:url": "https://hooks.example.com/moved-later" }),
+    continues: stack,
+  });
+  expect((await failing.up()).ok).toBe(false);
+  const hooks = dynamicResources(stack);
+  expect(hooks.map((hook) => hook.id).sort()).toEqual([first.outputs.paymentsHook, first.outputs.identityHook].sort());
+  expect(hooks.every((hook) => hook.delete === undefined)).toBe(true);
+  // With the key fixed, the next up replaces both; the originals are forgotten (retained) only then.
+  const fixed = workspace.stack(project, { config: config({ "component-stack:url": "https://hooks.example.com/moved-later" }), continues: stack });
+  const up = expectOk(await fixed.up());
+  expect(stepsOf(up).filter(([op]) => op === "delete-replaced[retain]").map(([, id]) => id).sort()).toEqual(
+    [first.outputs.paymentsHook, first.outputs.identityHook].sort(),
+  );
+});
+
 test("a protected endpoint is neither replaced nor destroyed, and the engine says why", async () => {
   const stack = workspace.stack(project, { config: config({ "component-stack:protect": "true" }) });
   expectOk(await stack.up());
@@ -82,10 +101,13 @@ test("a protected endpoint is neither replaced nor destroyed, and the engine say
   const replace = await changed.up();
   expect(replace.ok).toBe(false);
   expect(replace.errors.join("\n")).toMatch(/unable to replace resource ".*::hook"\nas it is currently marked for protection/);
+  // Destroy goes on past a protected resource, refusing each one; their parents and provider stay too.
   const destroy = await stack.destroy();
   expect(destroy.ok).toBe(false);
-  expect(destroy.errors.join("\n")).toMatch(/cannot be deleted\nbecause it is protected/);
+  const refusals = destroy.errors.filter((error) => /cannot be deleted\nbecause it is protected.*pulumi state unprotect 'urn:/s.test(error));
+  expect(refusals).toHaveLength(2);
   expect(dynamicResources(stack)).toHaveLength(2);
+  expect(stateOf(stack).resources.map((resource) => resource.type)).toEqual(expect.arrayContaining(["acme:index:PaymentsTeam", "acme:index:IdentityTeam", "pulumi:providers:pulumi-nodejs"]));
 });
 
 test("a program with a type error fails as `pulumi up` fails it: before it runs, with ts-node's message", async () => {
@@ -94,5 +116,5 @@ test("a program with a type error fails as `pulumi up` fails it: before it runs,
   const result = await stack.up();
   expect(result.ok).toBe(false);
   expect(result.errors.join("\n")).toMatch(/⨯ Unable to compile TypeScript:\nindex\.ts\(4,\d+\): error TS2322: Type 'string' is not assignable/);
-  expect(result.steps).toEqual([]);
+  expect(stepsOf(result)).toEqual([]);
 });

@@ -65,16 +65,21 @@ export function withoutMessagingEnv(extra: Record<string, string> = {}): NodeJS.
   return { ...env, ...extra };
 }
 
-/** The `op` of each resource's first step, by resource name: `{ main: "create" }`. */
+/** The steps on dynamic resources (the CLI also lists the stack's, components' and the default provider's). */
+export function dynamicSteps(result: EngineResult): EngineResult["steps"] {
+  return result.steps.filter((step) => step.type.startsWith("pulumi-nodejs:dynamic"));
+}
+
+/** The `op` of each dynamic resource's first step, by resource name: `{ main: "create" }`. */
 export function opsByName(result: EngineResult): Record<string, string> {
   const ops: Record<string, string> = {};
-  for (const step of result.steps) ops[step.name] ??= step.op;
+  for (const step of dynamicSteps(result)) ops[step.name] ??= step.op;
   return ops;
 }
 
-/** `[op, id]` of every step, in order. */
+/** `[op, id]` of every step on a dynamic resource, in order. */
 export function stepsOf(result: EngineResult): Array<[string, string]> {
-  return result.steps.map((step) => [step.op, step.id]);
+  return dynamicSteps(result).map((step) => [step.op, step.id]);
 }
 
 /** The stack's state with secrets decrypted (the file itself holds them encrypted). */

@@ -6,7 +6,7 @@
 import { startProviderHost } from "../../engine/provider-host";
 import { SECRET_SIG } from "../../engine/secrets";
 import { ENDPOINT, useEndpointSuite } from "./endpoint-suite";
-import { dynamicResources, expectOk, opsByName, plain, resourceNamed, stateOf, stepsOf, withoutMessagingEnv } from "./harness";
+import { dynamicResources, dynamicSteps, expectOk, opsByName, plain, resourceNamed, stateOf, stepsOf, withoutMessagingEnv } from "./harness";
 
 const API_KEY = "sk_test_engine_4f9a2c";
 
@@ -130,7 +130,7 @@ describe("preview with unknown inputs", () => {
       continues: stack,
     });
     const preview = expectOk(await changed.preview());
-    expect(preview.steps.map((step) => [step.name, step.op, step.replaces])).toEqual([
+    expect(dynamicSteps(preview).map((step) => [step.name, step.op, step.replaces])).toEqual([
       ["main", "replace[retain]", ["url"]],
       ["follower", "replace[retain]", ["url"]],
     ]);
