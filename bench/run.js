@@ -7,6 +7,7 @@ const path = require("node:path");
 const { MAX_MESSAGES_PER_BATCH } = require("../dist/schemas");
 const { ask, count, machineFacts, median, mib, msSince, now, table } = require("./lib");
 const { emulatorLoad, printEmulatorLoad } = require("./emulator-load");
+const { requireTimes } = require("./require-time");
 
 const asJson = process.argv.includes("--json");
 // Progress goes to stderr so that stdout holds only the report (or the JSON).
@@ -193,6 +194,11 @@ function printReport(report) {
   out.push(`   stored by a real WebhookEndpoint (SDK mocks): ${p.storedByWebhookEndpointBytes} bytes; loading the closure serializer took ${p.closureModuleLoadMs.toFixed(0)} ms`);
   out.push("");
   printEmulatorLoad(report.emulatorLoad, out);
+  out.push("");
+  const r = report.requireTime;
+  out.push(`6. require time in a fresh process (Node start-up excluded), median of ${r.runs} processes; budget for /client and /receiver: 1.5 x undici + zod`);
+  out.push(table(["what", "median ms", "min ms", "max ms", "x undici+zod"],
+    r.cases.map((c) => [c.name, c.medianMs.toFixed(1), c.minMs.toFixed(1), c.maxMs.toFixed(1), c.ratioToBaseline.toFixed(2)])));
   console.log(out.join("\n"));
 }
 
@@ -204,6 +210,7 @@ async function main() {
   for (const c of SEND_CASES) report.sending.push(await sendCase(c));
   report.provider = await providerShell();
   report.emulatorLoad = await emulatorLoad(progress);
+  report.requireTime = requireTimes(progress);
   report.totalMs = msSince(start);
   if (asJson) console.log(JSON.stringify(report, null, 2));
   else printReport(report);

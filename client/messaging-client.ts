@@ -4,9 +4,10 @@ import { ConfigurationError, type RequestInfo } from "../errors/messaging-error"
 import {
   FORM_CONTENT_TYPE, IDEMPOTENCY_KEY_HEADER, JSON_CONTENT_TYPE, MESSAGE_BATCHES_PATH, VERSION_HEADER, WEBHOOK_ENDPOINTS_PATH,
 } from "../schemas/http";
-import { MessageBatchRequest, MessageBatchResult, type Message } from "../schemas/message-batch";
+import { MessageBatchRequest as MessageBatchRequestSchema, MessageBatchResult as MessageBatchResultSchema } from "../schemas/message-batch";
 import { IdempotencyKey } from "../schemas/idempotency-key";
-import { WebhookEndpointCreate, WebhookEndpointObject, type WebhookEndpointCreateInput } from "../schemas/webhook-endpoint";
+import type { Message, MessageBatchRequest, MessageBatchResult, WebhookEndpointCreateInput, WebhookEndpointObject } from "../schemas/types";
+import { WebhookEndpointCreate, WebhookEndpointObject as WebhookEndpointObjectSchema } from "../schemas/webhook-endpoint";
 import { encodeWebhookEndpointForm } from "./form";
 import { sendRequest, type HttpConfig } from "./http";
 import { newIdempotencyKey } from "./idempotency";
@@ -97,7 +98,7 @@ export class MessagingClient {
       body: encodeWebhookEndpointForm(endpoint),
       signal,
     });
-    return parseResponseBody(WebhookEndpointObject, response, info);
+    return parseResponseBody(WebhookEndpointObjectSchema, response, info);
   }
 
   /**
@@ -106,8 +107,8 @@ export class MessagingClient {
    * @returns the batch result (its `id` when the service returns one)
    * @throws ValidationError before any request if the request is invalid (each bad field named, e.g. `messages[1].tos[0]`)
    */
-  async sendMessageBatch(request: z.input<typeof MessageBatchRequest>, options?: RequestOptions): Promise<MessageBatchResult> {
-    const batch = parseInput(MessageBatchRequest, request, "message batch");
+  async sendMessageBatch(request: MessageBatchRequest, options?: RequestOptions): Promise<MessageBatchResult> {
+    const batch = parseInput(MessageBatchRequestSchema, request, "message batch");
     const { idempotencyKey, signal } = this.#requestOptions(options);
     return this.#postBatch(batch, idempotencyKey, signal);
   }
@@ -149,7 +150,7 @@ export class MessagingClient {
       signal,
     });
     // The spec does not show the batch answer: an empty 2xx is an accepted batch without an id.
-    return parseResponseBody(MessageBatchResult, response, info, { emptyAsObject: true });
+    return parseResponseBody(MessageBatchResultSchema, response, info, { emptyAsObject: true });
   }
 
   #requestOptions(options: RequestOptions | undefined): { idempotencyKey: string; signal?: AbortSignal } {

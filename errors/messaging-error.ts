@@ -1,5 +1,5 @@
 import { describeFieldErrors, type FieldErrors } from "../schemas/field-errors";
-import type { Problem } from "../schemas/problem";
+import type { Problem } from "../schemas/types";
 
 // A brand rather than `instanceof`: Pulumi's closure serialization and test runners can load
 // two copies of this module, and `instanceof` fails across them.

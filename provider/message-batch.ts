@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { Message } from "../schemas";
+import type { Message } from "../schemas/types";
 import { refuseImport, warnIfApiKeyNotSecret } from "./resource-options";
 import { createProviderShell } from "./shell";
 

@@ -22,3 +22,6 @@ export { MemoryReplayGuard } from "./replay-guard";
 export type { ReplayGuard, MemoryReplayGuardOptions } from "./replay-guard";
 export { BodyTooLargeError } from "./raw-body";
 export type { WebhookHandlerOptions, WebhookEventContext } from "./webhook-handler";
+export {
+  SignatureVerificationError, isSignatureVerificationError, ValidationError, isValidationError, isMessagingError,
+} from "../errors/messaging-error";

@@ -1,8 +1,8 @@
 import { ValidationError } from "../errors/messaging-error";
-import { CloudEventEnvelope, MessagingEvent } from "../schemas/event";
+import { CloudEventEnvelope as CloudEventEnvelopeSchema, MessagingEvent } from "../schemas/event";
 import { addFieldError, toFieldErrors, type FieldErrors } from "../schemas/field-errors";
 import { findJsonHazards, jsonHazardField } from "../schemas/json-value";
-import type { WebhookFormat } from "../schemas/webhook-endpoint";
+import type { CloudEventEnvelope, WebhookFormat } from "../schemas/types";
 import type { ParsedEvent } from "./event-types";
 
 /** CloudEvents context attributes of an envelope: everything but `data`. */
@@ -81,7 +81,7 @@ export function parseWebhookPayload(rawBody: string | Buffer | object): ParsedPa
     isPlainObject(inner) && inner.type === undefined && typeof envelope.type === "string"
       ? { ...envelope, data: { ...inner, type: envelope.type } }
       : envelope;
-  const parsed = CloudEventEnvelope.safeParse(withType);
+  const parsed = CloudEventEnvelopeSchema.safeParse(withType);
   if (!parsed.success) throw new ValidationError("CloudEvents envelope", toFieldErrors(parsed.error.issues));
   const { data: event, ...cloudEvent } = parsed.data;
   return { format: "cloudEvents", event, cloudEvent };

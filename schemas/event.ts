@@ -1,21 +1,24 @@
 import { z } from "zod";
+import type { Assert, SameType } from "./same-type";
+import type * as types from "./types";
 
-/** Event types the spec names. Any other type parses as a generic event. */
-export const KNOWN_EVENT_TYPES = ["identity.verification.created", "payment.succeeded"] as const;
-export type KnownEventType = (typeof KNOWN_EVENT_TYPES)[number];
+export { KNOWN_EVENT_TYPES, type KnownEventType, type KnownEvent } from "./types";
 
 /** `data` of an event: the related object and, for changes, its previous values. */
 export const EventData = z.looseObject({
   object: z.record(z.string(), z.unknown()),
   previous: z.record(z.string(), z.unknown()).nullable().optional(),
 });
-export type EventData = z.infer<typeof EventData>;
+export type EventData = types.EventData;
+type _EventData = Assert<SameType<EventData, z.output<typeof EventData>>>;
 
 /** The API request that caused the event. */
 export const EventRequest = z.looseObject({
   id: z.string().nullable().optional(),
   idempotency_key: z.string().nullable().optional(),
 });
+export type EventRequest = types.EventRequest;
+type _EventRequest = Assert<SameType<EventRequest, z.output<typeof EventRequest>>>;
 
 /**
  * The basic event object (spec §2.3). The sample payload has no `type`, so it is optional.
@@ -27,10 +30,9 @@ export const MessagingEvent = z.looseObject({
   data: EventData,
   request: EventRequest.optional(),
 });
-export type MessagingEvent = z.infer<typeof MessagingEvent>;
+export type MessagingEvent = types.MessagingEvent;
+type _MessagingEvent = Assert<SameType<MessagingEvent, z.output<typeof MessagingEvent>>>;
 
-/** An event of a named type: `type` narrows it. */
-export type KnownEvent = { [T in KnownEventType]: MessagingEvent & { type: T } }[KnownEventType];
 
 /**
  * CloudEvents 1.0, structured JSON mode: the event object travels in `data`.
@@ -45,4 +47,5 @@ export const CloudEventEnvelope = z.looseObject({
   datacontenttype: z.string().optional(),
   data: MessagingEvent,
 });
-export type CloudEventEnvelope = z.infer<typeof CloudEventEnvelope>;
+export type CloudEventEnvelope = types.CloudEventEnvelope;
+type _CloudEventEnvelope = Assert<SameType<CloudEventEnvelope, z.output<typeof CloudEventEnvelope>>>;

@@ -1,7 +1,17 @@
-import type { z } from "zod";
-
 /** Field path → messages, as carried in a problem-details `errors` member. */
 export type FieldErrors = Record<string, string[]>;
+
+/**
+ * What {@link toFieldErrors} reads of a zod issue (`z.core.$ZodIssue` fits). Written out so
+ * that this module, which the error classes use, does not load zod's declarations.
+ */
+export interface IssueLike {
+  readonly code: string;
+  readonly path: ReadonlyArray<PropertyKey>;
+  readonly message: string;
+  /** The unknown keys of an `unrecognized_keys` issue. */
+  readonly keys?: readonly string[];
+}
 
 /**
  * Renders a zod issue path the way users write it in code: `messages[1].tos[0]`.
@@ -37,11 +47,11 @@ export function addFieldError(errors: FieldErrors, field: string, message: strin
  * an object's unknown keys as one issue on the object; here each key gets its own entry
  * (`messages[0].bdy: unknown field`), since the key is what a user has to find and fix.
  */
-export function toFieldErrors(issues: ReadonlyArray<z.core.$ZodIssue>, prefix: readonly PropertyKey[] = []): FieldErrors {
+export function toFieldErrors(issues: ReadonlyArray<IssueLike>, prefix: readonly PropertyKey[] = []): FieldErrors {
   const errors: FieldErrors = {};
   const add = (path: readonly PropertyKey[], message: string) => addFieldError(errors, formatPath([...prefix, ...path]), message);
   for (const issue of issues) {
-    if (issue.code === "unrecognized_keys") {
+    if (issue.code === "unrecognized_keys" && issue.keys !== undefined) {
       for (const key of issue.keys) add([...issue.path, key], "unknown field");
     } else {
       add(issue.path, issue.message);

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { JsonObject } from "./json-value";
 import { PhoneNumber } from "./phone-number";
+import type { Assert, SameType } from "./same-type";
+import { MAX_MESSAGES_PER_BATCH } from "./types";
+import type * as types from "./types";
 
-/** The most messages one `POST /v1/message_batches` call accepts (spec §8). */
-export const MAX_MESSAGES_PER_BATCH = 1000;
+export { MAX_MESSAGES_PER_BATCH };
 
 /** A template reference: an existing template's id and the values substituted into it. */
 export const MessageTemplate = z.strictObject({
@@ -11,7 +13,8 @@ export const MessageTemplate = z.strictObject({
   /** Values substituted into the template: any JSON object (see `JsonObject` for what is refused). */
   model: JsonObject,
 });
-export type MessageTemplate = z.infer<typeof MessageTemplate>;
+export type MessageTemplate = types.MessageTemplate;
+type _MessageTemplate = Assert<SameType<MessageTemplate, z.output<typeof MessageTemplate>>>;
 
 /** One message of a batch: recipients plus exactly one of a literal `body` or a `template`. */
 export const Message = z
@@ -33,7 +36,8 @@ export const Message = z
       });
     }
   });
-export type Message = z.infer<typeof Message>;
+export type Message = types.Message;
+type _Message = Assert<SameType<Message, z.output<typeof Message>>>;
 
 /**
  * Stream names: the spec shows only `transactional` and does not list the others,
@@ -49,7 +53,9 @@ export const MessageBatchRequest = z.strictObject({
     .min(1, { error: "expected at least one message" })
     .max(MAX_MESSAGES_PER_BATCH, { error: `expected at most ${MAX_MESSAGES_PER_BATCH} messages per call` }),
 });
-export type MessageBatchRequest = z.infer<typeof MessageBatchRequest>;
+export type MessageBatchRequest = types.MessageBatchRequest;
+type _MessageBatchRequest = Assert<SameType<MessageBatchRequest, z.output<typeof MessageBatchRequest>>>;
+type _MessageBatchRequestInput = Assert<SameType<MessageBatchRequest, z.input<typeof MessageBatchRequest>>>;
 
 /**
  * Response body of a batch: the spec does not show it, so it is parsed loosely;
@@ -59,4 +65,5 @@ export const MessageBatchResult = z.looseObject({
   id: z.string().optional(),
   messages: z.array(z.unknown()).optional(),
 });
-export type MessageBatchResult = z.infer<typeof MessageBatchResult>;
+export type MessageBatchResult = types.MessageBatchResult;
+type _MessageBatchResult = Assert<SameType<MessageBatchResult, z.output<typeof MessageBatchResult>>>;

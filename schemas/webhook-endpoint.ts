@@ -1,8 +1,11 @@
 import { z } from "zod";
+import type { Assert, SameType } from "./same-type";
+import type * as types from "./types";
 
 /** Notification formats. The spec does not show the CloudEvents string; `cloudEvents` is our assumption. */
 export const WebhookFormat = z.enum(["basic", "cloudEvents"]);
-export type WebhookFormat = z.infer<typeof WebhookFormat>;
+export type WebhookFormat = types.WebhookFormat;
+type _WebhookFormat = Assert<SameType<WebhookFormat, z.output<typeof WebhookFormat>>>;
 
 /** Destination URL: absolute http(s). */
 export const WebhookUrl = z.string().refine(
@@ -28,9 +31,11 @@ export const WebhookEndpointCreate = z.strictObject({
   description: z.string().optional(),
 });
 /** What a caller passes: `format` may be omitted. */
-export type WebhookEndpointCreateInput = z.input<typeof WebhookEndpointCreate>;
+export type WebhookEndpointCreateInput = types.WebhookEndpointCreateInput;
+type _WebhookEndpointCreateInput = Assert<SameType<WebhookEndpointCreateInput, z.input<typeof WebhookEndpointCreate>>>;
 /** After validation: `format` is filled in. */
-export type WebhookEndpointCreate = z.output<typeof WebhookEndpointCreate>;
+export type WebhookEndpointCreate = types.WebhookEndpointCreate;
+type _WebhookEndpointCreate = Assert<SameType<WebhookEndpointCreate, z.output<typeof WebhookEndpointCreate>>>;
 
 /**
  * The webhook endpoint object (spec §2.2), as the client reads it from the service.
@@ -56,4 +61,5 @@ export const WebhookEndpointObject = z.looseObject({
   url: z.string().nullish(),
   metadata: z.record(z.string(), z.string()).nullish(),
 });
-export type WebhookEndpointObject = z.infer<typeof WebhookEndpointObject>;
+export type WebhookEndpointObject = types.WebhookEndpointObject;
+type _WebhookEndpointObject = Assert<SameType<WebhookEndpointObject, z.output<typeof WebhookEndpointObject>>>;

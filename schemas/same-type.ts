@@ -1,0 +1,18 @@
+/**
+ * Compile-time check that a zod schema parses to exactly the plain type declared in
+ * `types.ts`: `type _ = Assert<SameType<Message, z.output<typeof Message>>>` fails to
+ * compile when either gains, loses or changes a field. (Keys are compared as strings: zod types
+ * a loose object's index signature as `string` keys, an interface's as `string | number`.)
+ */
+export type SameType<A, B> = [A] extends [B]
+  ? [B] extends [A]
+    ? [keyof A & string] extends [keyof B & string]
+      ? [keyof B & string] extends [keyof A & string]
+        ? true
+        : false
+      : false
+    : false
+  : false;
+
+/** Compiles only when `T` is `true`. */
+export type Assert<T extends true> = T;
