@@ -2,13 +2,15 @@
 /**
  * `messaging` command line: dispatches to one file per command.
  *   messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--delivery-retry-schedule 1,2,4]
- *   messaging send --file FILE [--stream transactional] [--dry-run] [--idempotency-key-prefix KEY]
+ *   messaging send --file FILE [--stream NAME] [options]   (messaging send --help)
  *   messaging trigger <event-type> [--data JSON] [--previous JSON] [--no-wait]
  */
 const USAGE = `usage:
   messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--delivery-retry-schedule 1,2,4]
-  messaging send --file FILE [--stream transactional] [--dry-run] [--idempotency-key-prefix KEY]
-  messaging trigger <event-type> [--data JSON] [--previous JSON] [--no-wait]`;
+  messaging send --file FILE [--stream NAME] [options]
+  messaging trigger <event-type> [--data JSON] [--previous JSON] [--no-wait]
+  messaging <command> --help     options, environment variables, formats and exit codes
+  messaging --version`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -19,9 +21,14 @@ async function main(argv: string[]): Promise<number> {
       return (await import("./send-command")).runSendCommand(rest);
     case "trigger":
       return (await import("./trigger-command")).runTriggerCommand(rest);
+    case "-v":
+    case "--version":
+      process.stdout.write(`${(await import("../client/version")).PACKAGE_VERSION}\n`);
+      return 0;
     case "-h":
     case "--help":
     case "help":
+      if (command === "help" && rest[0] === "send") return (await import("./send-command")).runSendCommand(["--help"]);
       process.stdout.write(`${USAGE}\n`);
       return 0;
     default:

@@ -15,25 +15,69 @@ export function isIterable(value: unknown): value is Iterable<unknown> | AsyncIt
   return typeof object[Symbol.asyncIterator] === "function" || typeof object[Symbol.iterator] === "function";
 }
 
+function checkSize(size: number): void {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk size must be a positive integer, got ${size}`);
+}
+
 /**
  * Splits an iterable or async iterable into chunks of `size` items (the last may be
  * shorter), reading the source lazily: a chunk is taken only when the previous one has been
- * consumed. Breaking out of the loop closes the source.
+ * consumed. An array is cut by slicing; a sync iterable is read without an `await` per item.
+ * Breaking out of the loop closes the source.
  * @param size items per chunk, at least 1
  */
 export async function* chunks<T>(source: Iterable<T> | AsyncIterable<T>, size: number): AsyncGenerator<Chunk<T>, void, undefined> {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk size must be a positive integer, got ${size}`);
-  let items: T[] = [];
-  let index = 0;
-  let offset = 0;
-  for await (const item of source) {
-    items.push(item);
-    if (items.length === size) {
-      yield { index, offset, items };
-      index++;
-      offset += size;
-      items = [];
+  checkSize(size);
+  if (Array.isArray(source)) {
+    for (let offset = 0, index = 0; offset < source.length; offset += size, index++) {
+      yield { index, offset, items: source.slice(offset, offset + size) };
     }
+    return;
   }
-  if (items.length > 0) yield { index, offset, items };
+  if (typeof (source as Iterable<T>)[Symbol.iterator] === "function" && typeof (source as AsyncIterable<T>)[Symbol.asyncIterator] !== "function") {
+    yield* syncChunks(source as Iterable<T>, size);
+    return;
+  }
+  const chunker = new Chunker<T>(size);
+  for await (const item of source) {
+    const chunk = chunker.push(item);
+    if (chunk) yield chunk;
+  }
+  const last = chunker.flush();
+  if (last) yield last;
+}
+
+function* syncChunks<T>(source: Iterable<T>, size: number): Generator<Chunk<T>, void, undefined> {
+  const chunker = new Chunker<T>(size);
+  for (const item of source) {
+    const chunk = chunker.push(item);
+    if (chunk) yield chunk;
+  }
+  const last = chunker.flush();
+  if (last) yield last;
+}
+
+/** Gathers items into chunks of `size`. */
+class Chunker<T> {
+  #items: T[] = [];
+  #index = 0;
+  #offset = 0;
+
+  constructor(private readonly size: number) {}
+
+  /** Adds an item; returns the chunk it completed, if any. */
+  push(item: T): Chunk<T> | undefined {
+    this.#items.push(item);
+    return this.#items.length === this.size ? this.flush() : undefined;
+  }
+
+  /** The items gathered so far as a chunk, if any. */
+  flush(): Chunk<T> | undefined {
+    if (this.#items.length === 0) return undefined;
+    const chunk = { index: this.#index, offset: this.#offset, items: this.#items };
+    this.#index++;
+    this.#offset += this.#items.length;
+    this.#items = [];
+    return chunk;
+  }
 }

@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
 import { errorFromResponse } from "../errors/from-response";
 import { ConnectionError, TimeoutError, type RequestInfo } from "../errors/messaging-error";
-import { REQUEST_ID_HEADER } from "../schemas/http";
+import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from "../schemas/http";
+import type { Redactor } from "./redact";
 import {
   TIMEOUT_CODES, networkErrorCode, parseRetryAfter, retryDelayMs, shouldRetry, type AttemptOutcome, type RetryPolicy,
 } from "./retry";
@@ -25,6 +26,18 @@ export interface HttpConfig {
   readonly retryPolicy: RetryPolicy;
   /** Source of numbers in `[0, 1)` for jitter. Default `Math.random`. */
   readonly random?: () => number;
+  /** Removes the API key from anything the server sent, before it enters an error. */
+  readonly redact: Redactor;
+}
+
+/** A request is about to be retried. */
+export interface RetryNotice {
+  /** The attempt that just failed, from 1. */
+  readonly attempt: number;
+  /** How long the client waits before the next attempt, in ms. */
+  readonly delayMs: number;
+  /** Why the attempt failed, e.g. `HTTP 503` or `ECONNRESET`. */
+  readonly reason: string;
 }
 
 /** One logical call; the same request is sent on every attempt. */
@@ -35,8 +48,12 @@ export interface HttpRequest {
   /** Headers of this request only (content type, idempotency key). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** The `Idempotency-Key` of a POST: sent as that header, and carried by every error of the call. */
+  readonly idempotencyKey?: string;
   /** Cancels the call, including a wait between attempts; it rejects with the signal's reason. */
   readonly signal?: AbortSignal;
+  /** Called before each retry. */
+  readonly onRetry?: (notice: RetryNotice) => void;
 }
 
 /** A 2xx response with its body read. */
@@ -49,6 +66,8 @@ export interface HttpResponse {
   readonly empty: boolean;
   /** The service's `X-Request-Id`, when sent. */
   readonly requestId?: string;
+  /** Removes the API key from text taken from this response into an error. */
+  readonly redact: (text: string) => string;
 }
 
 /** Stands for a body that is not JSON; callers report it without echoing the body. */
@@ -106,7 +125,10 @@ async function attempt(config: HttpConfig, request: HttpRequest): Promise<RawRes
       origin: config.origin,
       path: config.pathPrefix + request.path,
       method: request.method,
-      headers: { ...config.headers, ...request.headers },
+      headers:
+        request.idempotencyKey === undefined
+          ? { ...config.headers, ...request.headers }
+          : { ...config.headers, ...request.headers, [IDEMPOTENCY_KEY_HEADER]: request.idempotencyKey },
       body: request.body,
       signal: controller.signal,
       // undici's own defaults are 300 s; ours bounds the whole attempt, these each phase.
@@ -137,18 +159,19 @@ export async function sendRequest(config: HttpConfig, request: HttpRequest): Pro
   const random = config.random ?? Math.random;
   for (let attemptNumber = 1; ; attemptNumber++) {
     request.signal?.throwIfAborted();
-    const info: RequestInfo = { method: request.method, path: request.path };
+    const info: RequestInfo = { method: request.method, path: request.path, idempotencyKey: request.idempotencyKey };
     let outcome: AttemptOutcome;
     let failure: Error;
     let retryAfterMs: number | undefined;
     try {
       const response = await attempt(config, request);
-      const requestId = header(response.headers, REQUEST_ID_HEADER);
+      const sentRequestId = header(response.headers, REQUEST_ID_HEADER);
+      const requestId = sentRequestId === undefined ? undefined : config.redact.text(sentRequestId);
       if (response.status >= 200 && response.status <= 299) {
-        return { status: response.status, headers: response.headers, json: response.json, empty: response.empty, requestId };
+        return { status: response.status, headers: response.headers, json: response.json, empty: response.empty, requestId, redact: config.redact.text };
       }
       retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
-      const body = response.json === NOT_JSON ? undefined : response.json;
+      const body = response.json === NOT_JSON ? undefined : config.redact.json(response.json);
       const apiError = errorFromResponse(response.status, { ...info, requestId }, body, retryAfterMs);
       failure = apiError;
       // The title tells a transient 409 (`idempotency_key_in_use`) from a final one.
@@ -168,6 +191,19 @@ export async function sendRequest(config: HttpConfig, request: HttpRequest): Pro
       }
     }
     if (!shouldRetry(outcome, attemptNumber, config.maxRetries)) throw failure;
-    await sleep(retryDelayMs(attemptNumber, retryAfterMs, config.retryPolicy, random), request.signal);
+    const delayMs = retryDelayMs(attemptNumber, retryAfterMs, config.retryPolicy, random);
+    request.onRetry?.({ attempt: attemptNumber, delayMs, reason: describeOutcome(outcome) });
+    await sleep(delayMs, request.signal);
+  }
+}
+
+function describeOutcome(outcome: AttemptOutcome): string {
+  switch (outcome.kind) {
+    case "response":
+      return `HTTP ${outcome.status}`;
+    case "network":
+      return outcome.code ?? "connection failed";
+    case "timeout":
+      return "timeout";
   }
 }

@@ -2,16 +2,17 @@ import { Agent } from "undici";
 import { z } from "zod";
 import { ConfigurationError, type RequestInfo } from "../errors/messaging-error";
 import {
-  FORM_CONTENT_TYPE, IDEMPOTENCY_KEY_HEADER, JSON_CONTENT_TYPE, MESSAGE_BATCHES_PATH, VERSION_HEADER, WEBHOOK_ENDPOINTS_PATH,
+  FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, MESSAGE_BATCHES_PATH, VERSION_HEADER, WEBHOOK_ENDPOINTS_PATH,
 } from "../schemas/http";
 import { MessageBatchRequest as MessageBatchRequestSchema, MessageBatchResult as MessageBatchResultSchema } from "../schemas/message-batch";
 import { IdempotencyKey } from "../schemas/idempotency-key";
 import type { Message, MessageBatchRequest, MessageBatchResult, WebhookEndpointCreateInput, WebhookEndpointObject } from "../schemas/types";
 import { WebhookEndpointCreate, WebhookEndpointObject as WebhookEndpointObjectSchema } from "../schemas/webhook-endpoint";
 import { encodeWebhookEndpointForm } from "./form";
-import { sendRequest, type HttpConfig } from "./http";
+import { sendRequest, type HttpConfig, type RetryNotice } from "./http";
 import { newIdempotencyKey } from "./idempotency";
 import { resolveClientOptions, type MessagingClientOptions } from "./options";
+import { createRedactor } from "./redact";
 import { parseResponseBody } from "./response";
 import { sendInChunks, type SendMessagesOptions, type SendMessagesResult } from "./send-messages";
 import { parseInput } from "./validate";
@@ -28,6 +29,8 @@ export interface RequestOptions {
   /** Cancels the call (including waits between retries); it rejects with the signal's reason. */
   signal?: AbortSignal;
 }
+
+const BATCH_HEADERS = { "content-type": JSON_CONTENT_TYPE } as const;
 
 const RequestOptionsSchema = z.object({
   idempotencyKey: IdempotencyKey.optional(),
@@ -75,6 +78,7 @@ export class MessagingClient {
       timeoutMs: resolved.timeoutMs,
       maxRetries: resolved.maxRetries,
       retryPolicy: resolved.retryPolicy,
+      redact: createRedactor(options.apiKey),
     };
   }
 
@@ -90,11 +94,11 @@ export class MessagingClient {
   async createWebhookEndpoint(input: WebhookEndpointCreateInput, options?: RequestOptions): Promise<WebhookEndpointObject> {
     const endpoint = parseInput(WebhookEndpointCreate, input, "webhook endpoint");
     const { idempotencyKey, signal } = this.#requestOptions(options);
-    const info: RequestInfo = { method: "POST", path: WEBHOOK_ENDPOINTS_PATH };
+    const info: RequestInfo = { method: "POST", path: WEBHOOK_ENDPOINTS_PATH, idempotencyKey };
     const response = await sendRequest(this.#http, {
       ...info,
       method: "POST",
-      headers: { "content-type": FORM_CONTENT_TYPE, [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
+      headers: { "content-type": FORM_CONTENT_TYPE },
       body: encodeWebhookEndpointForm(endpoint),
       signal,
     });
@@ -110,7 +114,7 @@ export class MessagingClient {
   async sendMessageBatch(request: MessageBatchRequest, options?: RequestOptions): Promise<MessageBatchResult> {
     const batch = parseInput(MessageBatchRequestSchema, request, "message batch");
     const { idempotencyKey, signal } = this.#requestOptions(options);
-    return this.#postBatch(batch, idempotencyKey, signal);
+    return this.#postBatch(batch, idempotencyKey, signal, undefined);
   }
 
   /**
@@ -125,7 +129,7 @@ export class MessagingClient {
    */
   async sendMessages(messages: Iterable<Message> | AsyncIterable<Message>, options: SendMessagesOptions): Promise<SendMessagesResult> {
     this.#assertOpen();
-    return sendInChunks(messages, options, (batch, idempotencyKey, signal) => this.#postBatch(batch, idempotencyKey, signal));
+    return sendInChunks(messages, options, (batch, idempotencyKey, signal, onRetry) => this.#postBatch(batch, idempotencyKey, signal, onRetry));
   }
 
   /**
@@ -139,15 +143,21 @@ export class MessagingClient {
     await this.#ownedAgent?.close();
   }
 
-  async #postBatch(batch: MessageBatchRequest, idempotencyKey: string, signal: AbortSignal | undefined): Promise<MessageBatchResult> {
+  async #postBatch(
+    batch: MessageBatchRequest,
+    idempotencyKey: string,
+    signal: AbortSignal | undefined,
+    onRetry: ((notice: RetryNotice) => void) | undefined,
+  ): Promise<MessageBatchResult> {
     this.#assertOpen();
-    const info: RequestInfo = { method: "POST", path: MESSAGE_BATCHES_PATH };
+    const info: RequestInfo = { method: "POST", path: MESSAGE_BATCHES_PATH, idempotencyKey };
     const response = await sendRequest(this.#http, {
       ...info,
       method: "POST",
-      headers: { "content-type": JSON_CONTENT_TYPE, [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
+      headers: BATCH_HEADERS,
       body: JSON.stringify(batch),
       signal,
+      onRetry,
     });
     // The spec does not show the batch answer: an empty 2xx is an accepted batch without an id.
     return parseResponseBody(MessageBatchResultSchema, response, info, { emptyAsObject: true });

@@ -5,6 +5,7 @@ import { IdempotencyKeyPrefix } from "../schemas/idempotency-key";
 import { MAX_MESSAGES_PER_BATCH, Stream } from "../schemas/message-batch";
 import type { Message, MessageBatchRequest, MessageBatchResult } from "../schemas/types";
 import { chunks, isIterable, type Chunk } from "./chunks";
+import type { RetryNotice } from "./http";
 import { chunkIdempotencyKey, newIdempotencyKey } from "./idempotency";
 import { parseMessages } from "./validate";
 
@@ -15,12 +16,20 @@ export const MAX_SEND_CONCURRENCY = 16;
 
 /** How far a chunked send has got; passed to `onProgress` after each accepted chunk. */
 export interface SendProgress {
-  /** Messages in the chunks accepted so far. */
+  /** Messages in the chunks accepted so far (skipped chunks not included). */
   sentMessages: number;
   /** Messages in the whole input, when known (the input is an array). */
   totalMessages?: number;
   /** Chunks accepted so far. */
   sentBatches: number;
+  /** The chunk just accepted. */
+  batch: SentBatch;
+}
+
+/** A chunk's request is about to be retried; passed to `onRetry`. */
+export interface SendRetry extends RetryNotice {
+  /** The chunk being retried. */
+  chunkIndex: number;
 }
 
 /** Options of {@link MessagingClient.sendMessages}. */
@@ -39,26 +48,53 @@ export interface SendMessagesOptions {
   /** Chunks in flight at once, 1–16. Default 1. Results stay in input order either way. */
   concurrency?: number;
   /**
+   * Indexes of chunks the service has already accepted under the same prefix (e.g. recorded
+   * by an earlier run): they are read but not sent again, and not listed in the result.
+   */
+  skipChunks?: ReadonlySet<number>;
+  /**
    * Called after each accepted chunk. If it throws, no further chunk is started and the send
    * rejects with a `PartialSendError` whose `cause` is that error.
    */
   onProgress?: (progress: SendProgress) => void;
-  /** Stops the send: no further chunk is started and requests in flight are cancelled. */
+  /** Called before a chunk's request is retried (after a transient failure), with the wait. */
+  onRetry?: (retry: SendRetry) => void;
+  /** Stops the send at once: no further chunk is started and requests in flight are cancelled. */
   signal?: AbortSignal;
+  /**
+   * Stops the send gently: once it aborts, no further chunk is started, chunks in flight are
+   * let finish (or fail), then the send rejects with a `PartialSendError` whose `cause` is the
+   * signal's reason. Use it for Ctrl-C; combine with `signal` to bound the wait.
+   */
+  stopSignal?: AbortSignal;
 }
 
 /** What a completed chunked send did. */
 export interface SendMessagesResult {
-  /** The accepted chunks, in input order. */
+  /** The accepted chunks, in input order (chunks in `skipChunks` not included). */
   batches: SentBatch[];
-  /** Messages sent in all. */
+  /** Messages sent in all (chunks in `skipChunks` not included). */
   messageCount: number;
+  /** Messages in the chunks skipped because of `skipChunks`. */
+  skippedMessages: number;
   /** The prefix of the chunks' idempotency keys (the one passed, or the one generated). */
   idempotencyKeyPrefix: string;
 }
 
 /** Sends one validated batch with the given idempotency key. */
-export type SendBatch = (request: MessageBatchRequest, idempotencyKey: string, signal: AbortSignal | undefined) => Promise<MessageBatchResult>;
+export type SendBatch = (
+  request: MessageBatchRequest,
+  idempotencyKey: string,
+  signal: AbortSignal | undefined,
+  onRetry: ((notice: RetryNotice) => void) | undefined,
+) => Promise<MessageBatchResult>;
+
+/**
+ * Internal: set to `true` in the options when every message has already been validated by
+ * the package's schemas (the `messaging send` command validates the whole file in a first
+ * pass), so it is not validated a second time. Not part of the public options.
+ */
+export const PREVALIDATED: unique symbol = Symbol("pulumi-messaging.prevalidated");
 
 const SendMessagesOptionsSchema = z.object({
   stream: Stream,
@@ -73,18 +109,23 @@ const SendMessagesOptionsSchema = z.object({
     .min(1, { error: "expected at least 1" })
     .max(MAX_SEND_CONCURRENCY, { error: `expected at most ${MAX_SEND_CONCURRENCY}` })
     .optional(),
+  skipChunks: z.custom<ReadonlySet<number>>((value) => value instanceof Set, { error: "expected a Set of chunk indexes" }).optional(),
   onProgress: z.custom<(progress: SendProgress) => void>((value) => typeof value === "function", { error: "expected a function" }).optional(),
+  onRetry: z.custom<(retry: SendRetry) => void>((value) => typeof value === "function", { error: "expected a function" }).optional(),
   signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: "expected an AbortSignal" }).optional(),
+  stopSignal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: "expected an AbortSignal" }).optional(),
 });
 
 /**
  * Sends any number of messages as consecutive batches of `batchSize`.
  *
  * Validation: an array is validated whole before anything is sent, so bad input sends
- * nothing. Any other iterable or async iterable is read lazily and each chunk is validated
- * just before it is sent; a bad message found after earlier chunks went out stops the send
- * with a `PartialSendError` (its `cause` is the `ValidationError`). Errors name the
- * message's position in the whole input, e.g. `messages[1523].tos[0]`.
+ * nothing; it is then cut into chunks by slicing. Any other iterable or async iterable is
+ * read lazily and each chunk is validated just before it is sent; a bad message found after
+ * earlier chunks went out stops the send with a `PartialSendError` (its `cause` is the
+ * `ValidationError`). Errors name the message's position in the whole input, e.g.
+ * `messages[1523].tos[0]`. The common valid message passes a precompiled check and is sent
+ * as given (no copy); zod judges the rest and writes every error message.
  *
  * Failure: once any chunk has been started, every failure (a chunk failing after its
  * retries, invalid input, the source throwing, an abort, `onProgress` throwing) stops the
@@ -96,16 +137,18 @@ const SendMessagesOptionsSchema = z.object({
 export async function sendInChunks(messages: unknown, options: SendMessagesOptions, sendBatch: SendBatch): Promise<SendMessagesResult> {
   const parsedOptions = SendMessagesOptionsSchema.safeParse(options);
   if (!parsedOptions.success) throw new ValidationError("sendMessages options", toFieldErrors(parsedOptions.error.issues));
-  const { stream, onProgress, signal } = parsedOptions.data;
+  const { stream, onProgress, onRetry, signal, stopSignal } = parsedOptions.data;
   const batchSize = parsedOptions.data.batchSize ?? MAX_MESSAGES_PER_BATCH;
   const concurrency = parsedOptions.data.concurrency ?? DEFAULT_SEND_CONCURRENCY;
   const prefix = parsedOptions.data.idempotencyKeyPrefix ?? newIdempotencyKey();
+  const skip = parsedOptions.data.skipChunks ?? new Set<number>();
+  const prevalidated = (options as { [PREVALIDATED]?: boolean })[PREVALIDATED] === true;
 
   if (!isIterable(messages)) {
     throw new ValidationError("messages", { messages: ["expected an array, an iterable or an async iterable of messages"] });
   }
   const upfront = Array.isArray(messages);
-  const source: Iterable<unknown> | AsyncIterable<unknown> = upfront ? parseMessages(messages, 0) : messages;
+  const source: Iterable<unknown> | AsyncIterable<unknown> = upfront && !prevalidated ? parseMessages(messages, 0) : messages;
   const totalMessages = upfront ? messages.length : undefined;
   signal?.throwIfAborted();
 
@@ -113,6 +156,7 @@ export async function sendInChunks(messages: unknown, options: SendMessagesOptio
   const inFlight = new Set<Promise<void>>();
   let started = 0;
   let sentMessages = 0;
+  let skippedMessages = 0;
   let failure: { index: number; cause: unknown } | undefined;
   const fail = (index: number, cause: unknown) => {
     if (failure === undefined || index < failure.index) failure = { index, cause };
@@ -120,17 +164,19 @@ export async function sendInChunks(messages: unknown, options: SendMessagesOptio
 
   const send = async (chunk: Chunk<Message>) => {
     const idempotencyKey = chunkIdempotencyKey(prefix, chunk.index);
+    const notify = onRetry && ((notice: RetryNotice) => onRetry({ ...notice, chunkIndex: chunk.index }));
     let result: MessageBatchResult;
     try {
-      result = await sendBatch({ stream, messages: chunk.items }, idempotencyKey, signal);
+      result = await sendBatch({ stream, messages: chunk.items }, idempotencyKey, signal, notify);
     } catch (error) {
       fail(chunk.index, error);
       return;
     }
-    accepted.push({ index: chunk.index, id: result.id, count: chunk.items.length, idempotencyKey });
+    const batch: SentBatch = { index: chunk.index, id: result.id, count: chunk.items.length, idempotencyKey };
+    accepted.push(batch);
     sentMessages += chunk.items.length;
     try {
-      onProgress?.({ sentMessages, totalMessages, sentBatches: accepted.length });
+      onProgress?.({ sentMessages, totalMessages, sentBatches: accepted.length, batch });
     } catch (error) {
       fail(chunk.index + 1, error);
     }
@@ -141,13 +187,19 @@ export async function sendInChunks(messages: unknown, options: SendMessagesOptio
     for await (const raw of chunks(source, batchSize)) {
       nextIndex = raw.index;
       if (failure !== undefined) break;
-      if (signal?.aborted) {
-        fail(raw.index, signal.reason);
+      const stop = signal?.aborted ? signal : stopSignal?.aborted ? stopSignal : undefined;
+      if (stop) {
+        fail(raw.index, stop.reason);
         break;
+      }
+      if (skip.has(raw.index)) {
+        skippedMessages += raw.items.length;
+        nextIndex = raw.index + 1;
+        continue;
       }
       let chunk: Chunk<Message>;
       try {
-        chunk = upfront ? (raw as Chunk<Message>) : { ...raw, items: parseMessages(raw.items, raw.offset) };
+        chunk = upfront || prevalidated ? (raw as Chunk<Message>) : { ...raw, items: parseMessages(raw.items, raw.offset) };
       } catch (error) {
         fail(raw.index, error);
         break;
@@ -168,11 +220,12 @@ export async function sendInChunks(messages: unknown, options: SendMessagesOptio
 
   accepted.sort((a, b) => a.index - b.index);
   if (failure !== undefined) {
-    if (started === 0) throw failure.cause;
-    // The first chunk not accepted (with concurrency, later ones may have been).
+    if (started === 0 && skip.size === 0) throw failure.cause;
+    // The first chunk neither accepted nor skipped (with concurrency, later ones may have been).
+    const done = new Set([...skip, ...accepted.map((batch) => batch.index)]);
     let failedIndex = 0;
-    while (failedIndex < accepted.length && accepted[failedIndex].index === failedIndex) failedIndex++;
+    while (done.has(failedIndex)) failedIndex++;
     throw new PartialSendError(accepted, failedIndex, prefix, failure.cause);
   }
-  return { batches: accepted, messageCount: sentMessages, idempotencyKeyPrefix: prefix };
+  return { batches: accepted, messageCount: sentMessages, skippedMessages, idempotencyKeyPrefix: prefix };
 }

@@ -1,7 +1,9 @@
 import type { z } from "zod";
 import { ValidationError } from "../errors/messaging-error";
-import { formatPath, toFieldErrors, type FieldErrors } from "../schemas/field-errors";
-import { Message } from "../schemas/message-batch";
+import { addFieldError, formatPath, mergeFieldErrors, toFieldErrors, type FieldErrors, type IssueLike } from "../schemas/field-errors";
+import { Message as MessageSchema } from "../schemas/message-batch";
+import type { Message } from "../schemas/types";
+import { isCertainlyValidMessage } from "./message-check";
 
 /** At most this many invalid messages are listed in one `ValidationError`; the rest are counted. */
 export const MAX_REPORTED_INVALID_MESSAGES = 100;
@@ -24,68 +26,99 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
  */
 export type ItemLocation = readonly PropertyKey[] | string;
 
-/** How {@link validateMessageList} names items and reports them. */
-export interface MessageListOptions {
-  /** Names the input in the error message, e.g. `"messages"`. */
-  readonly what: string;
-  /** Where item `index` is. Called only for invalid items. */
-  readonly locate: (index: number) => ItemLocation;
-  /** Key of the field error that counts the invalid messages not listed, e.g. `"messages"`. */
-  readonly overflowKey: string;
-  /**
-   * Why item `index` could not be read at all (e.g. a line of a file that is not JSON), or
-   * undefined when it was read. Such an item counts as invalid and its reason is listed
-   * under its location as is. Default: every item was read.
-   */
-  readonly unreadable?: (index: number) => string | undefined;
+/** The verdict on one message: the message to send, or the zod issues that reject it. */
+export type MessageVerdict = { readonly ok: true; readonly message: Message } | { readonly ok: false; readonly issues: readonly IssueLike[] };
+
+/**
+ * Validates one message. The common valid message passes a precompiled check and is
+ * returned as it is (no copy); anything else is judged by the zod `Message` schema, whose
+ * output or issues are returned.
+ */
+export function checkMessage(value: unknown): MessageVerdict {
+  if (isCertainlyValidMessage(value)) return { ok: true, message: value };
+  const result = MessageSchema.safeParse(value);
+  return result.success ? { ok: true, message: result.data } : { ok: false, issues: result.error.issues };
 }
 
 /**
- * The one "validate each message, list at most {@link MAX_REPORTED_INVALID_MESSAGES}" loop:
- * validates every item with the `Message` schema and returns the messages, or throws a
- * {@link ValidationError} listing the field errors of the first
- * {@link MAX_REPORTED_INVALID_MESSAGES} invalid items (named by `locate`) and counting the
- * rest under `overflowKey`.
+ * Collects invalid messages as they are found, for one {@link ValidationError}: lists the
+ * field errors of the first {@link MAX_REPORTED_INVALID_MESSAGES} and counts the rest. Works
+ * on a stream: it holds at most that many entries, whatever the input's size.
  */
-export function validateMessageList(items: readonly unknown[], options: MessageListOptions): Message[] {
-  const parsed: Message[] = [];
-  const errors: FieldErrors = {};
-  let invalid = 0;
-  // Counts every invalid item; lists the first ones (the location is worked out only for those).
-  const report = (index: number, itemErrors: (location: ItemLocation) => FieldErrors) => {
-    invalid++;
-    if (invalid <= MAX_REPORTED_INVALID_MESSAGES) Object.assign(errors, itemErrors(options.locate(index)));
-  };
-  items.forEach((item, i) => {
-    const reason = options.unreadable?.(i);
-    if (reason !== undefined) {
-      report(i, (location) => ({ [typeof location === "string" ? location : formatPath(location)]: [reason] }));
-      return;
-    }
-    const result = Message.safeParse(item);
-    if (result.success) parsed.push(result.data);
-    else report(i, (location) => locatedFieldErrors(location, result.error.issues));
-  });
-  if (invalid > 0) {
-    if (invalid > MAX_REPORTED_INVALID_MESSAGES) {
-      (errors[options.overflowKey] ??= []).push(
-        `${invalid - MAX_REPORTED_INVALID_MESSAGES} more invalid message(s) not listed (${invalid} in all)`,
-      );
-    }
-    throw new ValidationError(options.what, errors);
+export class InvalidMessages {
+  #errors: FieldErrors = {};
+  #count = 0;
+
+  /**
+   * @param what names the input in the error message, e.g. `"messages"`
+   * @param overflowKey key of the field error that counts the invalid messages not listed
+   */
+  constructor(private readonly what: string, private readonly overflowKey: string) {}
+
+  /** Invalid messages seen so far. */
+  get count(): number {
+    return this.#count;
   }
-  return parsed;
+
+  /** Records an invalid message at `location` with its zod issues. */
+  addIssues(location: ItemLocation, issues: readonly IssueLike[]): void {
+    this.#add(() => locatedFieldErrors(location, issues));
+  }
+
+  /** Records a message that could not be read at all (e.g. not JSON), with why. */
+  addReason(location: ItemLocation, reason: string): void {
+    this.#add(() => ({ [typeof location === "string" ? location : formatPath(location)]: [reason] }));
+  }
+
+  /** The error listing what was recorded, or undefined when every message was valid. */
+  toError(): ValidationError | undefined {
+    if (this.#count === 0) return undefined;
+    const errors: FieldErrors = {};
+    mergeFieldErrors(errors, this.#errors);
+    if (this.#count > MAX_REPORTED_INVALID_MESSAGES) {
+      addFieldError(errors, this.overflowKey, `${this.#count - MAX_REPORTED_INVALID_MESSAGES} more invalid message(s) not listed (${this.#count} in all)`);
+    }
+    return new ValidationError(this.what, errors);
+  }
+
+  // The location is worked out only for the messages listed.
+  #add(errors: () => FieldErrors): void {
+    this.#count++;
+    if (this.#count <= MAX_REPORTED_INVALID_MESSAGES) mergeFieldErrors(this.#errors, errors());
+  }
 }
 
-function locatedFieldErrors(location: ItemLocation, issues: ReadonlyArray<z.core.$ZodIssue>): FieldErrors {
+function locatedFieldErrors(location: ItemLocation, issues: readonly IssueLike[]): FieldErrors {
   if (typeof location !== "string") return toFieldErrors(issues, location);
-  return Object.fromEntries(Object.entries(toFieldErrors(issues)).map(([field, reasons]) => [`${location}: ${field}`, reasons]));
+  const errors: FieldErrors = {};
+  for (const [field, reasons] of Object.entries(toFieldErrors(issues))) addFieldError(errors, `${location}: ${field}`, ...reasons);
+  return errors;
 }
 
 /**
  * Validates a run of messages that starts at position `offset` of the caller's whole input,
- * so errors name the position there (`messages[1523].tos[0]`); see {@link validateMessageList}.
+ * so errors name the position there (`messages[1523].tos[0]`), and returns them: the same
+ * array when every message passed as it is, else a copy holding the schema's outputs. A hole
+ * in a sparse array is an invalid message. Throws a {@link ValidationError} (see
+ * {@link InvalidMessages}) when any is invalid.
  */
 export function parseMessages(items: readonly unknown[], offset: number, what = "messages"): Message[] {
-  return validateMessageList(items, { what, locate: (i) => ["messages", offset + i], overflowKey: "messages" });
+  let parsed = items as Message[];
+  const invalid = new InvalidMessages(what, "messages");
+  for (let i = 0; i < items.length; i++) {
+    if (!(i in items)) {
+      invalid.addReason(["messages", offset + i], "missing: a hole in a sparse array");
+      continue;
+    }
+    const item = items[i];
+    const verdict = checkMessage(item);
+    if (!verdict.ok) invalid.addIssues(["messages", offset + i], verdict.issues);
+    else if (verdict.message !== item) {
+      if (parsed === items) parsed = items.slice() as Message[];
+      parsed[i] = verdict.message;
+    }
+  }
+  const error = invalid.toError();
+  if (error) throw error;
+  return parsed;
 }

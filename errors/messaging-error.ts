@@ -53,6 +53,13 @@ export interface RequestInfo {
   path: string;
   /** The service's `X-Request-Id`, when it sent one. */
   requestId?: string;
+  /** The `Idempotency-Key` the call was sent with (every POST has one). */
+  idempotencyKey?: string;
+}
+
+// Appended to the message of every error of a POST: retrying with this key cannot duplicate.
+function keyNote(request: RequestInfo): string {
+  return request.idempotencyKey === undefined ? "" : `\nidempotency key: ${request.idempotencyKey} (retry with it to make sure the call takes effect once)`;
 }
 
 /** The service answered with a non-2xx status. Subclasses narrow by status. */
@@ -61,8 +68,10 @@ export class ApiError extends MessagingError {
   readonly method: string;
   readonly path: string;
   readonly requestId?: string;
-  /** The problem-details body, when the service sent one. */
+  /** The problem-details body, when the service sent one (the API key removed from it). */
   readonly problem?: Problem;
+  /** The `Idempotency-Key` the request was sent with (POST); pass it again to retry safely. */
+  readonly idempotencyKey?: string;
 
   constructor(code: MessagingErrorCode, status: number, request: RequestInfo, problem?: Problem) {
     super(code, describeApiError(status, request, problem));
@@ -71,6 +80,7 @@ export class ApiError extends MessagingError {
     this.path = request.path;
     this.requestId = request.requestId;
     this.problem = problem;
+    this.idempotencyKey = request.idempotencyKey;
   }
 
   /** Field path → messages from the problem body (`errors`), empty when there were none. */
@@ -85,7 +95,7 @@ function describeApiError(status: number, request: RequestInfo, problem?: Proble
   if (problem?.detail) parts.push(problem.detail);
   if (problem?.errors && Object.keys(problem.errors).length > 0) parts.push(describeFieldErrors(problem.errors, { indent: "  " }));
   if (request.requestId) parts.push(`request id: ${request.requestId}`);
-  return parts.join("\n");
+  return parts.join("\n") + keyNote(request);
 }
 
 /** 400/422: the service rejected the request's content. */
@@ -134,10 +144,13 @@ export class ConfigurationError extends MessagingError {
 /** The connection failed before a response arrived (refused, reset, DNS). */
 export class ConnectionError extends MessagingError {
   readonly attempts: number;
+  /** The `Idempotency-Key` the request was sent with (POST); the service may have applied it: retry with it. */
+  readonly idempotencyKey?: string;
   constructor(request: RequestInfo, attempts: number, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super("connection_error", `${request.method} ${request.path}: connection failed after ${attempts} attempt(s): ${reason}`, { cause });
+    super("connection_error", `${request.method} ${request.path}: connection failed after ${attempts} attempt(s): ${reason}${keyNote(request)}`, { cause });
     this.attempts = attempts;
+    this.idempotencyKey = request.idempotencyKey;
   }
 }
 
@@ -145,10 +158,13 @@ export class ConnectionError extends MessagingError {
 export class TimeoutError extends MessagingError {
   readonly timeoutMs: number;
   readonly attempts: number;
+  /** The `Idempotency-Key` the request was sent with (POST); the service may have applied it: retry with it. */
+  readonly idempotencyKey?: string;
   constructor(request: RequestInfo, timeoutMs: number, attempts: number) {
-    super("timeout", `${request.method} ${request.path}: no response within ${timeoutMs} ms, after ${attempts} attempt(s)`);
+    super("timeout", `${request.method} ${request.path}: no response within ${timeoutMs} ms, after ${attempts} attempt(s)${keyNote(request)}`);
     this.timeoutMs = timeoutMs;
     this.attempts = attempts;
+    this.idempotencyKey = request.idempotencyKey;
   }
 }
 
@@ -160,13 +176,16 @@ export class ResponseSchemaError extends MessagingError {
   readonly fieldErrors: FieldErrors;
   readonly requestId?: string;
   readonly resourceId?: string;
+  /** The `Idempotency-Key` the request was sent with (POST): retrying with it gets the same answer back. */
+  readonly idempotencyKey?: string;
   constructor(request: RequestInfo, fieldErrors: FieldErrors, resourceId?: string) {
     const created = resourceId ? `\nthe service did accept the call and returned id ${resourceId}` : "";
     const fields = describeFieldErrors(fieldErrors, { indent: "  " });
-    super("invalid_response", `${request.method} ${request.path}: unexpected response body:\n${fields}${created}`);
+    super("invalid_response", `${request.method} ${request.path}: unexpected response body:\n${fields}${created}${keyNote(request)}`);
     this.fieldErrors = fieldErrors;
     this.requestId = request.requestId;
     this.resourceId = resourceId;
+    this.idempotencyKey = request.idempotencyKey;
   }
 }
 

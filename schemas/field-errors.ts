@@ -30,16 +30,21 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /**
- * Adds `message` under `field`. Safe for any field name: `errors["__proto__"] ??= []` would
- * read the prototype (and `constructor` the Object function) instead of an own entry, and an
- * assignment to `__proto__` would replace the prototype. The entry is always an own property.
+ * Adds `messages` under `field`, safely for any field name: `errors[field] ??= []` would read
+ * `Object.prototype` members for `__proto__` or `constructor` (and assigning `__proto__`
+ * would change the object's prototype), so the entry is always an own property.
  */
-export function addFieldError(errors: FieldErrors, field: string, message: string): void {
-  if (Object.prototype.hasOwnProperty.call(errors, field)) {
-    errors[field].push(message);
+export function addFieldError(errors: FieldErrors, field: string, ...messages: string[]): void {
+  if (Object.hasOwn(errors, field)) {
+    errors[field].push(...messages);
   } else {
-    Object.defineProperty(errors, field, { value: [message], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(errors, field, { value: [...messages], enumerable: true, writable: true, configurable: true });
   }
+}
+
+/** Adds every entry of `source` to `target` (see {@link addFieldError}). */
+export function mergeFieldErrors(target: FieldErrors, source: FieldErrors): void {
+  for (const [field, messages] of Object.entries(source)) addFieldError(target, field, ...messages);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DEFAULT_MAX_RETRIES } from "../../client";
@@ -39,6 +39,11 @@ afterEach(() => {
   emulator.setFaults({ failureRate: 0 });
 });
 
+interface RunOutput {
+  stdout: string;
+  stderr: string;
+}
+
 interface RunResult {
   code: number | null;
   stdout: string;
@@ -54,7 +59,7 @@ interface RunResult {
 async function send(args: string[] | string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(childEnv)) if (name.startsWith("MESSAGING_")) delete childEnv[name];
-  Object.assign(childEnv, { MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: emulator.url }, env);
+  Object.assign(childEnv, { MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: emulator.url, MESSAGING_STATE_DIR: path.join(dir, "state") }, env);
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
 
   const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
@@ -83,9 +88,12 @@ function recipient(i: number): string {
   return `+2547${String(i).padStart(8, "0")}`;
 }
 
-/** Writes `count` messages as NDJSON, each to its own recipient; returns the file name (relative to `dir`). */
+/**
+ * Writes `count` messages as NDJSON, each to its own recipient, the file name in each body (so
+ * no two files have the same content, and so the same derived keys); returns the file name.
+ */
 function ndjsonFile(name: string, count: number): string {
-  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ tos: [recipient(i)], body: `reminder ${i}` }));
+  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ tos: [recipient(i)], body: `${name}: reminder ${i}` }));
   writeFileSync(path.join(dir, name), `${lines.join("\n")}\n`);
   return name;
 }
@@ -150,11 +158,13 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(run.code).toBe(0);
     const batches = batchesSince(before);
     expectEachMessageOnce(batches, 2500);
-    expect(batches.map((batch) => batch.messages[0].body)).toEqual(["reminder 0", "reminder 1000", "reminder 2000"]);
+    expect(batches.map((batch) => batch.messages[0].body)).toEqual(["reminders.ndjson: reminder 0", "reminders.ndjson: reminder 1000", "reminders.ndjson: reminder 2000"]);
     expect(emulator.requestCount() - before.requests).toBe(3);
-    expect(run.stdout).toBe(`sent 2500 message(s) in 3 call(s): ${batches.map((batch) => batch.id).join(", ")}\n`);
-    expect(run.stderr).toContain("sent 1000/2500 messages (1/3 calls)");
-    expect(run.stderr).toContain("sent 2500/2500 messages (3/3 calls)");
+    // A short summary: counts, duration, rate; no batch ids (those are in --json).
+    expect(run.stdout).toMatch(/^sent 2500 message\(s\) in \d+\.\d s \(\d+ msg\/s\): all 2500 of reminders\.ndjson confirmed in 3 call\(s\)\n$/);
+    expect(run.stdout).not.toContain("msba_");
+    // Not a terminal: plain progress lines, the last one at 100 %.
+    expect(run.stderr).toMatch(/sent 2500\/2500 messages \(100%\), [\d,]+ msg\/s, ETA 0 s, 0 retries\n$/);
   });
 
   it("sends CSV and JSON files too, on the stream given", async () => {
@@ -202,6 +212,7 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(run.stderr).toMatch(/line 4: body: expected non-empty message text/);
     expect(run.stderr).toMatch(/line 5: not valid JSON/);
     expect(run.stderr).toContain("nothing was sent");
+    expect(run.stderr).not.toMatch(/run the same command|finish with/i);
     expect(emulator.requestCount()).toBe(before.requests);
   });
 
@@ -229,13 +240,16 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(run.stderr).toContain("MESSAGING_BASE_URL");
   });
 
-  it("a wrong key: exits 1 with the service's answer, without printing that key", async () => {
+  it("a wrong key: exits 1 saying what to fix, with no resume hint and without printing that key", async () => {
     const wrongKey = "sk_test_wrong_4c8e1a6f0b2d_never_printed";
     const before = mark();
     const run = await send(["--file", ndjsonFile("wrongkey.ndjson", 3)], { MESSAGING_API_KEY: wrongKey });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("HTTP 401");
+    expect(run.stderr).toContain("Fix: the service did not accept the API key: set MESSAGING_API_KEY to a valid key");
+    expect(run.stderr).not.toMatch(/resume|run the same command|finish with|messaging send --file/i);
     expect(`${run.stdout}${run.stderr}`).not.toContain(wrongKey);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(Buffer.from(`${wrongKey}:`).toString("base64"));
     expect(batchesSince(before)).toEqual([]);
   });
 
@@ -247,6 +261,11 @@ describe("messaging send (built CLI against the emulator)", () => {
     [["--file", "x.ndjson", "--dry-run=yes"]],
     [["--file", "x.ndjson", "--stream", ""]],
     [["--file", "x.ndjson", "--idempotency-key-prefix", "has space"]],
+    [["--file", "x.txt"]],
+    [["--file", "x.ndjson", "--format", "xml"]],
+    [["--file", "x.ndjson", "--batch-size", "1001"]],
+    [["--file", "x.ndjson", "--concurrency", "0"]],
+    [["--file", "x.ndjson", "--resend", "--send-id", "abc"]],
   ])("bad arguments %p: exits 2 with usage, sends nothing", async (args) => {
     const before = mark();
     const run = await send(args);
@@ -273,7 +292,7 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(emulator.requestCount() - before.requests).toBe(3 + faults.length);
   });
 
-  it("stopped part-way: prints a resume command; running it completes without duplicates", async () => {
+  it("stopped part-way: prints the command to finish; running it completes without duplicates", async () => {
     // A seed under which call 1 succeeds at once and call 2 is processed, then its
     // connection dropped, on every attempt: the run stops after the service accepted 2 batches
     // but confirmed only 1.
@@ -288,23 +307,129 @@ describe("messaging send (built CLI against the emulator)", () => {
     const before = mark();
     const first = await send(["--file", file]);
     expect(first.code).toBe(1);
-    expect(first.stderr).toContain("sending stopped at chunk 1");
+    expect(first.stderr).toContain("1000 of 2500 message(s) are confirmed");
     expect(batchesSince(before).map((batch) => batch.messages.length)).toEqual([1000, 1000]);
 
-    const resume = /resume without sending anything twice: (messaging send .*)$/m.exec(first.stderr)?.[1];
-    expect(resume).toMatch(/^messaging send --file 'resume list\.ndjson' --stream transactional --idempotency-key-prefix \S+$/);
-    // The prefix the client generated, as the error carries it.
-    const prefix = /resume with idempotencyKeyPrefix "([^"]+)"/.exec(first.stderr)?.[1];
-    expect(prefix).toMatch(/^[0-9a-f-]{36}$/);
-    expect(resume!.endsWith(`--idempotency-key-prefix ${prefix}`)).toBe(true);
+    const finish = /Run the same command again to send the rest \(nothing is sent twice\):\n {2}(messaging send .*)$/m.exec(first.stderr)?.[1];
+    expect(finish).toBe("messaging send --file 'resume list.ndjson' --stream transactional");
     emulator.setFaults({ failureRate: 0 });
     // Run exactly as printed, through a shell.
-    const second = await send(resume!);
+    const second = await send(finish!);
     expect(second.code).toBe(0);
+    expect(second.stderr).toContain("continuing: 1000 of 2500 message(s) were confirmed by an earlier run");
+
+    // Call 2 was answered from the service's record (same key), call 3 sent: each message once.
+    expectEachMessageOnce(batchesSince(before), 2500);
+    expect(second.stdout).toContain("sent 1500 message(s) (1000 more were confirmed by an earlier run)");
+  });
+
+  it("the same command again after a complete send sends nothing; --resend sends the file again", async () => {
+    const file = ndjsonFile("again.ndjson", 1500);
+    const before = mark();
+    expect((await send(["--file", file])).code).toBe(0);
+    const requests = emulator.requestCount();
+
+    const again = await send(["--file", file]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("already sent: all 1500 message(s) of again.ndjson were confirmed in 2 call(s)");
+    expect(again.stdout).toContain("add --resend");
+    expect(emulator.requestCount()).toBe(requests);
+
+    const resend = await send(["--file", file, "--resend", "--json"]);
+    expect(resend.code).toBe(0);
+    const outcome = JSON.parse(resend.stdout);
+    expect(outcome).toEqual(expect.objectContaining({ status: "sent", sentMessages: 1500, sendId: expect.stringMatching(/^[0-9a-f]{12}$/) }));
+    const batches = batchesSince(before);
+    expect(batches).toHaveLength(4);
+    expect(outcome.batchIds).toEqual(batches.slice(2).map((batch) => batch.id));
+  });
+
+  it("--json: one object with counts, rate and the batch ids on stdout", async () => {
+    const before = mark();
+    const run = await send(["--file", ndjsonFile("json.ndjson", 1200), "--json"]);
+    expect(run.code).toBe(0);
+    const outcome = JSON.parse(run.stdout);
+    expect(outcome).toEqual(
+      expect.objectContaining({
+        status: "sent", file: "json.ndjson", stream: "transactional", messages: 1200, calls: 2, sentMessages: 1200,
+        skippedMessages: 0, durationMs: expect.any(Number), messagesPerSecond: expect.any(Number),
+        keyPrefix: expect.stringMatching(/^ms1-[0-9a-f]{40}$/),
+      }),
+    );
+    expect(outcome.batchIds).toEqual(batchesSince(before).map((batch) => batch.id));
+  });
+
+  it("--help lists options, environment variables, file formats and exit codes; --version prints the version", async () => {
+    const help = await send(["--help"]);
+    expect(help.code).toBe(0);
+    for (const text of ["--file FILE", "--resend", "--json", "MESSAGING_API_KEY", "MESSAGING_STATE_DIR", "NDJSON", "CSV", "exit codes", "130"]) {
+      expect(help.stdout).toContain(text);
+    }
+    const version = await send("messaging --version");
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
+  });
+});
+
+describe("messaging send interrupted, then run again (built CLI against the emulator)", () => {
+  const COUNT = 20_000;
+
+  /** Starts `send` with batches of 100, and resolves once the emulator has recorded `after` batches of it. */
+  function startSend(file: string, after: number): { child: ChildProcess; output: () => RunOutput; exited: Promise<number | null>; started: Promise<void> } {
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: emulator.url, MESSAGING_STATE_DIR: path.join(dir, "state") };
+    const child = spawn(process.execPath, [CLI, "send", "--file", file, "--batch-size", "100"], { cwd: dir, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    const baseline = emulator.batches().length;
+    const started = new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (emulator.batches().length - baseline >= after || child.exitCode !== null) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 2);
+    });
+    return { child, output: () => ({ stdout, stderr }), exited, started };
+  }
+
+  it.each([["SIGKILL"], ["SIGINT"], ["SIGTERM"]] as const)("%s midway, then the same command: every message accepted exactly once", async (signal) => {
+    const file = ndjsonFile(`interrupted-${signal}.ndjson`, COUNT);
+    const before = mark();
+    const run = startSend(file, 20);
+    let code: number | null;
+    try {
+      await run.started;
+      run.child.kill(signal);
+      code = await run.exited;
+    } finally {
+      if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+      await run.exited;
+    }
+    const partial = batchesSince(before).reduce((n, batch) => n + batch.messages.length, 0);
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(COUNT);
+    const { stderr } = run.output();
+    for (const secret of [API_KEY, AUTH_HEADER_VALUE]) expect(stderr).not.toContain(secret);
+
+    let again: string | string[] = ["--file", file, "--batch-size", "100"];
+    if (signal !== "SIGKILL") {
+      expect(code).toBe(signal === "SIGINT" ? 130 : 143);
+      expect(stderr).toContain(`interrupted by ${signal}`);
+      expect(stderr).toMatch(/\d+ of 20000 message\(s\) are confirmed/);
+      const finish = /finish with\n {2}(messaging send .*)$/m.exec(stderr)?.[1];
+      expect(finish).toBe(`messaging send --file ${file} --stream transactional --batch-size 100`);
+      again = finish!;
+    }
+    const second = await send(again);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain("continuing:");
 
     const batches = batchesSince(before);
-    expectEachMessageOnce(batches, 2500);
-    // The resumed run got the first two calls' original answers back (replayed), then sent the third.
-    expect(second.stdout).toBe(`sent 2500 message(s) in 3 call(s): ${batches.map((batch) => batch.id).join(", ")}\n`);
+    const recipients = batches.flatMap((batch) => batch.messages.flatMap((message) => message.tos));
+    expect(recipients.length).toBe(COUNT);
+    expect(new Set(recipients).size).toBe(COUNT);
   });
 });

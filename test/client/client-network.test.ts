@@ -2,51 +2,14 @@
  * The client against real loopback sockets, for what neither MockAgent nor the emulator
  * produces on demand: a server that never answers, a refused port, socket reuse.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingMessage } from "node:http";
+import { startServer, type TestServer } from "./loopback-server";
 import { MessagingClient } from "../../client";
 import { ConnectionError, TimeoutError, isConnectionError, isTimeoutError } from "../../errors";
 
 const KEY = "sk_test_network_81c0";
 const batch = { stream: "transactional", messages: [{ tos: ["+254712345678"], body: "hi" }] };
 
-interface TestServer {
-  url: string;
-  requests: IncomingMessage[];
-  connections: number;
-  close(): Promise<void>;
-}
-
-async function startServer(handler: (req: IncomingMessage, res: ServerResponse, n: number) => void): Promise<TestServer> {
-  const sockets = new Set<Socket>();
-  const state = { requests: [] as IncomingMessage[], connections: 0 };
-  const server: Server = createServer((req, res) => {
-    state.requests.push(req);
-    req.resume();
-    req.on("end", () => handler(req, res, state.requests.length));
-  });
-  server.on("connection", (socket) => {
-    state.connections++;
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    get requests() {
-      return state.requests;
-    },
-    get connections() {
-      return state.connections;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 let server: TestServer | undefined;
 let client: MessagingClient | undefined;

@@ -66,12 +66,13 @@ describe("sendMessages", () => {
         { index: 2, id: "msba_run-1-2", count: 500, idempotencyKey: "run-1-2" },
       ],
       messageCount: 2500,
+      skippedMessages: 0,
       idempotencyKeyPrefix: "run-1",
     });
     expect(progress).toEqual([
-      { sentMessages: 1000, totalMessages: 2500, sentBatches: 1 },
-      { sentMessages: 2000, totalMessages: 2500, sentBatches: 2 },
-      { sentMessages: 2500, totalMessages: 2500, sentBatches: 3 },
+      { sentMessages: 1000, totalMessages: 2500, sentBatches: 1, batch: result.batches[0] },
+      { sentMessages: 2000, totalMessages: 2500, sentBatches: 2, batch: result.batches[1] },
+      { sentMessages: 2500, totalMessages: 2500, sentBatches: 3, batch: result.batches[2] },
     ]);
   });
 
@@ -246,6 +247,52 @@ describe("sendMessages", () => {
     expect(error.failedIndex).toBe(2);
     expect((error.cause as Error).message).toBe("enough");
     expect(service.calls()).toHaveLength(2);
+  });
+
+  it("skipChunks: chunks already accepted are not sent again, and are counted apart", async () => {
+    const received = acceptBatches();
+    const result = await service.client.sendMessages(messages(5), {
+      stream: "transactional", batchSize: 1, idempotencyKeyPrefix: "skip", skipChunks: new Set([0, 2, 3]),
+    });
+    expect(received.map((r) => r.key)).toEqual(["skip-1", "skip-4"]);
+    expect(result.batches.map((b) => b.index)).toEqual([1, 4]);
+    expect(result.messageCount).toBe(2);
+    expect(result.skippedMessages).toBe(3);
+  });
+
+  it("stopSignal: no further chunk starts, the chunks in flight finish and are reported as sent", async () => {
+    const stop = new AbortController();
+    const started: number[] = [];
+    const finishers: Array<() => void> = [];
+    const sendBatch: SendBatch = (_request, key) =>
+      new Promise((resolve) => {
+        const index = Number(key.split("-").pop());
+        started.push(index);
+        finishers.push(() => resolve({ id: `msba_${index}` }));
+        // Ctrl-C arrives while chunks 0 and 1 are in flight.
+        if (started.length === 2) {
+          stop.abort(new Error("SIGINT"));
+          setImmediate(() => finishers.forEach((finish) => finish()));
+        }
+      });
+    const error = (await rejection(
+      sendInChunks(messages(6), { stream: "transactional", batchSize: 1, concurrency: 2, idempotencyKeyPrefix: "s", stopSignal: stop.signal }, sendBatch),
+    )) as PartialSendError;
+    expect(started).toEqual([0, 1]);
+    expect(error.sent.map((b) => b.id)).toEqual(["msba_0", "msba_1"]);
+    expect(error.failedIndex).toBe(2);
+    expect((error.cause as Error).message).toBe("SIGINT");
+  });
+
+  it("onRetry: told of each retry of a chunk, with the reason and the wait", async () => {
+    let attempts = 0;
+    service.pool
+      .intercept({ path: BATCHES, method: "POST" })
+      .reply(() => (++attempts === 1 ? { statusCode: 503, data: "{}" } : { statusCode: 200, data: '{"id":"msba_1"}' }))
+      .persist();
+    const retries: unknown[] = [];
+    await service.client.sendMessages(messages(1), { stream: "transactional", onRetry: (retry) => retries.push(retry) });
+    expect(retries).toEqual([{ chunkIndex: 0, attempt: 1, delayMs: expect.any(Number), reason: "HTTP 503" }]);
   });
 
   it("stops when onProgress throws", async () => {

@@ -1,0 +1,197 @@
+import type { Line } from "./utf8-lines";
+
+/** One element of the messages array, as written in the file. */
+export interface JsonItem {
+  /** Position in the array, from 0. */
+  readonly index: number;
+  /** Line the element starts on, from 1. */
+  readonly line: number;
+  /** The element's JSON text, to be parsed with `JSON.parse`. */
+  readonly text: string;
+}
+
+/** The file is not a JSON array of messages (or `{ "messages": [...] }`); `line` is where it went wrong. */
+export class JsonStructureError extends Error {
+  constructor(readonly line: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Streams the elements of a JSON array of messages — the top-level array, or the array under
+ * the top-level object's `messages` key — without holding the document: each element's text
+ * is cut out by a small scanner (strings, escapes and nesting depth) and handed over with
+ * its index and starting line, to be parsed on its own. Element texts come in arrays, one
+ * per batch of lines. A JSON syntax error inside an element is left to `JSON.parse` of that
+ * element (so every bad element is reported); one in the structure around the elements
+ * throws {@link JsonStructureError}. Nothing but whitespace may follow the document.
+ */
+export async function* jsonArrayItems(lines: AsyncIterable<Line[]>): AsyncGenerator<JsonItem[], void, undefined> {
+  const scanner = new Scanner();
+  let last = 0;
+  for await (const batch of lines) {
+    const items: JsonItem[] = [];
+    for (const line of batch) {
+      last = line.number;
+      if (line.text === undefined) throw new JsonStructureError(line.number, "not valid UTF-8");
+      scanner.feed(line.text, line.number, items);
+    }
+    if (items.length > 0) yield items;
+  }
+  scanner.finish(last);
+}
+
+type Mode =
+  | "start" // before the top-level value
+  | "object" // in the top-level object, at a key, a ':', a ',' or its end
+  | "value" // in the top-level object, skipping the value of a key other than "messages"
+  | "between" // in the messages array, between elements
+  | "element" // in an element
+  | "end"; // after the document: whitespace only
+
+// Scans the document one character at a time. Strings are skipped with their escapes, so
+// brackets inside them do not count.
+class Scanner {
+  private mode: Mode = "start";
+  private topLevelObject = false;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private key = "";
+  private readingKey = false;
+  private afterColon = false;
+  private messagesFound = false;
+  private element = "";
+  private elementLine = 0;
+  private index = 0;
+  private afterComma = false;
+
+  feed(text: string, line: number, out: JsonItem[]): void {
+    const source = `${text}\n`;
+    let elementStart = this.mode === "element" ? 0 : -1;
+    for (let i = 0; i < source.length; i++) {
+      const c = source[i];
+      if (this.inString) {
+        if (this.readingKey) this.key += c;
+        if (this.escaped) this.escaped = false;
+        else if (c === "\\") this.escaped = true;
+        else if (c === '"') {
+          this.inString = false;
+          this.readingKey = false;
+        }
+        continue;
+      }
+      if (this.mode === "element") {
+        if (c === '"') this.inString = true;
+        else if (c === "{" || c === "[") this.depth++;
+        else if ((c === "}" || c === "]") && this.depth > 0) this.depth--;
+        else if ((c === "," || c === "]") && this.depth === 0) {
+          this.element += source.slice(elementStart, i);
+          elementStart = -1;
+          out.push({ index: this.index++, line: this.elementLine, text: this.element });
+          this.element = "";
+          this.mode = "between";
+          this.afterComma = c === ",";
+          if (c === "]") this.closeArray();
+        } else if (c === "}" && this.depth === 0) throw new JsonStructureError(line, "unexpected '}' in the messages array");
+        continue;
+      }
+      if (c === " " || c === "\t" || c === "\n" || c === "\r") continue;
+      switch (this.mode) {
+        case "start":
+          if (c === "[") this.mode = "between";
+          else if (c === "{") {
+            this.topLevelObject = true;
+            this.mode = "object";
+          } else throw new JsonStructureError(line, 'expected an array of messages or { "messages": [...] }');
+          break;
+        case "between":
+          if (c === "]") {
+            if (this.afterComma) throw new JsonStructureError(line, "unexpected ']' after ','");
+            this.closeArray();
+          } else if (c === ",") throw new JsonStructureError(line, "unexpected ',' in the messages array");
+          else {
+            this.mode = "element";
+            this.afterComma = false;
+            this.element = "";
+            this.elementLine = line;
+            this.depth = 0;
+            elementStart = i;
+            i--; // scanned again in element mode
+          }
+          break;
+        case "object":
+          this.scanObject(c, line);
+          break;
+        case "value":
+          if (c === '"') this.inString = true;
+          else if (c === "{" || c === "[") this.depth++;
+          else if ((c === "}" || c === "]") && this.depth > 0) this.depth--;
+          else if (this.depth === 0 && (c === "," || c === "}")) {
+            this.mode = "object";
+            i--; // the ',' or '}' belongs to the object
+          }
+          break;
+        case "end":
+          throw new JsonStructureError(line, "unexpected text after the JSON document");
+      }
+    }
+    if (this.mode === "element" && elementStart !== -1) this.element += source.slice(elementStart);
+  }
+
+  finish(line: number): void {
+    if (this.mode === "end") return;
+    if (this.mode === "start") throw new JsonStructureError(line, "the file holds no JSON");
+    if (this.topLevelObject && !this.messagesFound) throw new JsonStructureError(line, 'no "messages" array in the top-level object');
+    throw new JsonStructureError(line, "the JSON document ends too early");
+  }
+
+  private closeArray(): void {
+    this.mode = this.topLevelObject ? "object" : "end";
+    this.depth = 0;
+  }
+
+  // At depth 0 of the top-level object: `"key"`, `:`, a value, `,` or `}`.
+  private scanObject(c: string, line: number): void {
+    if (c === '"' && !this.afterColon) {
+      this.inString = true;
+      this.readingKey = true;
+      this.key = c;
+    } else if (c === ":" && this.key !== "") {
+      let name: unknown;
+      try {
+        name = JSON.parse(this.key);
+      } catch {
+        throw new JsonStructureError(line, "a key of the top-level object is not a JSON string");
+      }
+      this.key = "";
+      this.afterColon = true;
+      if (name === "messages") {
+        if (this.messagesFound) throw new JsonStructureError(line, 'the key "messages" appears twice');
+        this.messagesFound = true;
+      }
+      this.pendingMessages = name === "messages";
+    } else if (this.afterColon) {
+      this.afterColon = false;
+      if (this.pendingMessages) {
+        if (c !== "[") throw new JsonStructureError(line, 'expected an array under "messages"');
+        this.mode = "between";
+        this.afterComma = false;
+      } else {
+        this.mode = "value";
+        this.depth = 0;
+        if (c === '"') this.inString = true;
+        else if (c === "{" || c === "[") this.depth++;
+      }
+    } else if (c === ",") {
+      // between members
+    } else if (c === "}") {
+      if (!this.messagesFound) throw new JsonStructureError(line, 'no "messages" array in the top-level object');
+      this.mode = "end";
+    } else {
+      throw new JsonStructureError(line, `unexpected '${c}' in the top-level object`);
+    }
+  }
+
+  private pendingMessages = false;
+}

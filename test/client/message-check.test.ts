@@ -1,0 +1,84 @@
+/**
+ * The precompiled check agrees with the `Message` schema: whatever it passes, zod accepts
+ * with the same output; the common valid messages pass it (so they are neither copied nor
+ * run through zod); and validation of a list names every bad item, holes included.
+ */
+import { checkMessage, parseMessages } from "../../client/validate";
+import { isCertainlyValidMessage } from "../../client/message-check";
+import { isValidationError, type ValidationError } from "../../errors";
+import { Message } from "../../schemas";
+
+const TO = "+254712345678";
+
+const COMMON_VALID: unknown[] = [
+  { tos: [TO], body: "Hello" },
+  { tos: [TO, "+14155550100"], body: "x" },
+  { tos: [TO], template: { id: "tpl_1", model: { name: "Ann", n: 1, nested: { a: [1, 2] } } } },
+  { tos: [TO], template: { id: "tpl_1", model: {} } },
+  JSON.parse(`{"tos":["${TO}"],"template":{"id":"t","model":{"constructor":"c","prototype":2}}}`),
+];
+
+const OTHERS: unknown[] = [
+  null, undefined, 1, "x", [], [TO],
+  {}, { tos: [] , body: "x" }, { tos: ["0712345678"], body: "x" }, { tos: [TO] }, { tos: [TO], body: "" },
+  { tos: [TO], body: "x", template: { id: "t", model: {} } }, { tos: [TO], body: "x", extra: 1 },
+  { tos: [TO], body: undefined, template: { id: "t", model: {} } }, { tos: [TO], body: "x", template: undefined },
+  { tos: [TO], template: { id: "", model: {} } }, { tos: [TO], template: { id: "t" } }, { tos: [TO], template: { id: "t", model: [] } },
+  { tos: [TO], template: { id: "t", model: {}, x: 1 } }, { tos: TO, body: "x" }, { tos: [1], body: "x" },
+  Object.assign(Object.create({ inherited: true }), { tos: [TO], body: "x" }),
+  JSON.parse(`{"tos":["${TO}"],"body":"x","__proto__":{"p":1}}`),
+  JSON.parse(`{"tos":["${TO}"],"template":{"id":"t","model":{"__proto__":{"p":1}}}}`),
+  new (class Message { tos = [TO]; body = "x"; })(),
+];
+
+describe("isCertainlyValidMessage", () => {
+  it.each(COMMON_VALID.map((value) => [JSON.stringify(value), value]))("passes the common valid message %s as it is", (_, value) => {
+    expect(isCertainlyValidMessage(value)).toBe(true);
+    const parsed = Message.safeParse(value);
+    expect(parsed.success && parsed.data).toEqual(value);
+    expect(checkMessage(value)).toEqual({ ok: true, message: value });
+    expect((checkMessage(value) as { message: unknown }).message).toBe(value);
+  });
+
+  it.each(OTHERS.map((value, i) => [i, value]))("never passes what zod would reject or change (case %i)", (_, value) => {
+    if (isCertainlyValidMessage(value)) {
+      const parsed = Message.safeParse(value);
+      expect(parsed.success).toBe(true);
+      expect(parsed.success && parsed.data).toEqual(value);
+    }
+    // Every case above is one the schema rejects or normalises: the check leaves it to zod.
+    expect(isCertainlyValidMessage(value)).toBe(false);
+    const verdict = checkMessage(value);
+    const parsed = Message.safeParse(value);
+    expect(verdict.ok).toBe(parsed.success);
+  });
+});
+
+describe("parseMessages", () => {
+  it("returns the caller's array itself when every message is valid (no copy)", () => {
+    const messages = [{ tos: [TO], body: "a" }, { tos: [TO], body: "b" }];
+    expect(parseMessages(messages, 0)).toBe(messages);
+  });
+
+  it("names a hole of a sparse array as a missing message, and every other bad item", () => {
+    // eslint-disable-next-line no-sparse-arrays
+    const messages = [{ tos: [TO], body: "a" }, , { tos: ["0712"], body: "c" }] as unknown[];
+    let error: ValidationError | undefined;
+    try {
+      parseMessages(messages, 10);
+    } catch (caught) {
+      if (isValidationError(caught)) error = caught;
+    }
+    expect(error?.fieldErrors).toEqual({
+      "messages[11]": ["missing: a hole in a sparse array"],
+      "messages[12].tos[0]": [expect.stringContaining("E.164")],
+    });
+  });
+
+  it("reports prototype keys as unknown fields without crashing or polluting", () => {
+    const messages = [JSON.parse(`{"tos":["${TO}"],"body":"x","__proto__":{"polluted":1},"constructor":1}`)];
+    expect(() => parseMessages(messages, 0)).toThrow(/messages\[0\]\.__proto__: unknown field/);
+    expect(() => parseMessages(messages, 0)).toThrow(/messages\[0\]\.constructor: unknown field/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
