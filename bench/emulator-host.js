@@ -5,7 +5,7 @@
 //   { cmd: "start" }                 → { kind: "started", url, apiKey }
 //   { cmd: "faults", settings }      → { kind: "faults", settings }
 //   { cmd: "requests" }              → { kind: "requests", count }
-//   { cmd: "stats" }                 → { kind: "stats", retainedHeapBytes, batchesRecorded, maxRssBytes }
+//   { cmd: "stats", count? }         → { kind: "stats", retainedHeapBytes, batchesRecorded, maxRssBytes; with count: messagesRecorded, distinctRecipients }
 //   { cmd: "stop" }                  → { kind: "stopped" } and exits
 
 const { startEmulator } = require("../dist/emulator");
@@ -32,7 +32,15 @@ serveCommands(async (message) => {
       // ru_maxrss is in KiB: the peak resident set of this process so far.
       const maxRssBytes = process.resourceUsage().maxRSS * 1024;
       const batchesRecorded = emulator.batchTotals().batches;
-      return { kind: "stats", retainedHeapBytes, batchesRecorded, maxRssBytes };
+      if (!message.count) return { kind: "stats", retainedHeapBytes, batchesRecorded, maxRssBytes };
+      // With `count`: every stored message and its distinct recipients (exactly-once checks).
+      const recipients = new Set();
+      let messagesRecorded = 0;
+      for (const batch of emulator.batches()) {
+        messagesRecorded += batch.messages.length;
+        for (const recorded of batch.messages) recipients.add(recorded.tos.join(","));
+      }
+      return { kind: "stats", retainedHeapBytes, batchesRecorded, messagesRecorded, distinctRecipients: recipients.size, maxRssBytes };
     }
     case "stop":
       await emulator.close();

@@ -21,7 +21,7 @@ async function validation() {
   // safeParse is what the product calls (client, CLI, emulator); parse is there for comparison.
   const cases = [
     ["Message.safeParse, one call per message (CLI, client)", () => { for (const m of messages) Message.safeParse(m); }],
-    ["client parseMessages (sendMessages on an array; keeps the copies)", () => parseMessages(messages, 0)],
+    ["client parseMessages (sendMessages on an array: precompiled check, zod for the rest)", () => parseMessages(messages, 0)],
     ["MessageBatchRequest.safeParse, 100 x 1,000 (emulator, per request)", () => { for (const b of batches) MessageBatchRequest.safeParse(b); }],
     ["Message.parse, one call per message (not used by the product)", () => { for (const m of messages) Message.parse(m); }],
     ["reference: JSON.stringify, 100 x 1,000", () => { for (const b of batches) JSON.stringify(b); }],
@@ -40,13 +40,13 @@ async function validation() {
     results.push({ name, messages: N, medianMs: ms, messagesPerSecond: N / (ms / 1000), microsecondsPerMessage: (ms * 1000) / N });
   }
 
-  // Heap held by the validated copy parseMessages returns (new objects, shared strings).
+  // Heap held by what parseMessages returns beyond the input (0 when it returns the input itself).
   collectGarbage();
   const before = process.memoryUsage().heapUsed;
   const copy = parseMessages(messages, 0);
   collectGarbage();
   const copyHeapBytes = process.memoryUsage().heapUsed - before;
-  copy.length = 0; // uses `copy` after the measurement, so it is alive during it
+  if (copy !== messages && copy.length < 0) console.log(copy); // keeps `copy` alive during the measurement
   return { cases: results, copyHeapBytes };
 }
 

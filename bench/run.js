@@ -8,6 +8,7 @@ const { MAX_MESSAGES_PER_BATCH } = require("../dist/schemas");
 const { ask, count, machineFacts, median, mib, msSince, now, table } = require("./lib");
 const { emulatorLoad, printEmulatorLoad } = require("./emulator-load");
 const { requireTimes } = require("./require-time");
+const { sendFile } = require("./send-file");
 
 const asJson = process.argv.includes("--json");
 // Progress goes to stderr so that stdout holds only the report (or the JSON).
@@ -137,6 +138,41 @@ async function providerShell() {
   return result;
 }
 
+/* ---------------------------------------------------------------- 7. client vs raw undici */
+
+const FLOOR = { messages: 100_000, concurrency: 4, repeats: 5 };
+
+async function floor() {
+  progress(`client vs raw undici.request: ${count(FLOOR.messages)} messages, concurrency ${FLOOR.concurrency}, ${FLOOR.repeats} runs each, interleaved`);
+  const server = startChild("minimal-server.js");
+  const client = startChild("floor-case.js");
+  try {
+    const { url } = await ask(server, { cmd: "start" });
+    const { kind, ...result } = await ask(client, { url, ...FLOOR });
+    await ask(server, { cmd: "stop" });
+    return result;
+  } finally {
+    for (const child of [client, server]) if (child.connected) child.disconnect();
+    await Promise.all([exited(client), exited(server)]);
+  }
+}
+
+/* ---------------------------------------------------------------- 8. messaging send of a 1M-line file */
+
+const SEND_FILE = { lines: 1_000_000, concurrency: 4 };
+
+async function sendFileCase() {
+  const host = startChild("emulator-host.js");
+  try {
+    const result = await sendFile({ ...SEND_FILE, host, ask, progress });
+    await ask(host, { cmd: "stop" });
+    return result;
+  } finally {
+    if (host.connected) host.disconnect();
+    await exited(host);
+  }
+}
+
 /* ---------------------------------------------------------------- report */
 
 function printReport(report) {
@@ -199,6 +235,22 @@ function printReport(report) {
   out.push(`6. require time in a fresh process (Node start-up excluded), median of ${r.runs} processes; budget for /client and /receiver: 1.5 x undici + zod`);
   out.push(table(["what", "median ms", "min ms", "max ms", "x undici+zod"],
     r.cases.map((c) => [c.name, c.medianMs.toFixed(1), c.minMs.toFixed(1), c.maxMs.toFixed(1), c.ratioToBaseline.toFixed(2)])));
+  out.push("");
+  const fl = report.floor;
+  out.push(`7. MessagingClient.sendMessages vs raw undici.request (JSON.stringify per request), ${count(fl.messages)} messages, concurrency ${fl.concurrency},`);
+  out.push(`   against a server that only parses JSON; median of ${fl.repeats} interleaved runs each (budget: wall ratio <= 1.25, stretch 1.1)`);
+  out.push(table(["side", "wall ms", "CPU ms"], [
+    ["raw undici", fl.rawWallMs.toFixed(0), fl.rawCpuMs.toFixed(0)],
+    ["client", fl.clientWallMs.toFixed(0), fl.clientCpuMs.toFixed(0)],
+  ]));
+  out.push(`   client/raw: wall ${fl.wallRatio.toFixed(2)}x, CPU ${fl.cpuRatio.toFixed(2)}x`);
+  out.push("");
+  const sf = report.sendFile;
+  out.push(`8. messaging send of a ${count(sf.lines)}-line NDJSON file (${mib(sf.bytes)} MiB) to the emulator, --concurrency ${sf.concurrency} (budget: peak RSS <= 128 MiB, bar 256)`);
+  out.push(table(["wall s", "CLI peak RSS MiB", "emulator messages", "distinct", "emulator batches"], [
+    [(sf.wallMs / 1000).toFixed(1), mib(sf.maxRssBytes), count(sf.emulatorMessages), count(sf.emulatorDistinctRecipients), count(sf.emulatorBatches)],
+  ]));
+  out.push(`   exactly once: ${sf.emulatorMessages === sf.lines && sf.emulatorDistinctRecipients === sf.lines ? "yes" : "NO"} (${sf.summary})`);
   console.log(out.join("\n"));
 }
 
@@ -211,6 +263,8 @@ async function main() {
   report.provider = await providerShell();
   report.emulatorLoad = await emulatorLoad(progress);
   report.requireTime = requireTimes(progress);
+  report.floor = await floor();
+  report.sendFile = await sendFileCase();
   report.totalMs = msSince(start);
   if (asJson) console.log(JSON.stringify(report, null, 2));
   else printReport(report);
