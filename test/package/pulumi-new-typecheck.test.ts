@@ -40,7 +40,7 @@ const reminder: Message = { tos: ["+254712345678"], body: "Your appointment is t
 const batch = new MessageBatch("reminders", { stream: "transactional", messages: [reminder] });
 
 export const endpointId: pulumi.Output<string> = payments.id;
-export const signingSecret: pulumi.Output<string> = payments.secret;
+export const signingSecret = payments.secret;
 export const batchUrn = batch.urn;
 
 export async function send(apiKey: string, baseUrl: string): Promise<number> {
