@@ -62,7 +62,7 @@ class TerminalProgress implements ProgressDisplay {
 
   retry(reason: string, delayMs: number): void {
     this.#retries++;
-    this.#retryNote = `, last: ${reason}, retrying in ${formatSeconds(delayMs / 1000)}`;
+    this.#retryNote = `, last: ${reason}, ${formatSeconds(delayMs / 1000)} wait`;
     this.#bar.update(this.#payload(this.#bar.getProgress() * this.total));
   }
 

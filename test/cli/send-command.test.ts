@@ -359,6 +359,22 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(outcome.batchIds).toEqual(batchesSince(before).map((batch) => batch.id));
   });
 
+  it("on a terminal: a progress bar with rate, ETA and the retries it met", async () => {
+    // A seed under which the first call fails once (HTTP 500), then every call succeeds.
+    const kinds: FaultKind[] = ["internal_error"];
+    let seed = 0;
+    while (JSON.stringify(faultPlan(seed, 0.3, kinds, 4)) !== JSON.stringify(["internal_error", undefined, undefined, undefined])) seed++;
+    const file = ndjsonFile("terminal.ndjson", 2500);
+    emulator.setFaults({ failureRate: 0.3, seed, kinds });
+    const before = mark();
+    // `script` gives the command a pseudo-terminal; its output is what the terminal showed.
+    const command = `'${process.execPath}' '${CLI}' send --file ${file}`;
+    const run = await send(`script -qefc ${JSON.stringify(command)} /dev/null`);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/sending \[[=-]+\] 100% \| 2,500\/2,500 msgs \| [\d,]+ msg\/s \| ETA \d+ s \| 1 retry, last: HTTP 500, \d+ s wait/);
+    expectEachMessageOnce(batchesSince(before), 2500);
+  });
+
   it("--help lists options, environment variables, file formats and exit codes; --version prints the version", async () => {
     const help = await send(["--help"]);
     expect(help.code).toBe(0);
