@@ -4,8 +4,8 @@ import type { Message } from "../schemas/types";
 /**
  * A precompiled check of the common valid message, for speed: true only for a plain object
  * that the `Message` schema certainly accepts as it is (`tos`: 1+ E.164 strings; exactly one
- * of a non-empty `body` or a `template` `{ id: non-empty string, model: plain object }`; no
- * other key). It never decides that a message is invalid: anything else goes to the zod
+ * of a non-empty `body` or a `template` `{ id: non-empty string, model: a plain object of
+ * strings, finite numbers, booleans and nulls }`; no other key). It never decides that a message is invalid: anything else goes to the zod
  * schema, which stays the judge of validity and the author of every error message. A test
  * holds the two to agreement on every case of the schema's tests.
  *
@@ -49,8 +49,19 @@ function isTemplate(value: unknown): boolean {
     keys++;
   }
   const { id, model } = value as { id?: unknown; model?: unknown };
-  // A model with a `__proto__` key is left to the schema (which does not keep it as sent).
-  return keys === 2 && typeof id === "string" && id.length > 0 && isPlainObject(model) && !Object.hasOwn(model, "__proto__");
+  return keys === 2 && typeof id === "string" && id.length > 0 && isFlatModel(model);
+}
+
+// The common model: a plain object of strings, finite numbers, booleans and nulls. Anything
+// else (nested values, a `__proto__` key, a number JSON cannot carry) is left to the schema.
+function isFlatModel(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || key === "__proto__") return false;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item !== "string" && typeof item !== "boolean") return false;
+  }
+  return true;
 }
 
 function isPlainObject(value: unknown): value is object {
