@@ -14,6 +14,12 @@ const USAGE = `usage:
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const { COMMAND_HELP } = await import("./command-help");
+  const helpOf = command === "help" ? rest[0] : rest.includes("--help") || rest.includes("-h") ? command : undefined;
+  if (helpOf !== undefined && Object.hasOwn(COMMAND_HELP, helpOf)) {
+    process.stdout.write(COMMAND_HELP[helpOf]);
+    return 0;
+  }
   switch (command) {
     case "emulator":
       return (await import("./emulator-command")).runEmulatorCommand(rest);
