@@ -10,7 +10,6 @@ import { ConnectionError, TimeoutError, isConnectionError, isTimeoutError } from
 const KEY = "sk_test_network_81c0";
 const batch = { stream: "transactional", messages: [{ tos: ["+254712345678"], body: "hi" }] };
 
-
 let server: TestServer | undefined;
 let client: MessagingClient | undefined;
 afterEach(async () => {
