@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import * as path from "node:path";
 import { parse as parseCsv, type CsvError } from "csv-parse";
+import { findJsonHazards, jsonHazardField } from "../schemas/json-value";
 import { jsonArrayItems, JsonStructureError } from "./json-array-items";
 import { utf8Lines, type Line } from "./utf8-lines";
 
@@ -40,9 +41,6 @@ export interface Entry {
 /** The file cannot be read as a whole (missing, unreadable, not the format it claims). */
 export class FileError extends Error {}
 
-/** Deepest nesting accepted inside a message (objects and arrays), so no value can exhaust the stack. */
-export const MAX_NESTING_DEPTH = 64;
-
 /**
  * Reads the messages of a file as a stream, in arrays of entries (one per chunk read), in
  * file order: NDJSON (one message a line, blank lines skipped), JSON (an array of messages,
@@ -52,7 +50,7 @@ export const MAX_NESTING_DEPTH = 64;
  *
  * Each entry is checked for what JSON or CSV can carry but a message cannot: invalid UTF-8
  * (never replaced by U+FFFD), numbers out of range (`1e400`, which JSON.parse turns into
- * Infinity), keys named `__proto__`, nesting deeper than {@link MAX_NESTING_DEPTH}; for CSV,
+ * Infinity), keys named `__proto__`, nesting deeper than `MAX_JSON_DEPTH` (32); for CSV,
  * duplicate or unknown columns. Such an entry carries a `problem` naming the field; the
  * message schema judges the rest.
  * @param onBytes called with every chunk of the file's bytes, in order (e.g. to hash the file)
@@ -111,31 +109,14 @@ function jsonEntry(location: string, text: string): Entry {
 }
 
 /**
- * The first thing in a parsed JSON value that would not reach the service as written: a key
- * `__proto__` (JSON.parse keeps it as an own member, but the schemas and most JavaScript
- * would drop it or change an object's prototype with it), a number JSON.parse made infinite,
- * nesting deeper than {@link MAX_NESTING_DEPTH}. Walked without recursion.
+ * The first thing in a parsed JSON value that would not reach the service as written (the
+ * schemas' own rules, `schemas/json-value.ts`): a key `__proto__` (JSON.parse keeps it as an
+ * own member, but JavaScript objects and zod's records drop it or change a prototype with
+ * it), a number JSON.parse made infinite (`1e400`), nesting deeper than `MAX_JSON_DEPTH`.
  */
-export function unsafeValue(value: unknown): { field: string; reason: string } | undefined {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: "", depth: 0 }];
-  while (stack.length > 0) {
-    const { value: current, path: at, depth } = stack.pop()!;
-    if (typeof current === "number" && !Number.isFinite(current)) {
-      return { field: at || "(root)", reason: "number out of range (not a finite number once read)" };
-    }
-    if (typeof current !== "object" || current === null) continue;
-    if (depth >= MAX_NESTING_DEPTH) return { field: at || "(root)", reason: `nested deeper than ${MAX_NESTING_DEPTH} levels` };
-    if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: `${at}[${i}]`, depth: depth + 1 });
-      continue;
-    }
-    for (const key of Object.keys(current)) {
-      const field = at === "" ? key : `${at}.${key}`;
-      if (key === "__proto__") return { field, reason: 'the key "__proto__" is not allowed' };
-      stack.push({ value: (current as Record<string, unknown>)[key], path: field, depth: depth + 1 });
-    }
-  }
-  return undefined;
+function unsafeValue(value: unknown): { field: string; reason: string } | undefined {
+  const [hazard] = findJsonHazards(value, { limit: 1 });
+  return hazard === undefined ? undefined : { field: jsonHazardField(hazard), reason: hazard.message };
 }
 
 const MODEL_PREFIX = "model.";

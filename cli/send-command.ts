@@ -59,7 +59,7 @@ file formats:
   CSV     a header row, then columns to (numbers separated by ';') and body, or
           template_id and model.<name> columns
   UTF-8 only (a byte order mark is ignored). Rejected, naming the line and field:
-  invalid UTF-8, numbers out of range, keys named __proto__, nesting deeper than 64,
+  invalid UTF-8, numbers out of range, keys named __proto__, nesting deeper than 32,
   duplicate or unknown CSV columns.
 
 exit codes:

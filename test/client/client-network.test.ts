@@ -2,7 +2,6 @@
  * The client against real loopback sockets, for what neither MockAgent nor the emulator
  * produces on demand: a server that never answers, a refused port, socket reuse.
  */
-import type { IncomingMessage } from "node:http";
 import { startServer, type TestServer } from "./loopback-server";
 import { MessagingClient } from "../../client";
 import { ConnectionError, TimeoutError, isConnectionError, isTimeoutError } from "../../errors";

@@ -92,7 +92,7 @@ describe("parseMessages", () => {
 
   it("reports prototype keys as unknown fields without crashing or polluting", () => {
     const messages = [JSON.parse(`{"tos":["${TO}"],"body":"x","__proto__":{"polluted":1},"constructor":1}`)];
-    expect(() => parseMessages(messages, 0)).toThrow(/messages\[0\]\.__proto__: unknown field/);
+    expect(() => parseMessages(messages, 0)).toThrow(/messages\[0\]\["__proto__"\]: unknown field/);
     expect(() => parseMessages(messages, 0)).toThrow(/messages\[0\]\.constructor: unknown field/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

@@ -17,7 +17,7 @@ beforeAll(() => {
 afterAll(() => packed?.cleanup());
 
 /** Runs a CommonJS script in the project; returns what it printed as JSON. */
-async function script(source: string): Promise<any> {
+async function script(source: string): Promise<Record<string, unknown>> {
   const run = await runNode(["-e", source], project);
   if (run.code !== 0) throw new Error(`script failed (${run.code}): ${run.stderr}`);
   return JSON.parse(run.stdout);

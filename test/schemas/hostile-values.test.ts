@@ -3,7 +3,7 @@
  * the emulator and the receiver): no crash, no silent change. No network.
  */
 import { MessagingClient } from "../../client";
-import { validateMessageList } from "../../client/validate";
+import { checkMessage, InvalidMessages } from "../../client/validate";
 import { isValidationError, type ValidationError } from "../../errors";
 import {
   JsonObject, MAX_JSON_DEPTH, MessageBatchRequest, addFieldError, describeFieldErrors, findJsonHazards, formatPath,
@@ -92,12 +92,10 @@ describe("the client refuses what JSON would change, naming the field, before an
   });
 
   it("the CLI's message-list check names a line for a message with __proto__ and constructor keys", () => {
-    let thrown: unknown;
-    try {
-      validateMessageList([parsedMessage(`"__proto__":{},"constructor":1`)], { what: "messages", locate: () => "line 3", overflowKey: "file" });
-    } catch (error) {
-      thrown = error;
-    }
+    const invalid = new InvalidMessages("messages", "file");
+    const verdict = checkMessage(parsedMessage(`"__proto__":{},"constructor":1`));
+    if (!verdict.ok) invalid.addIssues("line 3", verdict.issues);
+    const thrown = invalid.toError();
     expect(isValidationError(thrown)).toBe(true);
     expect(Object.keys((thrown as ValidationError).fieldErrors).sort()).toEqual(['line 3: ["__proto__"]', "line 3: constructor"]);
   });
