@@ -14,11 +14,14 @@ const USAGE = `usage:
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const { COMMAND_HELP } = await import("./command-help");
   const helpOf = command === "help" ? rest[0] : rest.includes("--help") || rest.includes("-h") ? command : undefined;
-  if (helpOf !== undefined && Object.hasOwn(COMMAND_HELP, helpOf)) {
-    process.stdout.write(COMMAND_HELP[helpOf]);
-    return 0;
+  if (helpOf !== undefined) {
+    // Loaded only when asked for: the help texts read the emulator's defaults.
+    const { COMMAND_HELP } = await import("./command-help");
+    if (Object.hasOwn(COMMAND_HELP, helpOf)) {
+      process.stdout.write(COMMAND_HELP[helpOf]);
+      return 0;
+    }
   }
   switch (command) {
     case "emulator":

@@ -22,12 +22,20 @@ describe("messaging help", () => {
     ["send", ["help", "send"]],
     ["emulator", ["emulator", "--help"]],
     ["emulator", ["help", "emulator"]],
+    ["trigger", ["trigger", "--help"]],
+    ["trigger", ["help", "trigger"]],
   ])("%s: %p prints its usage, options and exit codes, exit 0", async (command, args) => {
     const run = await messaging(args);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`usage: messaging ${command}`);
     expect(run.stdout).toContain("options:");
     expect(run.stdout).toContain("exit codes:");
+    expect(run.stdout).toContain("MESSAGING_");
+  });
+
+  it("emulator --help names every option the command accepts", async () => {
+    const run = await messaging(["emulator", "--help"]);
+    for (const option of ["--port", "--host", "--api-key", "--max-stored-messages", "--delivery-retry-schedule"]) expect(run.stdout).toContain(option);
   });
 
   it("messaging --help lists the commands; --version prints the package version", async () => {
