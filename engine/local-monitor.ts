@@ -290,7 +290,7 @@ export class LocalMonitor {
           return await this.create(urn, replacementInputs, base, op, (o, id, more) => step(o, id, { ...extra, ...more }), fail);
         } catch (error) {
           // The engine then keeps the deleted resource as PendingReplacement; not modelled.
-          throw new Error(`the local engine does not model a failed create after a delete-before-replace (${urn}): ${(error as Error).message}`);
+          throw new Error(`the local engine does not model a failed create after a delete-before-replace (${urn}): ${(error as Error).message}`, { cause: error });
         }
       }
       // The old resource is marked for deletion only once the create made something (step.go `CreateStep.Apply`).

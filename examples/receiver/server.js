@@ -7,7 +7,7 @@
 // The stack's endpoints post to <receiverBaseUrl>/payments (basic format) and
 // <receiverBaseUrl>/identity (CloudEvents): set receiverBaseUrl to http://<host>:8080/webhooks.
 const http = require("node:http");
-const { MemoryReplayGuard, createWebhookHandler, isEventType } = require("pulumi-messaging");
+const { MemoryReplayGuard, createWebhookHandler, isEventType } = require("pulumi-messaging/receiver");
 
 const ENDPOINTS = {
   "/webhooks/payments": { variable: "PAYMENTS_SIGNING_SECRET", output: "paymentsSigningSecret" },

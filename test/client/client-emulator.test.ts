@@ -120,7 +120,7 @@ describe("webhook endpoints", () => {
       () => undefined,
       (e: unknown) => e,
     );
-    // DESIGN.md: the same key with a different body is refused with 409 or 422.
+    // The same key with a different body is refused with 409 or 422 (README, "Where the spec is silent").
     expect(error instanceof ConflictError || error instanceof InvalidRequestError).toBe(true);
     expect([409, 422]).toContain((error as ConflictError).status);
     expect(emulator.endpoints()).toHaveLength(1);
