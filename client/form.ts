@@ -1,15 +1,14 @@
-import type { WebhookEndpointCreate } from "../schemas/webhook-endpoint";
-
 /**
- * Form body of `POST /v1/webhooks/endpoints` (spec §4.2), sent as `FORM_CONTENT_TYPE`:
- * `url`, `format`, one `events[]` field per event type in the given order, and
- * `description` only when it was given. Takes validated input (`format` already defaulted).
+ * Form encoding of a request body (`application/x-www-form-urlencoded`), as the service's
+ * form operations take it: one field per property, in the schema's order; an array as the
+ * repeated field `name[]` (the spec's `events[]`); absent properties left out.
  */
-export function encodeWebhookEndpointForm(input: WebhookEndpointCreate): string {
+export function encodeForm(fields: Readonly<Record<string, unknown>>): string {
   const form = new URLSearchParams();
-  form.append("url", input.url);
-  form.append("format", input.format);
-  for (const event of input.events) form.append("events[]", event);
-  if (input.description !== undefined) form.append("description", input.description);
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) form.append(`${name}[]`, String(item));
+    else form.append(name, String(value));
+  }
   return form.toString();
 }

@@ -1,14 +1,11 @@
 import { Agent } from "undici";
 import { z } from "zod";
 import { ConfigurationError, type RequestInfo } from "../errors/messaging-error";
-import {
-  FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, MESSAGE_BATCHES_PATH, VERSION_HEADER, WEBHOOK_ENDPOINTS_PATH,
-} from "../schemas/http";
-import { MessageBatchRequest as MessageBatchRequestSchema, MessageBatchResult as MessageBatchResultSchema } from "../schemas/message-batch";
+import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, VERSION_HEADER } from "../schemas/http";
 import { IdempotencyKey } from "../schemas/idempotency-key";
+import { OPERATIONS, type Operation } from "../schemas/operations";
 import type { Message, MessageBatchRequest, MessageBatchResult, WebhookEndpointCreateInput, WebhookEndpointObject } from "../schemas/types";
-import { WebhookEndpointCreate, WebhookEndpointObject as WebhookEndpointObjectSchema } from "../schemas/webhook-endpoint";
-import { encodeWebhookEndpointForm } from "./form";
+import { encodeForm } from "./form";
 import { sendRequest, type HttpConfig, type RetryNotice } from "./http";
 import { newIdempotencyKey } from "./idempotency";
 import { resolveClientOptions, type MessagingClientOptions } from "./options";
@@ -30,7 +27,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-const BATCH_HEADERS = { "content-type": JSON_CONTENT_TYPE } as const;
+/** The request headers and body of each encoding in `OPERATIONS`. */
+const ENCODINGS: Readonly<Record<Operation["encoding"], { headers?: Record<string, string>; encode(body: unknown): string | undefined }>> = {
+  json: { headers: { "content-type": JSON_CONTENT_TYPE }, encode: (body) => JSON.stringify(body) },
+  form: { headers: { "content-type": FORM_CONTENT_TYPE }, encode: (body) => encodeForm(body as Record<string, unknown>) },
+  none: { encode: () => undefined },
+};
 
 const RequestOptionsSchema = z.object({
   idempotencyKey: IdempotencyKey.optional(),
@@ -92,44 +94,18 @@ export class MessagingClient {
    *   when it carried an id: the endpoint exists)
    */
   async createWebhookEndpoint(input: WebhookEndpointCreateInput, options?: RequestOptions): Promise<WebhookEndpointObject> {
-    const endpoint = parseInput(WebhookEndpointCreate, input, "webhook endpoint");
-    const { idempotencyKey, signal } = this.#requestOptions(options);
-    const info: RequestInfo = { method: "POST", path: WEBHOOK_ENDPOINTS_PATH, idempotencyKey };
-    const response = await sendRequest(this.#http, {
-      ...info,
-      method: "POST",
-      headers: { "content-type": FORM_CONTENT_TYPE },
-      body: encodeWebhookEndpointForm(endpoint),
-      signal,
-    });
-    return parseResponseBody(WebhookEndpointObjectSchema, response, info);
+    return this.#call(OPERATIONS.createWebhookEndpoint, parseInput(OPERATIONS.createWebhookEndpoint.request, input, "webhook endpoint"), options);
   }
 
-  /**
-   * Sends one batch (`POST /v1/message_batches`, JSON) of at most 1,000 messages. For more,
-   * use {@link MessagingClient.sendMessages}.
-   * @returns the batch result (its `id` when the service returns one)
-   * @throws ValidationError before any request if the request is invalid (each bad field named, e.g. `messages[1].tos[0]`)
-   */
   async sendMessageBatch(request: MessageBatchRequest, options?: RequestOptions): Promise<MessageBatchResult> {
-    const batch = parseInput(MessageBatchRequestSchema, request, "message batch");
-    const { idempotencyKey, signal } = this.#requestOptions(options);
-    return this.#postBatch(batch, idempotencyKey, signal, undefined);
+    return this.#call(OPERATIONS.sendMessageBatch, parseInput(OPERATIONS.sendMessageBatch.request, request, "message batch"), options);
   }
 
-  /**
-   * Sends any number of messages as consecutive batches (default 1,000 messages each), chunk
-   * `i` with idempotency key `${idempotencyKeyPrefix}-${i}`, so a re-run with the same prefix
-   * sends nothing twice.
-   *
-   * An array is validated whole before anything is sent; other (async) iterables are read
-   * lazily and each chunk is validated before it is sent. A failure once sending has started
-   * rejects with `PartialSendError` (what was accepted, the first chunk that was not, the
-   * cause); see `sendInChunks` for the details.
-   */
   async sendMessages(messages: Iterable<Message> | AsyncIterable<Message>, options: SendMessagesOptions): Promise<SendMessagesResult> {
     this.#assertOpen();
-    return sendInChunks(messages, options, (batch, idempotencyKey, signal, onRetry) => this.#postBatch(batch, idempotencyKey, signal, onRetry));
+    // Chunks are checked by sendInChunks already: they go straight to the operation.
+    return sendInChunks(messages, options, (batch, idempotencyKey, signal, onRetry) =>
+      this.#send(OPERATIONS.sendMessageBatch, batch, idempotencyKey, signal, onRetry) as Promise<MessageBatchResult>);
   }
 
   /**
@@ -143,24 +119,39 @@ export class MessagingClient {
     await this.#ownedAgent?.close();
   }
 
-  async #postBatch(
-    batch: MessageBatchRequest,
-    idempotencyKey: string,
+  /**
+   * One operation with caller options: the key and signal checked, a key made when none is
+   * given (a POST's only: a GET is safe to repeat). `params` fill the path's `{name}`s.
+   */
+  async #call<O extends Operation>(
+    operation: O, body: unknown, options: RequestOptions | undefined, params: Readonly<Record<string, string>> = {},
+  ): Promise<z.output<O["response"]>> {
+    const { idempotencyKey, signal } = this.#requestOptions(options);
+    return this.#send(operation, body, operation.method === "POST" ? idempotencyKey : undefined, signal, undefined, params);
+  }
+
+  /** The one body that sends an operation of `OPERATIONS`: encode, send (with retries), parse the answer. */
+  async #send<O extends Operation>(
+    operation: O,
+    body: unknown,
+    idempotencyKey: string | undefined,
     signal: AbortSignal | undefined,
     onRetry: ((notice: RetryNotice) => void) | undefined,
-  ): Promise<MessageBatchResult> {
+    params: Readonly<Record<string, string>> = {},
+  ): Promise<z.output<O["response"]>> {
     this.#assertOpen();
-    const info: RequestInfo = { method: "POST", path: MESSAGE_BATCHES_PATH, idempotencyKey };
+    const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(params[name] ?? ""));
+    const info: RequestInfo = { method: operation.method, path, idempotencyKey };
+    const encoding = ENCODINGS[operation.encoding];
     const response = await sendRequest(this.#http, {
       ...info,
-      method: "POST",
-      headers: BATCH_HEADERS,
-      body: JSON.stringify(batch),
+      method: operation.method,
+      headers: encoding.headers,
+      body: encoding.encode(body),
       signal,
       onRetry,
     });
-    // The spec does not show the batch answer: an empty 2xx is an accepted batch without an id.
-    return parseResponseBody(MessageBatchResultSchema, response, info, { emptyAsObject: true });
+    return parseResponseBody(operation.response, response, info, { emptyAsObject: operation.emptyResponseAsObject === true }) as z.output<O["response"]>;
   }
 
   #requestOptions(options: RequestOptions | undefined): { idempotencyKey: string; signal?: AbortSignal } {

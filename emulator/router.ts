@@ -1,4 +1,4 @@
-import { MESSAGE_BATCHES_PATH, WEBHOOK_ENDPOINTS_PATH } from "../schemas/http";
+import { OPERATIONS, type OperationName } from "../schemas/operations";
 import type { RouteHandler } from "./route-context";
 import { getFaults, setFaults } from "./routes/emulator-faults";
 import { emitEvent } from "./routes/emulator-events";
@@ -17,10 +17,28 @@ export function isApiPath(path: string): boolean {
   return path === "/v1" || path.startsWith("/v1/");
 }
 
+/** The emulator's handler of each API operation: the table's row gives its method and path. */
+const OPERATION_HANDLERS: { readonly [Name in OperationName]: RouteHandler } = {
+  createWebhookEndpoint,
+  sendMessageBatch: createMessageBatch,
+};
+
+type Route = { readonly template: string; readonly methods: Readonly<Record<string, RouteHandler>> };
+
+/** The API's routes from `OPERATIONS`, operations on one path sharing a route. */
+function operationRoutes(): Route[] {
+  const byPath = new Map<string, Record<string, RouteHandler>>();
+  for (const [name, operation] of Object.entries(OPERATIONS) as Array<[OperationName, (typeof OPERATIONS)[OperationName]]>) {
+    const methods = byPath.get(operation.path) ?? {};
+    methods[operation.method] = OPERATION_HANDLERS[name];
+    byPath.set(operation.path, methods);
+  }
+  return [...byPath].map(([template, methods]) => ({ template, methods }));
+}
+
 /** Every route: a path template (`{name}` matches one segment) and its handlers by method. */
-const ROUTES: ReadonlyArray<{ readonly template: string; readonly methods: Readonly<Record<string, RouteHandler>> }> = [
-  { template: WEBHOOK_ENDPOINTS_PATH, methods: { POST: createWebhookEndpoint } },
-  { template: MESSAGE_BATCHES_PATH, methods: { POST: createMessageBatch } },
+const ROUTES: ReadonlyArray<Route> = [
+  ...operationRoutes(),
   { template: "/_emulator", methods: { GET: showInspector } },
   { template: "/_emulator/", methods: { GET: showInspector } },
   { template: "/_emulator/endpoints", methods: { GET: listEndpoints } },

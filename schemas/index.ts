@@ -8,3 +8,4 @@ export * from "./message-batch";
 export * from "./webhook-endpoint";
 export * from "./problem";
 export * from "./event";
+export * from "./operations";

@@ -97,7 +97,8 @@ describe("what is sent", () => {
     expect(headers["content-type"]).toBe("application/x-www-form-urlencoded");
     expect(headers["idempotency-key"]).toMatch(UUID);
     const form = new URLSearchParams(call.body ?? "");
-    expect([...form.keys()]).toEqual(["url", "format", "events[]", "events[]", "description"]);
+    // One field per property in the schema's order; the array as repeated `events[]`.
+    expect([...form.keys()]).toEqual(["url", "events[]", "events[]", "format", "description"]);
     expect(form.getAll("events[]")).toEqual(["payment.succeeded", "identity.verification.created"]);
     expect(form.get("format")).toBe("basic");
     expect(form.get("description")).toBe("orders");

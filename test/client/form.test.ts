@@ -1,9 +1,9 @@
-import { encodeWebhookEndpointForm } from "../../client/form";
+import { encodeForm } from "../../client/form";
 import { WebhookEndpointCreate } from "../../schemas/webhook-endpoint";
 
-describe("encodeWebhookEndpointForm", () => {
+describe("encodeForm of a webhook endpoint", () => {
   it("repeats events[] once per event, in order", () => {
-    const body = encodeWebhookEndpointForm(
+    const body = encodeForm(
       WebhookEndpointCreate.parse({ url: "https://example.com/hook", events: ["payment.succeeded", "identity.verification.created"] }),
     );
     const form = new URLSearchParams(body);
@@ -13,26 +13,26 @@ describe("encodeWebhookEndpointForm", () => {
   });
 
   it("sends the default format 'basic' when none was given", () => {
-    const form = new URLSearchParams(encodeWebhookEndpointForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"] })));
+    const form = new URLSearchParams(encodeForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"] })));
     expect(form.get("format")).toBe("basic");
   });
 
   it("leaves description out when not given, and sends it when given (even empty)", () => {
-    const without = new URLSearchParams(encodeWebhookEndpointForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"] })));
+    const without = new URLSearchParams(encodeForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"] })));
     expect(without.has("description")).toBe(false);
     const withText = new URLSearchParams(
-      encodeWebhookEndpointForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"], description: "Orders & refunds = 100%" })),
+      encodeForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"], description: "Orders & refunds = 100%" })),
     );
     expect(withText.get("description")).toBe("Orders & refunds = 100%");
     const empty = new URLSearchParams(
-      encodeWebhookEndpointForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"], description: "" })),
+      encodeForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"], description: "" })),
     );
     expect(empty.get("description")).toBe("");
   });
 
   it("escapes reserved characters of the URL so it round-trips", () => {
     const url = "https://e.com/hook?a=1&b=two words#frag";
-    const body = encodeWebhookEndpointForm(WebhookEndpointCreate.parse({ url, events: ["a"], format: "cloudEvents" }));
+    const body = encodeForm(WebhookEndpointCreate.parse({ url, events: ["a"], format: "cloudEvents" }));
     expect(body).not.toContain("&b=");
     expect(new URLSearchParams(body).get("url")).toBe(url);
     expect(new URLSearchParams(body).get("format")).toBe("cloudEvents");
