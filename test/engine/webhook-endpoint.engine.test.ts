@@ -6,7 +6,7 @@
 import { startProviderHost } from "../../engine/provider-host";
 import { SECRET_SIG } from "../../engine/secrets";
 import { ENDPOINT, useEndpointSuite } from "./endpoint-suite";
-import { dynamicResources, dynamicSteps, expectOk, opsByName, plain, resourceNamed, stateOf, stepsOf, withoutMessagingEnv } from "./harness";
+import { dynamicResources, expectOk, opsByName, plain, resourceNamed, stateOf, stepsOf, withoutMessagingEnv } from "./harness";
 
 const API_KEY = "sk_test_engine_4f9a2c";
 
@@ -58,82 +58,6 @@ describe("create and a no-op second run", () => {
     expect(provider).not.toContain(suite.workspace.root);
     expect(provider).not.toContain(process.cwd());
     expect(provider).not.toMatch(/\/(tmp|home|root|work)\//);
-  });
-});
-
-describe("changes replace; the old endpoint is retained", () => {
-  const changes: Array<[string, object]> = [
-    ["url", { ...ENDPOINT, url: "https://hooks.example.com/v2/payments" }],
-    ["events", { ...ENDPOINT, events: ["payment.succeeded", "identity.verification.created"] }],
-    ["format", { ...ENDPOINT, format: "cloudEvents" }],
-    ["description", { ...ENDPOINT, description: "billing (v2)" }],
-  ];
-
-  test.each(changes)("changing %s replaces the endpoint and keeps the old one in the service", async (field, changed) => {
-    const stack = suite.workspace.stack(suite.project, { config: config() });
-    const first = expectOk(await stack.up());
-    const oldId = first.outputs.id as string;
-
-    const changedStack = suite.workspace.stack(suite.project, { config: config(changed), continues: stack });
-    const preview = expectOk(await changedStack.preview());
-    expect(preview.steps.find((step) => step.name === "main")).toMatchObject({ op: "replace[retain]", replaces: [field] });
-
-    const result = expectOk(await changedStack.up());
-    const newId = result.outputs.id as string;
-    expect(newId).toMatch(/^we_/);
-    expect(newId).not.toBe(oldId);
-    // Create the replacement, then (at the end) forget the retained original without calling Delete.
-    expect(stepsOf(result)).toEqual([["replace[retain]", newId], ["delete-replaced[retain]", oldId]]);
-    // Nothing was deleted in the service (it cannot be): both endpoints exist.
-    const ids = suite.emulator.endpoints().map((endpoint) => endpoint.id);
-    expect(ids).toEqual(expect.arrayContaining([oldId, newId]));
-    // The plan says the old endpoint stays active, naming it.
-    expect(preview.providerStderr.join("\n")).toContain(`webhook endpoint ${oldId} will be replaced (${field} changed)`);
-    expect(result.providerStderr.join("\n")).toContain(`${oldId} stays active and keeps receiving events`);
-  });
-
-  test("reordered or repeated events are not a change", async () => {
-    const stack = suite.workspace.stack(suite.project, { config: config({ ...ENDPOINT, events: ["payment.succeeded", "identity.verification.created"] }) });
-    expectOk(await stack.up());
-    const before = suite.emulator.requestCount();
-    const reordered = suite.workspace.stack(suite.project, {
-      config: config({ ...ENDPOINT, events: ["identity.verification.created", "payment.succeeded", "payment.succeeded"] }),
-      continues: stack,
-    });
-    expect(opsByName(expectOk(await reordered.up()))).toEqual({ main: "same" });
-    expect(suite.emulator.requestCount()).toBe(before);
-  });
-
-  test("a duplicate event is sent once", async () => {
-    const stack = suite.workspace.stack(suite.project, { config: config({ ...ENDPOINT, events: ["payment.succeeded", "payment.succeeded"] }) });
-    const result = expectOk(await stack.up());
-    expect(suite.emulator.endpoints().find((endpoint) => endpoint.id === result.outputs.id)?.events).toEqual(["payment.succeeded"]);
-  });
-});
-
-describe("preview with unknown inputs", () => {
-  test("an input built from another endpoint's id is unknown in preview and check accepts it", async () => {
-    const stack = suite.workspace.stack(suite.project, { config: config(ENDPOINT, { "endpoint-stack:dependent": "true" }) });
-    const preview = expectOk(await stack.preview());
-    expect(opsByName(preview)).toEqual({ main: "create", follower: "create" });
-    expect(preview.outputs.followerUrl).toBe("output<string>");
-
-    const up = expectOk(await stack.up());
-    expect(up.outputs.followerUrl).toBe(`https://hooks.example.com/${up.outputs.id}`);
-  });
-
-  test("with the first endpoint created, a change to it shows the follower's url as unknown: both replace", async () => {
-    const stack = suite.workspace.stack(suite.project, { config: config(ENDPOINT, { "endpoint-stack:dependent": "true" }) });
-    expectOk(await stack.up());
-    const changed = suite.workspace.stack(suite.project, {
-      config: config({ ...ENDPOINT, url: "https://hooks.example.com/other" }, { "endpoint-stack:dependent": "true" }),
-      continues: stack,
-    });
-    const preview = expectOk(await changed.preview());
-    expect(dynamicSteps(preview).map((step) => [step.name, step.op, step.replaces])).toEqual([
-      ["main", "replace[retain]", ["url"]],
-      ["follower", "replace[retain]", ["url"]],
-    ]);
   });
 });
 
