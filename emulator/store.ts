@@ -2,39 +2,21 @@ import type { Message, MessagingEvent, WebhookEndpointObject } from "../schemas"
 import { BatchStore } from "./batch-store";
 import { randomId } from "./ids";
 
+/** The named fields of a type, without its index signature. */
+type NamedFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+
 /**
- * A webhook endpoint as the emulator creates, records and answers it: every field of spec
- * §2.2 is present. (The client's `WebhookEndpointObject` requires only `id` and `secret`,
- * since a real service may leave others out; the emulator always sends them all.)
+ * A webhook endpoint as the emulator creates, records and answers it: the wire type
+ * (`WebhookEndpointObject`, spec §2.2) with every field present, derived rather than
+ * listed again. Only `description` may be null. (The client's type requires only `id` and
+ * `secret`, since a real service may leave others out; the emulator always sends them all.)
+ * The values the emulator gives each field are in `routes/webhook-endpoints.ts`.
  */
-export interface RecordedWebhookEndpoint extends WebhookEndpointObject {
-  /** Endpoint id, prefix `we_`. */
-  readonly id: string;
-  /** Signing secret, prefix `whsec_`. */
-  readonly secret: string;
-  /** When it was created, ISO 8601 UTC. */
-  readonly created: string;
-  /** When it last changed, ISO 8601 UTC (equal to `created`: the emulator never updates). */
-  readonly updated: string;
-  /** `basic` or `cloudEvents`. */
-  readonly format: string;
-  /** The emulator's one workspace, prefix `wksp_`. */
-  readonly workspace: string;
-  /** Always false: the emulator is test mode. */
-  readonly live: boolean;
-  /** Quoted strong etag. */
-  readonly etag: string;
-  /** Subscribed event types. */
-  readonly events: string[];
-  /** The description given, or null. */
-  readonly description: string | null;
-  /** Always `enabled`. */
-  readonly status: string;
-  /** Where events are delivered. */
-  readonly url: string;
-  /** Always `{}`: nothing sets metadata. */
-  readonly metadata: Record<string, string>;
-}
+export type RecordedWebhookEndpoint = {
+  readonly [K in keyof NamedFields<WebhookEndpointObject>]-?: K extends "description"
+    ? string | null
+    : NonNullable<WebhookEndpointObject[K]>;
+};
 
 /** A batch the emulator accepted, as `GET /_emulator/batches` lists it. */
 export interface RecordedBatch {
