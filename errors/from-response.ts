@@ -12,12 +12,12 @@ import {
 export function errorFromResponse(status: number, request: RequestInfo, body: unknown, retryAfterMs?: number): ApiError {
   const parsed = Problem.safeParse(body);
   const problem = parsed.success ? parsed.data : undefined;
-  if (status === 400 || status === 422) return new InvalidRequestError("invalid_request", status, request, problem);
-  if (status === 401) return new AuthenticationError("authentication_failed", status, request, problem);
-  if (status === 403) return new PermissionError("permission_denied", status, request, problem);
-  if (status === 404) return new NotFoundError("not_found", status, request, problem);
-  if (status === 409) return new ConflictError("conflict", status, request, problem);
+  if (status === 400 || status === 422) return new InvalidRequestError(status, request, problem);
+  if (status === 401) return new AuthenticationError(status, request, problem);
+  if (status === 403) return new PermissionError(status, request, problem);
+  if (status === 404) return new NotFoundError(status, request, problem);
+  if (status === 409) return new ConflictError(status, request, problem);
   if (status === 429) return new RateLimitError(status, request, problem, retryAfterMs);
-  if (status >= 500) return new ServerError("server_error", status, request, problem);
-  return new ApiError("api_error", status, request, problem);
+  if (status >= 500) return new ServerError(status, request, problem);
+  return new ApiError(status, request, problem);
 }

@@ -62,8 +62,13 @@ function keyNote(request: RequestInfo): string {
   return request.idempotencyKey === undefined ? "" : `\nidempotency key: ${request.idempotencyKey} (retry with it to make sure the call takes effect once)`;
 }
 
-/** The service answered with a non-2xx status. Subclasses narrow by status. */
+/**
+ * The service answered with a non-2xx status. Subclasses narrow by status; each class owns
+ * its `code` (`ApiError.code`), so a class and its code cannot disagree.
+ */
 export class ApiError extends MessagingError {
+  /** The `code` of every error of this class. */
+  static readonly code: MessagingErrorCode = "api_error";
   readonly status: number;
   readonly method: string;
   readonly path: string;
@@ -73,8 +78,8 @@ export class ApiError extends MessagingError {
   /** The `Idempotency-Key` the request was sent with (POST); pass it again to retry safely. */
   readonly idempotencyKey?: string;
 
-  constructor(code: MessagingErrorCode, status: number, request: RequestInfo, problem?: Problem) {
-    super(code, describeApiError(status, request, problem));
+  constructor(status: number, request: RequestInfo, problem?: Problem) {
+    super((new.target as typeof ApiError).code, describeApiError(status, request, problem));
     this.status = status;
     this.method = request.method;
     this.path = request.path;
@@ -99,31 +104,44 @@ function describeApiError(status: number, request: RequestInfo, problem?: Proble
 }
 
 /** 400/422: the service rejected the request's content. */
-export class InvalidRequestError extends ApiError {}
+export class InvalidRequestError extends ApiError {
+  static override readonly code: MessagingErrorCode = "invalid_request";
+}
 /** 401: the API key is missing or wrong. */
-export class AuthenticationError extends ApiError {}
+export class AuthenticationError extends ApiError {
+  static override readonly code: MessagingErrorCode = "authentication_failed";
+}
 /** 403: the key may not do this. */
-export class PermissionError extends ApiError {}
+export class PermissionError extends ApiError {
+  static override readonly code: MessagingErrorCode = "permission_denied";
+}
 /** 404: no such route or object. */
-export class NotFoundError extends ApiError {}
+export class NotFoundError extends ApiError {
+  static override readonly code: MessagingErrorCode = "not_found";
+}
 /**
  * 409: conflicts with the current state. The emulator's one 409 is `idempotency_key_in_use`
  * (the first request with the key is still being processed), which the client retries, so it
  * surfaces only when retries run out. An idempotency key reused with another body is 422,
  * an {@link InvalidRequestError} (title `idempotency_key_reused`).
  */
-export class ConflictError extends ApiError {}
+export class ConflictError extends ApiError {
+  static override readonly code: MessagingErrorCode = "conflict";
+}
 /** 429: too many requests. */
 export class RateLimitError extends ApiError {
+  static override readonly code: MessagingErrorCode = "rate_limited";
   /** How long the service asked to wait (from `Retry-After`), in milliseconds. */
   readonly retryAfterMs?: number;
   constructor(status: number, request: RequestInfo, problem: Problem | undefined, retryAfterMs?: number) {
-    super("rate_limited", status, request, problem);
+    super(status, request, problem);
     this.retryAfterMs = retryAfterMs;
   }
 }
 /** 5xx: the service failed. */
-export class ServerError extends ApiError {}
+export class ServerError extends ApiError {
+  static override readonly code: MessagingErrorCode = "server_error";
+}
 
 /** Input was rejected before any request was made. `fieldErrors` names each bad field. */
 export class ValidationError extends MessagingError {
