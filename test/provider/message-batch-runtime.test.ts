@@ -1,21 +1,12 @@
 /** The MessageBatch runtime as functions of a test context (the engine tests run it through the host). */
 import { PartialSendError } from "../../errors";
-import type { ProviderContext } from "../../provider/context";
+import { testContext } from "./test-context";
 import * as batch from "../../provider/message-batch-runtime";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
 
 const messages = [{ tos: ["+254700000001"], body: "hello" }, { tos: ["+254700000002"], body: "hi" }];
 const inputs = { stream: "transactional", messages, [PROVIDER_KEY]: "serialized" };
 
-function testContext(client?: unknown): ProviderContext & { warnings: string[] } {
-  const warnings: string[] = [];
-  return {
-    warnings,
-    settings: () => { throw new Error("settings are not needed here"); },
-    client: () => { if (!client) throw new Error("the service must not be called here"); return client as never; },
-    warn: (message) => warnings.push(message),
-  };
-}
 
 const sent = (sentAt: string | null) => ({
   stream: "transactional", triggers: null, messageCount: 2, messagesDigest: batch.messagesDigest(messages),

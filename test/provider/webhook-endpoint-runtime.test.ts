@@ -1,19 +1,9 @@
 /** The WebhookEndpoint runtime as functions of a test context (the engine tests run it through the host). */
-import type { ProviderContext } from "../../provider/context";
+import { testContext } from "./test-context";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
 import * as endpoint from "../../provider/webhook-endpoint-runtime";
 import { createIdempotencyKey } from "../../provider/webhook-endpoint-runtime";
 
-/** A context whose warnings are kept and whose client, if reached, is the one given. */
-function testContext(client?: unknown): ProviderContext & { warnings: string[] } {
-  const warnings: string[] = [];
-  return {
-    warnings,
-    settings: () => { throw new Error("settings are not needed here"); },
-    client: () => { if (!client) throw new Error("the service must not be called here"); return client as never; },
-    warn: (message) => warnings.push(message),
-  };
-}
 const check = (news: Record<string, unknown>) => endpoint.check(testContext(), {}, news);
 const diff = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => endpoint.diff(testContext(), id, olds, news);
 

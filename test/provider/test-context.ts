@@ -1,0 +1,12 @@
+/** A provider context for runtime unit tests: warnings kept, the service reachable only through the client given. */
+import type { ProviderContext } from "../../provider/context";
+
+export function testContext(client?: unknown): ProviderContext & { warnings: string[] } {
+  const warnings: string[] = [];
+  return {
+    warnings,
+    settings: () => { throw new Error("settings are not needed here"); },
+    client: () => { if (!client) throw new Error("the service must not be called here"); return client as never; },
+    warn: (message) => warnings.push(message),
+  };
+}
