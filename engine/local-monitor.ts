@@ -10,7 +10,7 @@ import type { Diagnostic } from "./engine-service";
 import { generateUrn } from "./urn";
 import type { PlanStep, StepOp } from "./plan";
 import { ProviderHost, ResourceInitError } from "./provider-host";
-import { containsSecret, markSecretOutputs, unwrapSecrets, wrapSecret } from "./secrets";
+import { markSecretOutputs, plainProps as plain, wrapSecret } from "./secrets";
 import type { ResourceState, StackState } from "./state";
 
 type Props = Record<string, unknown>;
@@ -405,8 +405,4 @@ export class LocalMonitor {
   }
 }
 
-/** What crosses to the host: secrets unwrapped (it accepts none). */
-function plain(props: Props): Props {
-  return containsSecret(props) ? (unwrapSecrets(props) as Props) : props;
-}
 

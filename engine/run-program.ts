@@ -18,7 +18,7 @@ import { ProviderHost, startProviderHost } from "./provider-host";
 import type { ResourceState, StackState } from "./state";
 import { loadState, saveState } from "./state";
 import { loadTypeScript } from "./typescript";
-import { isSecretWrapper, markSecretOutputs, unwrapSecrets } from "./secrets";
+import { isSecretWrapper, markSecretOutputs, plainProps } from "./secrets";
 
 export interface RunRequest {
   operation: EngineResult["operation"];
@@ -241,7 +241,6 @@ function recordedProviderConfig(prior: StackState): { config: Record<string, str
   return { config: plainProps(provider.inputs) as Record<string, string>, secretKeys };
 }
 
-const plainProps = (props: Record<string, unknown>) => unwrapSecrets(props) as Record<string, unknown>;
 
 /** The SDK's `rpc.unknownValue`: how a value not known yet reaches the engine in a preview. */
 const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

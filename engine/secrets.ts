@@ -31,6 +31,11 @@ export function unwrapSecrets(value: unknown): unknown {
   return value;
 }
 
+/** Props as they cross to the dynamic-provider host, which accepts no secrets: every secret unwrapped. */
+export function plainProps(props: Props): Props {
+  return containsSecret(props) ? (unwrapSecrets(props) as Props) : props;
+}
+
 /** True when the value is, or holds, a secret. */
 export function containsSecret(value: unknown): boolean {
   if (isSecretWrapper(value)) return true;

@@ -3,35 +3,21 @@
  * engine/README.md): URNs built from the parent chain, protect, ignoreChanges, and
  * TypeScript programs type-checked as `pulumi up` does.
  */
-import { startEmulator, type Emulator } from "../../emulator";
-import { dynamicResources, expectOk, opsByName, PackedWorkspace, stateOf, stepsOf } from "./harness";
+import { useEngineSuite } from "./engine-suite";
+import { dynamicResources, expectOk, opsByName, stateOf, stepsOf } from "./harness";
 
 const API_KEY = "sk_test_rules_5e1d";
 const URL_A = "https://hooks.example.com/shared-by-two-teams";
 
-let workspace: PackedWorkspace;
-let project: string;
-let emulator: Emulator;
-
-beforeAll(async () => {
-  workspace = new PackedWorkspace();
-  project = workspace.project("component-stack");
-  emulator = await startEmulator({ apiKey: API_KEY });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  workspace?.cleanup();
-});
-
-const config = (extra: Record<string, string> = {}) => ({ "messaging:apiKey": API_KEY, "messaging:baseUrl": emulator.url, ...extra });
+const suite = useEngineSuite(API_KEY, "component-stack");
+const { serviceConfig: config } = suite;
 
 test("two endpoints named alike under components of different types have their parents in their URNs and are two endpoints", async () => {
-  const stack = workspace.stack(project, { config: config({ "component-stack:url": URL_A }) });
+  const stack = suite.workspace.stack(suite.project, { config: config({ "component-stack:url": URL_A }) });
   const up = expectOk(await stack.up());
   expect(up.outputs.paymentsUrn).toBe(`urn:pulumi:${stack.stack}::component-stack::acme:index:PaymentsTeam$pulumi-nodejs:dynamic/messaging:WebhookEndpoint::hook`);
   expect(up.outputs.paymentsHook).not.toBe(up.outputs.identityHook);
-  expect(emulator.endpoints().filter((endpoint) => endpoint.url === URL_A).map((endpoint) => endpoint.id).sort()).toEqual(
+  expect(suite.emulator.endpoints().filter((endpoint) => endpoint.url === URL_A).map((endpoint) => endpoint.id).sort()).toEqual(
     [up.outputs.paymentsHook, up.outputs.identityHook].sort(),
   );
   // The components are in the state, as the engine records them (no provider, no id).
@@ -39,16 +25,16 @@ test("two endpoints named alike under components of different types have their p
 });
 
 test("under components of one type, the same child name is a duplicate URN: the engine refuses the program", async () => {
-  const stack = workspace.stack(project, { config: config({ "component-stack:sameType": "true" }) });
+  const stack = suite.workspace.stack(suite.project, { config: config({ "component-stack:sameType": "true" }) });
   const result = await stack.up();
   expect(result.ok).toBe(false);
   expect(result.errors.join("\n")).toMatch(/Duplicate resource URN 'urn:pulumi:.*::acme:index:PaymentsTeam\$pulumi-nodejs:dynamic\/messaging:WebhookEndpoint::hook'; try giving it a unique name/);
 });
 
 test("ignoreChanges keeps the old value: a changed url replaces nothing", async () => {
-  const stack = workspace.stack(project, { config: config({ "component-stack:ignoreUrl": "true" }) });
+  const stack = suite.workspace.stack(suite.project, { config: config({ "component-stack:ignoreUrl": "true" }) });
   expectOk(await stack.up());
-  const changed = workspace.stack(project, { config: config({ "component-stack:ignoreUrl": "true", "component-stack:url": "https://hooks.example.com/elsewhere" }), continues: stack });
+  const changed = suite.workspace.stack(suite.project, { config: config({ "component-stack:ignoreUrl": "true", "component-stack:url": "https://hooks.example.com/elsewhere" }), continues: stack });
   expect(opsByName(expectOk(await changed.up()))).toEqual({ hook: "same" });
   expect(dynamicResources(changed).map((resource) => resource.outputs.url)).toEqual(["https://hooks.example.com/shared", "https://hooks.example.com/shared"]);
 });
@@ -56,9 +42,9 @@ test("ignoreChanges keeps the old value: a changed url replaces nothing", async 
 test("a replacement deletes the old resource at the end, or first with deleteBeforeReplace", async () => {
   for (const deleteBeforeReplace of [false, true]) {
     const extra = { "component-stack:deleteBeforeReplace": String(deleteBeforeReplace) };
-    const stack = workspace.stack(project, { config: config(extra) });
+    const stack = suite.workspace.stack(suite.project, { config: config(extra) });
     const first = expectOk(await stack.up());
-    const moved = workspace.stack(project, { config: config({ ...extra, "component-stack:url": "https://hooks.example.com/moved" }), continues: stack });
+    const moved = suite.workspace.stack(suite.project, { config: config({ ...extra, "component-stack:url": "https://hooks.example.com/moved" }), continues: stack });
     const up = expectOk(await moved.up());
     const [oldPayments, oldIdentity] = [first.outputs.paymentsHook, first.outputs.identityHook];
     const [newPayments, newIdentity] = [up.outputs.paymentsHook, up.outputs.identityHook];
@@ -76,9 +62,9 @@ test("a replacement deletes the old resource at the end, or first with deleteBef
 });
 
 test("a replacement whose create fails leaves the old resource live, not pending deletion", async () => {
-  const stack = workspace.stack(project, { config: config() });
+  const stack = suite.workspace.stack(suite.project, { config: config() });
   const first = expectOk(await stack.up());
-  const failing = workspace.stack(project, {
+  const failing = suite.workspace.stack(suite.project, {
     config: config({ "messaging:apiKey": "sk_wrong_key", "component-stack:url": "https://hooks.example.com/moved-later" }),
     continues: stack,
   });
@@ -87,7 +73,7 @@ test("a replacement whose create fails leaves the old resource live, not pending
   expect(hooks.map((hook) => hook.id).sort()).toEqual([first.outputs.paymentsHook, first.outputs.identityHook].sort());
   expect(hooks.every((hook) => hook.delete === undefined)).toBe(true);
   // With the key fixed, the next up replaces both; the originals are forgotten (retained) only then.
-  const fixed = workspace.stack(project, { config: config({ "component-stack:url": "https://hooks.example.com/moved-later" }), continues: stack });
+  const fixed = suite.workspace.stack(suite.project, { config: config({ "component-stack:url": "https://hooks.example.com/moved-later" }), continues: stack });
   const up = expectOk(await fixed.up());
   expect(stepsOf(up).filter(([op]) => op === "delete-replaced[retain]").map(([, id]) => id).sort()).toEqual(
     [first.outputs.paymentsHook, first.outputs.identityHook].sort(),
@@ -95,9 +81,9 @@ test("a replacement whose create fails leaves the old resource live, not pending
 });
 
 test("a protected endpoint is neither replaced nor destroyed, and the engine says why", async () => {
-  const stack = workspace.stack(project, { config: config({ "component-stack:protect": "true" }) });
+  const stack = suite.workspace.stack(suite.project, { config: config({ "component-stack:protect": "true" }) });
   expectOk(await stack.up());
-  const changed = workspace.stack(project, { config: config({ "component-stack:protect": "true", "component-stack:url": "https://hooks.example.com/moved" }), continues: stack });
+  const changed = suite.workspace.stack(suite.project, { config: config({ "component-stack:protect": "true", "component-stack:url": "https://hooks.example.com/moved" }), continues: stack });
   const replace = await changed.up();
   expect(replace.ok).toBe(false);
   expect(replace.errors.join("\n")).toMatch(/unable to replace resource ".*::hook"\nas it is currently marked for protection/);
@@ -111,8 +97,8 @@ test("a protected endpoint is neither replaced nor destroyed, and the engine say
 });
 
 test("a program with a type error fails as `pulumi up` fails it: before it runs, with ts-node's message", async () => {
-  const broken = workspace.project("type-error-stack");
-  const stack = workspace.stack(broken, { config: config() });
+  const broken = suite.workspace.project("type-error-stack");
+  const stack = suite.workspace.stack(broken, { config: config() });
   const result = await stack.up();
   expect(result.ok).toBe(false);
   expect(result.errors.join("\n")).toMatch(/⨯ Unable to compile TypeScript:\nindex\.ts\(4,\d+\): error TS2322: Type 'string' is not assignable/);

@@ -2,26 +2,16 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startEmulator, type Emulator } from "../../emulator";
 import { LocalStack } from "../../engine/local-engine";
 import { REPO_ROOT } from "../../engine/repo-root";
 import { isSecretWrapper } from "../../engine/secrets";
 import { createPackedProject } from "../../engine/packed-project";
-import { expectOk, opsByName, PackedWorkspace, withoutMessagingEnv } from "./harness";
+import { useEngineSuite } from "./engine-suite";
+import { expectOk, opsByName, withoutMessagingEnv } from "./harness";
 
 const API_KEY = "sk_test_examples_5d1e";
-let workspace: PackedWorkspace;
-let emulator: Emulator;
 
-beforeAll(async () => {
-  workspace = new PackedWorkspace();
-  emulator = await startEmulator({ apiKey: API_KEY });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  workspace?.cleanup();
-});
+const suite = useEngineSuite(API_KEY);
 
 function expectExampleOutputs(outputs: Record<string, unknown>): void {
   const ids = [outputs.paymentsEndpointId, outputs.identityEndpointId];
@@ -29,18 +19,18 @@ function expectExampleOutputs(outputs: Record<string, unknown>): void {
   for (const name of ["paymentsSigningSecret", "identitySigningSecret"]) {
     const secret = outputs[name];
     expect(isSecretWrapper(secret)).toBe(true);
-    const endpoint = emulator.endpoints().find((e) => e.secret === (secret as { value: string }).value);
+    const endpoint = suite.emulator.endpoints().find((e) => e.secret === (secret as { value: string }).value);
     expect(ids).toContain(endpoint?.id);
   }
 }
 
 test("examples/webhooks deploys both endpoints from the packed package and a second up changes nothing", async () => {
-  const project = createPackedProject(path.join(REPO_ROOT, "examples", "webhooks"), { tarball: workspace.tarball, parentDir: workspace.root });
-  const stack = workspace.stack(project, { config: { "messaging:apiKey": API_KEY, "messaging:baseUrl": emulator.url } });
+  const project = createPackedProject(path.join(REPO_ROOT, "examples", "webhooks"), { tarball: suite.workspace.tarball, parentDir: suite.workspace.root });
+  const stack = suite.workspace.stack(project, { config: suite.serviceConfig() });
   const up = expectOk(await stack.up());
   expect(opsByName(up)).toEqual({ payments: "create", identity: "create" });
   expectExampleOutputs(up.outputs);
-  const identity = emulator.endpoints().find((e) => e.id === up.outputs.identityEndpointId);
+  const identity = suite.emulator.endpoints().find((e) => e.id === up.outputs.identityEndpointId);
   expect(identity).toMatchObject({ format: "cloudEvents", events: ["identity.verification.created"] });
   expect(opsByName(expectOk(await stack.up()))).toEqual({ payments: "same", identity: "same" });
 });
@@ -51,7 +41,7 @@ test("the root Pulumi.yaml runs the same example", async () => {
     const stack = new LocalStack({
       projectDir: REPO_ROOT,
       stateFile: path.join(stateDir, "dev.json"),
-      config: { "messaging:apiKey": API_KEY, "messaging:baseUrl": emulator.url },
+      config: suite.serviceConfig(),
       secretKeys: ["messaging:apiKey"],
       env: withoutMessagingEnv(),
     });

@@ -1,40 +1,22 @@
 /** MessageBatch through the real engine path: sends once on create, again only on replace. */
-import { startEmulator, type Emulator } from "../../emulator";
 import { startFirstChunkOnlyService } from "./fake-services";
-import { expectOk, opsByName, PackedWorkspace, resourceNamed } from "./harness";
+import { useEngineSuite } from "./engine-suite";
+import { expectOk, opsByName, resourceNamed } from "./harness";
 
 const API_KEY = "sk_test_batches_71c0";
 
-let workspace: PackedWorkspace;
-let project: string;
-let emulator: Emulator;
-
-beforeAll(async () => {
-  workspace = new PackedWorkspace();
-  project = workspace.project("batch-stack");
-  emulator = await startEmulator({ apiKey: API_KEY });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  workspace?.cleanup();
-});
-
-const config = (count: number, trigger = "1") => ({
-  "messaging:apiKey": API_KEY,
-  "messaging:baseUrl": emulator.url,
-  "batch-stack:count": String(count),
-  "batch-stack:trigger": trigger,
-});
+const suite = useEngineSuite(API_KEY, "batch-stack");
+const config = (count: number, trigger = "1") =>
+  suite.serviceConfig({ "batch-stack:count": String(count), "batch-stack:trigger": trigger });
 
 test("2,500 messages go out once, in three calls; an unchanged program sends nothing; a new trigger sends again", async () => {
-  const stack = workspace.stack(project, { config: config(2500) });
+  const stack = suite.workspace.stack(suite.project, { config: config(2500) });
   const preview = expectOk(await stack.preview());
   expect(opsByName(preview)).toEqual({ reminders: "create" });
-  expect(emulator.batches()).toHaveLength(0);
+  expect(suite.emulator.batches()).toHaveLength(0);
 
   const up = expectOk(await stack.up());
-  const batches = emulator.batches();
+  const batches = suite.emulator.batches();
   expect(batches.map((batch) => batch.messages.length)).toEqual([1000, 1000, 500]);
   expect(up.outputs.batchIds).toEqual(batches.map((batch) => batch.id));
   expect(up.outputs.messageCount).toBe(2500);
@@ -42,27 +24,27 @@ test("2,500 messages go out once, in three calls; an unchanged program sends not
   expect(new Set(recipients).size).toBe(2500);
 
   expect(opsByName(expectOk(await stack.up()))).toEqual({ reminders: "same" });
-  expect(emulator.batches()).toHaveLength(3);
+  expect(suite.emulator.batches()).toHaveLength(3);
 
-  const retriggered = workspace.stack(project, { config: config(2500, "2"), continues: stack });
+  const retriggered = suite.workspace.stack(suite.project, { config: config(2500, "2"), continues: stack });
   const again = expectOk(await retriggered.up());
   expect(again.steps.find((step) => step.name === "reminders")).toMatchObject({ op: "replace", replaces: ["triggers"] });
-  expect(emulator.batches()).toHaveLength(6);
+  expect(suite.emulator.batches()).toHaveLength(6);
 });
 
 test("an invalid message fails check naming it, and nothing is sent", async () => {
-  const before = emulator.batches().length;
-  const stack = workspace.stack(project, { config: config(0) });
+  const before = suite.emulator.batches().length;
+  const stack = suite.workspace.stack(suite.project, { config: config(0) });
   const result = await stack.up();
   expect(result.ok).toBe(false);
   expect(result.errors.join("\n")).toMatch(/MessageBatch resource 'reminders': property messages value \{\[\]\} has a problem: expected at least one message/);
-  expect(emulator.batches()).toHaveLength(before);
+  expect(suite.emulator.batches()).toHaveLength(before);
 });
 
 test("a send that stops part-way is kept in state; after a refresh, the next up still finishes it without sending anything twice", async () => {
   const service = await startFirstChunkOnlyService();
   try {
-    const stack = workspace.stack(project, { config: { ...config(2500), "messaging:baseUrl": service.url } });
+    const stack = suite.workspace.stack(suite.project, { config: { ...config(2500), "messaging:baseUrl": service.url } });
     const first = await stack.up();
     expect(first.ok).toBe(false);
     // What the CLI prints: the reasons of the init failure.
@@ -88,21 +70,21 @@ test("a send that stops part-way is kept in state; after a refresh, the next up 
 });
 
 test("a first call processed by the service but never answered is not sent again by the next up", async () => {
-  const stack = workspace.stack(project, { config: config(10, "lost-answer") });
-  const before = emulator.batches().length;
+  const stack = suite.workspace.stack(suite.project, { config: config(10, "lost-answer") });
+  const before = suite.emulator.batches().length;
   // Every attempt is processed, then its connection dropped before the answer.
-  emulator.setFaults({ failureRate: 1, seed: 7, kinds: ["drop_after_processing"] });
+  suite.emulator.setFaults({ failureRate: 1, seed: 7, kinds: ["drop_after_processing"] });
   try {
     const first = await stack.up();
     expect(first.ok).toBe(false);
   } finally {
-    emulator.setFaults({ failureRate: 0 });
+    suite.emulator.setFaults({ failureRate: 0 });
   }
-  expect(emulator.batches().length - before).toBe(1);
+  expect(suite.emulator.batches().length - before).toBe(1);
   expect(resourceNamed(stack, "reminders")).toMatchObject({ initErrors: [expect.any(String)], outputs: { sentAt: null } });
 
   const second = expectOk(await stack.up());
   expect(opsByName(second)).toEqual({ reminders: "update" });
-  expect(emulator.batches().length - before).toBe(1);
-  expect(second.outputs.batchIds).toEqual([emulator.batches().at(-1)!.id]);
+  expect(suite.emulator.batches().length - before).toBe(1);
+  expect(second.outputs.batchIds).toEqual([suite.emulator.batches().at(-1)!.id]);
 });

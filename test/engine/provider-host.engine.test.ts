@@ -3,30 +3,19 @@
  * the engine calls it, with no engine model in between: what the engine receives after a
  * half-finished create, and that every later call on that state works.
  */
-import { startEmulator, type Emulator } from "../../emulator";
 import { ProviderHost, ResourceInitError, startProviderHost } from "../../engine/provider-host";
 import { startFirstChunkOnlyService, startHalfMadeEndpointService } from "./fake-services";
-import { expectOk, PackedWorkspace, resourceNamed, withoutMessagingEnv } from "./harness";
+import { useEngineSuite } from "./engine-suite";
+import { expectOk, resourceNamed, withoutMessagingEnv } from "./harness";
 
 const API_KEY = "sk_test_host_0b7e";
 
-let workspace: PackedWorkspace;
-let emulator: Emulator;
-
-beforeAll(async () => {
-  workspace = new PackedWorkspace();
-  emulator = await startEmulator({ apiKey: API_KEY });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  workspace?.cleanup();
-});
+const suite = useEngineSuite(API_KEY);
 
 /** A resource's URN and the inputs the program registered (its serialized provider included), from a first `up`. */
 async function registered(fixture: string, name: string, config: Record<string, string>) {
-  const project = workspace.project(fixture);
-  const stack = workspace.stack(project, { config: { "messaging:apiKey": API_KEY, "messaging:baseUrl": emulator.url, ...config } });
+  const project = suite.workspace.project(fixture);
+  const stack = suite.workspace.stack(project, { config: suite.serviceConfig(config) });
   expectOk(await stack.up());
   const { urn, inputs } = resourceNamed(stack, name);
   return { project, urn, inputs };

@@ -2,13 +2,14 @@
  * WebhookEndpoint replacements through the real engine path: every changed input replaces
  * the endpoint and retains the old one; preview unknowns flow into dependent endpoints.
  */
-import { ENDPOINT, useEndpointSuite } from "./endpoint-suite";
+import { ENDPOINT, useEngineSuite } from "./engine-suite";
 import { dynamicSteps, expectOk, opsByName, stepsOf } from "./harness";
 
 const API_KEY = "sk_test_engine_replace_2b8c";
 
-const suite = useEndpointSuite(API_KEY);
-const config = (endpoint: object = ENDPOINT, extra: Record<string, string> = {}) => suite.config(endpoint, extra);
+const suite = useEngineSuite(API_KEY, "endpoint-stack");
+const config = (endpoint: object = ENDPOINT, extra: Record<string, string> = {}) =>
+  suite.serviceConfig({ "endpoint-stack:endpoint": JSON.stringify(endpoint), ...extra });
 
 describe("changes replace; the old endpoint is retained", () => {
   test("changing any input replaces the endpoint and keeps the old one in the service", async () => {

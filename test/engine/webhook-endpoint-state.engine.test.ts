@@ -3,13 +3,14 @@
  * state across installations, and creates whose answers are lost or unreadable.
  */
 import { FakeService, startHalfMadeEndpointService } from "./fake-services";
-import { ENDPOINT, useEndpointSuite } from "./endpoint-suite";
+import { ENDPOINT, useEngineSuite } from "./engine-suite";
 import { dynamicResources, dynamicSteps, expectOk, opsByName, plain, resourceNamed, stateOf, stepsOf, withoutMessagingEnv } from "./harness";
 
 const API_KEY = "sk_test_engine_77d1e0";
 
-const suite = useEndpointSuite(API_KEY);
-const config = (endpoint: object = ENDPOINT, extra: Record<string, string> = {}) => suite.config(endpoint, extra);
+const suite = useEngineSuite(API_KEY, "endpoint-stack");
+const config = (endpoint: object = ENDPOINT, extra: Record<string, string> = {}) =>
+  suite.serviceConfig({ "endpoint-stack:endpoint": JSON.stringify(endpoint), ...extra });
 
 describe("configuration", () => {
   test("the key and base URL can come from the environment", async () => {

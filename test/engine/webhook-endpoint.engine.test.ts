@@ -5,13 +5,14 @@
  */
 import { startProviderHost } from "../../engine/provider-host";
 import { SECRET_SIG } from "../../engine/secrets";
-import { ENDPOINT, useEndpointSuite } from "./endpoint-suite";
+import { ENDPOINT, useEngineSuite } from "./engine-suite";
 import { dynamicResources, expectOk, opsByName, plain, resourceNamed, stateOf, stepsOf, withoutMessagingEnv } from "./harness";
 
 const API_KEY = "sk_test_engine_4f9a2c";
 
-const suite = useEndpointSuite(API_KEY);
-const config = (endpoint: object = ENDPOINT, extra: Record<string, string> = {}) => suite.config(endpoint, extra);
+const suite = useEngineSuite(API_KEY, "endpoint-stack");
+const config = (endpoint: object = ENDPOINT, extra: Record<string, string> = {}) =>
+  suite.serviceConfig({ "endpoint-stack:endpoint": JSON.stringify(endpoint), ...extra });
 
 describe("create and a no-op second run", () => {
   test("preview plans a create and calls the service zero times", async () => {
