@@ -1,7 +1,9 @@
-// Lint rules: typescript-eslint's recommended set, with the project's conventions.
+// Lint rules: typescript-eslint's recommended set, with the project's conventions. Layout is
+// Prettier's (`npm run format`); eslint-config-prettier turns off the rules that would disagree.
 import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import prettier from "eslint-config-prettier";
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", ".demo/**", "examples/*/node_modules/**", "examples/*/bin/**"] },
@@ -21,4 +23,5 @@ export default tseslint.config(
     files: ["engine/**/*.ts", "test/engine/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
+  prettier,
 );
