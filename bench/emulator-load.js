@@ -58,7 +58,11 @@ async function timedGet(pool, auth, path) {
 async function loadOne(server, progress) {
   const host = fork(path.join(__dirname, "load-host.js"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   try {
-    const { url, apiKey } = await ask(host, { cmd: "start", server, options: { maxStoredMessages: MAX_STORED_MESSAGES, deliveryRetrySchedule: [] } });
+    const { url, apiKey } = await ask(host, {
+      cmd: "start",
+      server,
+      options: { maxStoredMessages: MAX_STORED_MESSAGES, deliveryRetrySchedule: [] },
+    });
     const auth = `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}`;
     const pool = new Pool(url, { connections: CONCURRENCY });
     try {
@@ -94,16 +98,35 @@ async function emulatorLoad(progress) {
 
 function printEmulatorLoad(load, out) {
   const e = load.emulator;
-  out.push(`5. Emulator under load: ${count(e.batches)} batch POSTs of ${count(load.messagesPerBatch)} messages (${count(e.bodyBytes)} bytes each), ${load.concurrency} in flight,`);
-  out.push(`   emulator with --max-stored-messages ${count(load.maxStoredMessages)}, against a node:http server that only parses the JSON (same run)`);
-  out.push(table(
-    ["server", "wall ms", "batch POST/s", "max RSS MiB", "RSS at end MiB", "event loop max ms", "loop p99 ms"],
-    [load.json, e].map((r) => [r.server, r.wallMs.toFixed(0), r.batchesPerSecond.toFixed(1), mib(r.maxRssBytes), mib(r.rssBytes), r.loopDelayMaxMs.toFixed(1), r.loopDelayP99Ms.toFixed(1)]),
-  ));
-  out.push(`   emulator / JSON-only throughput: ${(e.batchesPerSecond / load.json.batchesPerSecond * 100).toFixed(0)} %`);
-  out.push(`   GET /_emulator/batches?limit=10 after the load: median ${median(e.pageMs).toFixed(1)} ms, slowest ${Math.max(...e.pageMs).toFixed(1)} ms (${e.pageMs.length} calls)`);
+  out.push(
+    `5. Emulator under load: ${count(e.batches)} batch POSTs of ${count(load.messagesPerBatch)} messages (${count(e.bodyBytes)} bytes each), ${load.concurrency} in flight,`,
+  );
+  out.push(
+    `   emulator with --max-stored-messages ${count(load.maxStoredMessages)}, against a node:http server that only parses the JSON (same run)`,
+  );
+  out.push(
+    table(
+      ["server", "wall ms", "batch POST/s", "max RSS MiB", "RSS at end MiB", "event loop max ms", "loop p99 ms"],
+      [load.json, e].map((r) => [
+        r.server,
+        r.wallMs.toFixed(0),
+        r.batchesPerSecond.toFixed(1),
+        mib(r.maxRssBytes),
+        mib(r.rssBytes),
+        r.loopDelayMaxMs.toFixed(1),
+        r.loopDelayP99Ms.toFixed(1),
+      ]),
+    ),
+  );
+  out.push(`   emulator / JSON-only throughput: ${((e.batchesPerSecond / load.json.batchesPerSecond) * 100).toFixed(0)} %`);
+  out.push(
+    `   GET /_emulator/batches?limit=10 after the load: median ${median(e.pageMs).toFixed(1)} ms, slowest ${Math.max(...e.pageMs).toFixed(1)} ms (${e.pageMs.length} calls)`,
+  );
   out.push(`   GET /_emulator/batches (everything stored, streamed): ${e.fullListing.ms.toFixed(0)} ms, ${mib(e.fullListing.bytes)} MiB`);
-  if (e.totals) out.push(`   stored ${count(e.totals.storedMessages)} messages in ${count(e.totals.storedBatches)} batches; accepted ${count(e.totals.messages)} (${count(e.totals.evictedBatches)} batches evicted)`);
+  if (e.totals)
+    out.push(
+      `   stored ${count(e.totals.storedMessages)} messages in ${count(e.totals.storedBatches)} batches; accepted ${count(e.totals.messages)} (${count(e.totals.evictedBatches)} batches evicted)`,
+    );
 }
 
 module.exports = { emulatorLoad, printEmulatorLoad };

@@ -27,7 +27,10 @@ async function raw(url, agent, messages, concurrency) {
       next += BATCH;
       const body = JSON.stringify({ stream: "transactional", messages: messages.slice(start, start + BATCH) });
       const response = await request(`${url}/v1/message_batches`, {
-        method: "POST", dispatcher: agent, headers: { ...HEADERS, "idempotency-key": `raw-${key++}` }, body,
+        method: "POST",
+        dispatcher: agent,
+        headers: { ...HEADERS, "idempotency-key": `raw-${key++}` },
+        body,
       });
       await response.body.json();
     }
@@ -66,10 +69,18 @@ async function run({ url, messages: count, concurrency, repeats }) {
   const rawCpu = median(rawRuns.map((r) => r.cpuMs));
   const clientCpu = median(clientRuns.map((r) => r.cpuMs));
   return {
-    kind: "result", messages: count, concurrency, repeats,
-    rawWallMs: rawWall, clientWallMs: clientWall, wallRatio: clientWall / rawWall,
-    rawCpuMs: rawCpu, clientCpuMs: clientCpu, cpuRatio: clientCpu / rawCpu,
-    rawWallPerRun: rawRuns.map((r) => r.wallMs), clientWallPerRun: clientRuns.map((r) => r.wallMs),
+    kind: "result",
+    messages: count,
+    concurrency,
+    repeats,
+    rawWallMs: rawWall,
+    clientWallMs: clientWall,
+    wallRatio: clientWall / rawWall,
+    rawCpuMs: rawCpu,
+    clientCpuMs: clientCpu,
+    cpuRatio: clientCpu / rawCpu,
+    rawWallPerRun: rawRuns.map((r) => r.wallMs),
+    clientWallPerRun: clientRuns.map((r) => r.wallMs),
   };
 }
 

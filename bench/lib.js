@@ -50,7 +50,10 @@ async function timeRepeated(fn, repeats) {
 function makeMessages(n) {
   const messages = new Array(n);
   for (let i = 0; i < n; i++) {
-    messages[i] = { tos: [`+2547${String(i % 100_000_000).padStart(8, "0")}`], body: `Your code is ${100000 + (i % 900000)}. It expires in 10 minutes.` };
+    messages[i] = {
+      tos: [`+2547${String(i % 100_000_000).padStart(8, "0")}`],
+      body: `Your code is ${100000 + (i % 900000)}. It expires in 10 minutes.`,
+    };
   }
   return messages;
 }
@@ -79,7 +82,11 @@ function table(columns, rows) {
   const cells = rows.map((row) => row.map((cell) => String(cell)));
   const widths = columns.map((name, i) => Math.max(name.length, ...cells.map((row) => row[i].length)));
   const numeric = columns.map((_, i) => rows.every((row) => typeof row[i] === "number" || /^[-+]?[\d,.]+( ?[%x])?$/.test(String(row[i]))));
-  const line = (row) => row.map((cell, i) => (numeric[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ").trimEnd();
+  const line = (row) =>
+    row
+      .map((cell, i) => (numeric[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
   return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...cells.map(line)].join("\n");
 }
 
@@ -128,4 +135,18 @@ function serveCommands(handle) {
   });
 }
 
-module.exports = { now, msSince, median, collectGarbage, timeRepeated, makeMessages, machineFacts, mib, count, table, MiB, ask, serveCommands };
+module.exports = {
+  now,
+  msSince,
+  median,
+  collectGarbage,
+  timeRepeated,
+  makeMessages,
+  machineFacts,
+  mib,
+  count,
+  table,
+  MiB,
+  ask,
+  serveCommands,
+};

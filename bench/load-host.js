@@ -29,10 +29,11 @@ async function startJsonServer() {
     });
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  close = () => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(resolve);
-  });
+  close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(resolve);
+    });
   return { url: `http://127.0.0.1:${server.address().port}`, apiKey: "unused" };
 }
 

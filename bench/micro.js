@@ -20,12 +20,37 @@ async function validation() {
 
   // safeParse is what the product calls (client, CLI, emulator); parse is there for comparison.
   const cases = [
-    ["Message.safeParse, one call per message (CLI, client)", () => { for (const m of messages) Message.safeParse(m); }],
+    [
+      "Message.safeParse, one call per message (CLI, client)",
+      () => {
+        for (const m of messages) Message.safeParse(m);
+      },
+    ],
     ["client parseMessages (sendMessages on an array: precompiled check, zod for the rest)", () => parseMessages(messages, 0)],
-    ["MessageBatchRequest.safeParse, 100 x 1,000 (emulator, per request)", () => { for (const b of batches) MessageBatchRequest.safeParse(b); }],
-    ["Message.parse, one call per message (not used by the product)", () => { for (const m of messages) Message.parse(m); }],
-    ["reference: JSON.stringify, 100 x 1,000", () => { for (const b of batches) JSON.stringify(b); }],
-    ["reference: JSON.parse, 100 x 1,000", () => { for (const s of bodies) JSON.parse(s); }],
+    [
+      "MessageBatchRequest.safeParse, 100 x 1,000 (emulator, per request)",
+      () => {
+        for (const b of batches) MessageBatchRequest.safeParse(b);
+      },
+    ],
+    [
+      "Message.parse, one call per message (not used by the product)",
+      () => {
+        for (const m of messages) Message.parse(m);
+      },
+    ],
+    [
+      "reference: JSON.stringify, 100 x 1,000",
+      () => {
+        for (const b of batches) JSON.stringify(b);
+      },
+    ],
+    [
+      "reference: JSON.parse, 100 x 1,000",
+      () => {
+        for (const s of bodies) JSON.parse(s);
+      },
+    ],
   ];
   // A full GC before the first schema call: when zod's code gets optimized while the input
   // is still in V8's young generation, it stays ~2.5x slower for the life of the process
@@ -79,8 +104,19 @@ async function receiver() {
   const results = [];
   for (const [name, body, op] of cases) {
     collectGarbage();
-    const ms = median(await timeRepeated(() => { for (let i = 0; i < OPS; i++) op(); }, REPEATS));
-    results.push({ name, bodyBytes: Buffer.byteLength(body), ops: OPS, medianMs: ms, opsPerSecond: OPS / (ms / 1000), microsecondsPerOp: (ms * 1000) / OPS });
+    const ms = median(
+      await timeRepeated(() => {
+        for (let i = 0; i < OPS; i++) op();
+      }, REPEATS),
+    );
+    results.push({
+      name,
+      bodyBytes: Buffer.byteLength(body),
+      ops: OPS,
+      medianMs: ms,
+      opsPerSecond: OPS / (ms / 1000),
+      microsecondsPerOp: (ms * 1000) / OPS,
+    });
   }
   return results;
 }

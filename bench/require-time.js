@@ -44,5 +44,6 @@ module.exports = { requireTimes };
 
 if (require.main === module) {
   const report = requireTimes((text) => process.stderr.write(`bench: ${text}\n`));
-  for (const c of report.cases) console.log(`${c.name.padEnd(48)} ${c.medianMs.toFixed(1).padStart(8)} ms  ×${c.ratioToBaseline.toFixed(2)}`);
+  for (const c of report.cases)
+    console.log(`${c.name.padEnd(48)} ${c.medianMs.toFixed(1).padStart(8)} ms  ×${c.ratioToBaseline.toFixed(2)}`);
 }

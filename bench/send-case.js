@@ -60,7 +60,7 @@ async function run() {
   reply({
     kind: "result",
     wallMs,
-    batches: result ? result.batches.length : error?.sent?.length ?? 0,
+    batches: result ? result.batches.length : (error?.sent?.length ?? 0),
     messageCount: result ? result.messageCount : undefined,
     error: error ? `${error.name}: ${error.message}` : undefined,
     // Growth of the heap during the send over the heap holding the input (after GC).

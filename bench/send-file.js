@@ -19,7 +19,9 @@ function writeNdjson(file, count) {
     const write = () => {
       let ok = true;
       while (i < count && ok) {
-        ok = out.write(`${JSON.stringify({ tos: [`+2547${String(i).padStart(8, "0")}`], body: `Your code is ${100000 + (i % 900000)}. It expires in 10 minutes.` })}\n`);
+        ok = out.write(
+          `${JSON.stringify({ tos: [`+2547${String(i).padStart(8, "0")}`], body: `Your code is ${100000 + (i % 900000)}. It expires in 10 minutes.` })}\n`,
+        );
         i++;
       }
       if (i < count) out.once("drain", write);
@@ -64,7 +66,17 @@ async function sendFile({ lines, host, ask, progress, concurrency }) {
     const wallMs = msSince(start);
     if (run.code !== 0) throw new Error(`messaging send failed (${run.code}): ${run.stderr.slice(-2000)}`);
     const stats = await ask(host, { cmd: "stats", count: true });
-    return { lines, bytes, concurrency, wallMs, maxRssBytes: run.maxRssBytes, emulatorBatches: stats.batchesRecorded, emulatorMessages: stats.messagesRecorded, emulatorDistinctRecipients: stats.distinctRecipients, summary: run.stdout.trim() };
+    return {
+      lines,
+      bytes,
+      concurrency,
+      wallMs,
+      maxRssBytes: run.maxRssBytes,
+      emulatorBatches: stats.batchesRecorded,
+      emulatorMessages: stats.messagesRecorded,
+      emulatorDistinctRecipients: stats.distinctRecipients,
+      summary: run.stdout.trim(),
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

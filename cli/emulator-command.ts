@@ -1,5 +1,11 @@
 import { parseArgs } from "node:util";
-import { DEFAULT_EMULATOR_API_KEY, DEFAULT_MAX_STORED_MESSAGES, parseRetrySchedule, startEmulator, type EmulatorOptions } from "../emulator";
+import {
+  DEFAULT_EMULATOR_API_KEY,
+  DEFAULT_MAX_STORED_MESSAGES,
+  parseRetrySchedule,
+  startEmulator,
+  type EmulatorOptions,
+} from "../emulator";
 
 const USAGE =
   "usage: messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--delivery-retry-schedule 1,2,4]\n" +
@@ -65,7 +71,11 @@ export async function runEmulatorCommand(argv: string[], env: NodeJS.ProcessEnv 
   }
   const emulator = await startEmulator(parsed.options);
   const keyNote =
-    parsed.keySource === "default" ? DEFAULT_EMULATOR_API_KEY : parsed.keySource === "--api-key" ? "the one given with --api-key" : "from MESSAGING_API_KEY";
+    parsed.keySource === "default"
+      ? DEFAULT_EMULATOR_API_KEY
+      : parsed.keySource === "--api-key"
+        ? "the one given with --api-key"
+        : "from MESSAGING_API_KEY";
   process.stdout.write(`messaging emulator listening on ${emulator.url} (api key: ${keyNote})\n`);
   process.stdout.write(`inspector: ${emulator.url}/_emulator/ (user name: the api key, no password)\n`);
 

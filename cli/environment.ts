@@ -14,11 +14,14 @@ export const ENVIRONMENT_VARIABLES = {
  * The values are checked by the client itself, which names the option; `check` re-words its
  * error with the variables.
  */
-export function clientSettingsFromEnvironment(env: NodeJS.ProcessEnv = process.env): Pick<MessagingClientOptions, "apiKey" | "baseUrl" | "apiVersion"> {
+export function clientSettingsFromEnvironment(
+  env: NodeJS.ProcessEnv = process.env,
+): Pick<MessagingClientOptions, "apiKey" | "baseUrl" | "apiVersion"> {
   const apiKey = env[ENVIRONMENT_VARIABLES.apiKey];
   const baseUrl = env[ENVIRONMENT_VARIABLES.baseUrl];
   if (!apiKey) throw new ConfigurationError(`No API key: set the environment variable ${ENVIRONMENT_VARIABLES.apiKey}.`);
-  if (!baseUrl) throw new ConfigurationError(`No base URL: set the environment variable ${ENVIRONMENT_VARIABLES.baseUrl} (e.g. the emulator's URL).`);
+  if (!baseUrl)
+    throw new ConfigurationError(`No base URL: set the environment variable ${ENVIRONMENT_VARIABLES.baseUrl} (e.g. the emulator's URL).`);
   return { apiKey, baseUrl, apiVersion: env[ENVIRONMENT_VARIABLES.apiVersion] || undefined };
 }
 

@@ -12,7 +12,10 @@ export interface JsonItem {
 
 /** The file is not a JSON array of messages (or `{ "messages": [...] }`); `line` is where it went wrong. */
 export class JsonStructureError extends Error {
-  constructor(readonly line: number, message: string) {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
     super(message);
   }
 }

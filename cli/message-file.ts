@@ -14,7 +14,9 @@ const EXTENSIONS: Readonly<Record<string, FileFormat>> = { ".ndjson": "ndjson", 
 /** The format named by `--format`, or else by the file's extension; a sentence saying why not when neither does. */
 export function fileFormat(file: string, given: string | undefined): FileFormat | string {
   if (given !== undefined) {
-    return (FILE_FORMATS as readonly string[]).includes(given) ? (given as FileFormat) : `--format must be one of ${FILE_FORMATS.join(", ")}, not '${given}'`;
+    return (FILE_FORMATS as readonly string[]).includes(given)
+      ? (given as FileFormat)
+      : `--format must be one of ${FILE_FORMATS.join(", ")}, not '${given}'`;
   }
   const extension = path.extname(file).toLowerCase();
   return (
@@ -56,7 +58,11 @@ export class FileError extends Error {}
  * @param onBytes called with every chunk of the file's bytes, in order (e.g. to hash the file)
  * @throws FileError when the file as a whole cannot be read
  */
-export async function* readEntries(file: string, format: FileFormat, onBytes?: (chunk: Buffer) => void): AsyncGenerator<Entry[], void, undefined> {
+export async function* readEntries(
+  file: string,
+  format: FileFormat,
+  onBytes?: (chunk: Buffer) => void,
+): AsyncGenerator<Entry[], void, undefined> {
   const lines = utf8Lines(fileChunks(file, onBytes));
   if (format === "ndjson") yield* ndjsonEntries(lines);
   else if (format === "json") yield* jsonEntries(lines);
@@ -214,7 +220,12 @@ function csvMessage(header: readonly string[], record: readonly string[]): Recor
     else if (column === "template_id") templateId = value;
     else if (value !== "") model[column.slice(MODEL_PREFIX.length)] = value;
   });
-  const message: Record<string, unknown> = { tos: to.split(";").map((item) => item.trim()).filter(Boolean) };
+  const message: Record<string, unknown> = {
+    tos: to
+      .split(";")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  };
   if (body) message.body = body;
   if (templateId) message.template = { id: templateId, model };
   return message;

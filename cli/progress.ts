@@ -44,7 +44,11 @@ class TerminalProgress implements ProgressDisplay {
   #retries = 0;
   #retryNote = "";
 
-  constructor(private readonly total: number, private readonly already: number, stream: NodeJS.WriteStream) {
+  constructor(
+    private readonly total: number,
+    private readonly already: number,
+    stream: NodeJS.WriteStream,
+  ) {
     this.#bar = new SingleBar({
       stream,
       format: "sending [{bar}] {percentage}% | {value}/{total} msgs | {rate} msg/s | ETA {etaText} | {retryText}",
@@ -87,7 +91,11 @@ class PlainProgress implements ProgressDisplay {
   #lastLine = 0;
   #lastPrinted = -1;
 
-  constructor(private readonly total: number, private readonly already: number, private readonly stream: NodeJS.WritableStream) {
+  constructor(
+    private readonly total: number,
+    private readonly already: number,
+    private readonly stream: NodeJS.WritableStream,
+  ) {
     this.#sent = already;
   }
 
@@ -98,7 +106,9 @@ class PlainProgress implements ProgressDisplay {
 
   retry(reason: string, delayMs: number): void {
     this.#retries++;
-    this.stream.write(`retrying a call after ${reason} in ${formatSeconds(delayMs / 1000)} (${this.#retries} retr${this.#retries === 1 ? "y" : "ies"} so far)\n`);
+    this.stream.write(
+      `retrying a call after ${reason} in ${formatSeconds(delayMs / 1000)} (${this.#retries} retr${this.#retries === 1 ? "y" : "ies"} so far)\n`,
+    );
   }
 
   stop(): void {
@@ -111,6 +121,8 @@ class PlainProgress implements ProgressDisplay {
     const perSecond = rate(this.#sent - this.already, this.#startedAt);
     const percent = this.total > 0 ? Math.floor((this.#sent / this.total) * 100) : 100;
     const eta = perSecond > 0 ? formatSeconds((this.total - this.#sent) / perSecond) : "?";
-    this.stream.write(`sent ${this.#sent}/${this.total} messages (${percent}%), ${count(perSecond)} msg/s, ETA ${eta}, ${this.#retries} retries\n`);
+    this.stream.write(
+      `sent ${this.#sent}/${this.total} messages (${percent}%), ${count(perSecond)} msg/s, ETA ${eta}, ${this.#retries} retries\n`,
+    );
   }
 }

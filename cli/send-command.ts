@@ -4,8 +4,15 @@ import { MessagingClient } from "../client/messaging-client";
 import { PREVALIDATED, type SendMessagesOptions } from "../client/send-messages";
 import { checkMessage, InvalidMessages } from "../client/validate";
 import {
-  isApiError, isAuthenticationError, isConfigurationError, isInvalidRequestError, isMessagingError, isPartialSendError,
-  isPermissionError, type ApiError, type ValidationError,
+  isApiError,
+  isAuthenticationError,
+  isConfigurationError,
+  isInvalidRequestError,
+  isMessagingError,
+  isPartialSendError,
+  isPermissionError,
+  type ApiError,
+  type ValidationError,
 } from "../errors/messaging-error";
 import { IdempotencyKeyPrefix } from "../schemas/idempotency-key";
 import { MAX_MESSAGES_PER_BATCH, type Message } from "../schemas/types";
@@ -239,7 +246,10 @@ export async function runSendCommand(argv: string[]): Promise<number> {
 async function send(options: SendOptions, signals: SignalWatch): Promise<number> {
   const started = Date.now();
   const report = (outcome: Outcome, text: string, code: number, stream: "stdout" | "stderr" = code === 0 ? "stdout" : "stderr") => {
-    if (options.json) process.stdout.write(`${JSON.stringify({ ...outcome, file: options.file, stream: options.stream, durationMs: Date.now() - started })}\n`);
+    if (options.json)
+      process.stdout.write(
+        `${JSON.stringify({ ...outcome, file: options.file, stream: options.stream, durationMs: Date.now() - started })}\n`,
+      );
     if (!options.json || stream === "stderr") (stream === "stdout" ? process.stdout : process.stderr).write(text);
     return code;
   };
@@ -249,10 +259,18 @@ async function send(options: SendOptions, signals: SignalWatch): Promise<number>
   try {
     const result = await checkFile(options, signals);
     if (result instanceof Interrupted) {
-      return report({ status: "interrupted", sentMessages: 0 }, `messaging send: ${result.message} while checking the file; nothing was sent\n`, exitCodeOf(result));
+      return report(
+        { status: "interrupted", sentMessages: 0 },
+        `messaging send: ${result.message} while checking the file; nothing was sent\n`,
+        exitCodeOf(result),
+      );
     }
     if ("invalid" in result) {
-      return report({ status: "invalid", errors: result.invalid.fieldErrors }, `messaging send: ${result.invalid.message}\nnothing was sent\n`, 1);
+      return report(
+        { status: "invalid", errors: result.invalid.fieldErrors },
+        `messaging send: ${result.invalid.message}\nnothing was sent\n`,
+        1,
+      );
     }
     checked = result;
   } catch (error) {
@@ -261,7 +279,11 @@ async function send(options: SendOptions, signals: SignalWatch): Promise<number>
   }
   const chunks = checked.chunkDigests.length;
   if (checked.messages === 0) {
-    return report({ status: "invalid", error: "no messages found" }, `messaging send: ${options.file}: no messages found\nnothing was sent\n`, 1);
+    return report(
+      { status: "invalid", error: "no messages found" },
+      `messaging send: ${options.file}: no messages found\nnothing was sent\n`,
+      1,
+    );
   }
   if (options.dryRun) {
     return report(
@@ -276,7 +298,11 @@ async function send(options: SendOptions, signals: SignalWatch): Promise<number>
     client = withEnvironmentNames(() => new MessagingClient(clientSettingsFromEnvironment()));
   } catch (error) {
     if (!isConfigurationError(error)) throw error;
-    return report({ status: "failed", error: { code: error.code, message: error.message, retryable: false } }, `messaging send: ${error.message}\nnothing was sent\n`, 1);
+    return report(
+      { status: "failed", error: { code: error.code, message: error.message, retryable: false } },
+      `messaging send: ${error.message}\nnothing was sent\n`,
+      1,
+    );
   }
 
   const identity: SendIdentity = {
@@ -291,7 +317,13 @@ async function send(options: SendOptions, signals: SignalWatch): Promise<number>
   let journal: SendJournal | undefined;
   try {
     journal = SendJournal.open(stateDir, {
-      version: 1, ...identity, keyPrefix, file: options.file, messages: checked.messages, chunks, startedAt: new Date().toISOString(),
+      version: 1,
+      ...identity,
+      keyPrefix,
+      file: options.file,
+      messages: checked.messages,
+      chunks,
+      startedAt: new Date().toISOString(),
     });
   } catch (error) {
     process.stderr.write(
@@ -313,7 +345,9 @@ async function send(options: SendOptions, signals: SignalWatch): Promise<number>
     }
     if (journal && journal.confirmed.size > 0) {
       const age = Date.now() - journal.startedAt.getTime();
-      process.stderr.write(`continuing: ${confirmedBefore} of ${checked.messages} message(s) were confirmed by an earlier run; sending the rest\n`);
+      process.stderr.write(
+        `continuing: ${confirmedBefore} of ${checked.messages} message(s) were confirmed by an earlier run; sending the rest\n`,
+      );
       if (age > KEY_MEMORY_MS) {
         process.stderr.write(
           "messaging send: warning: this send began more than 24 hours ago, longer than the service is assumed to remember keys: " +
@@ -358,8 +392,12 @@ async function send(options: SendOptions, signals: SignalWatch): Promise<number>
       const skipped = confirmedBefore > 0 ? ` (${confirmedBefore} more were confirmed by an earlier run)` : "";
       return report(
         {
-          ...base, status: "sent", sentMessages: sentNow, skippedMessages: confirmedBefore,
-          messagesPerSecond: Math.round(perSecond), batchIds: journal ? batchIds(journal) : undefined,
+          ...base,
+          status: "sent",
+          sentMessages: sentNow,
+          skippedMessages: confirmedBefore,
+          messagesPerSecond: Math.round(perSecond),
+          batchIds: journal ? batchIds(journal) : undefined,
         },
         `sent ${sentNow} message(s)${skipped} in ${seconds.toFixed(1)} s (${Math.round(perSecond)} msg/s): all ${checked.messages} of ${options.file} confirmed in ${chunks} call(s)\n`,
         0,
@@ -411,7 +449,8 @@ async function* messagesOf(options: SendOptions, checked: CheckedFile): AsyncGen
   let index = 0;
   for await (const entries of readEntries(options.file, options.format)) {
     for (const entry of entries) {
-      if (entry.problem || index >= checked.messages) throw new FileChanged(`${options.file} changed since it was checked (at ${entry.location})`);
+      if (entry.problem || index >= checked.messages)
+        throw new FileChanged(`${options.file} changed since it was checked (at ${entry.location})`);
       chunkHash.update(entry.source).update("\n");
       const chunk = Math.floor(index / options.batchSize);
       index++;

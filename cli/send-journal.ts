@@ -26,7 +26,9 @@ export interface SendIdentity {
  * `${prefix}-${i}`, so re-running the same command sends every chunk under the key it had.
  */
 export function sendKeyPrefix(identity: SendIdentity): string {
-  const material = ["pulumi-messaging send v1", identity.fileDigest, identity.stream, String(identity.batchSize), identity.sendId].join("\n");
+  const material = ["pulumi-messaging send v1", identity.fileDigest, identity.stream, String(identity.batchSize), identity.sendId].join(
+    "\n",
+  );
   return `ms1-${createHash("sha256").update(material).digest("hex").slice(0, 40)}`;
 }
 
@@ -73,7 +75,11 @@ export class SendJournal {
   readonly startedAt: Date;
   readonly #fd: number;
 
-  private constructor(readonly path: string, header: JournalHeader, existing: JournalChunk[]) {
+  private constructor(
+    readonly path: string,
+    header: JournalHeader,
+    existing: JournalChunk[],
+  ) {
     for (const chunk of existing) this.confirmed.set(chunk.chunk, chunk);
     this.startedAt = new Date(header.startedAt);
     this.#fd = fs.openSync(this.path, "a");

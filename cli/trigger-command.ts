@@ -39,7 +39,8 @@ function jsonObject(flag: string, text: string, allowNull: boolean): Record<stri
     return `${flag} is not JSON: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (value === null && allowNull) return null;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return `${flag} must be a JSON object${allowNull ? " or null" : ""}`;
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return `${flag} must be a JSON object${allowNull ? " or null" : ""}`;
   const hazard = findJsonHazards(value)[0];
   if (hazard !== undefined) return `${flag}: ${jsonHazardField(hazard)}: ${hazard.message}`;
   return value as Record<string, unknown>;
@@ -110,7 +111,9 @@ export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv =
     const text = await emitted.body.text();
     if (emitted.statusCode !== 200) {
       const problem = Problem.safeParse(safeJson(text));
-      const detail = problem.success ? [problem.data.detail, describeFieldErrors(problem.data.errors ?? {}, { indent: "  " })].filter(Boolean).join("\n") : text.slice(0, 500);
+      const detail = problem.success
+        ? [problem.data.detail, describeFieldErrors(problem.data.errors ?? {}, { indent: "  " })].filter(Boolean).join("\n")
+        : text.slice(0, 500);
       io.stderr(`messaging trigger: the emulator answered HTTP ${emitted.statusCode}: ${detail}\n`);
       return 1;
     }
@@ -124,7 +127,10 @@ export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv =
     const printed = new Set(first.map((attempt) => `${attempt.id}#${attempt.attempt}`));
     while (args.wait && [...latest.values()].some((attempt) => attempt.outcome === "retry_scheduled")) {
       await sleep(POLL_MS);
-      const listed = await request(`${baseUrl}/_emulator/deliveries?event=${encodeURIComponent(eventId)}`, { dispatcher, headers: { authorization } });
+      const listed = await request(`${baseUrl}/_emulator/deliveries?event=${encodeURIComponent(eventId)}`, {
+        dispatcher,
+        headers: { authorization },
+      });
       if (listed.statusCode !== 200) {
         io.stderr(`messaging trigger: listing deliveries answered HTTP ${listed.statusCode}\n`);
         await listed.body.dump();

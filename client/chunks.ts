@@ -34,7 +34,10 @@ export async function* chunks<T>(source: Iterable<T> | AsyncIterable<T>, size: n
     }
     return;
   }
-  if (typeof (source as Iterable<T>)[Symbol.iterator] === "function" && typeof (source as AsyncIterable<T>)[Symbol.asyncIterator] !== "function") {
+  if (
+    typeof (source as Iterable<T>)[Symbol.iterator] === "function" &&
+    typeof (source as AsyncIterable<T>)[Symbol.asyncIterator] !== "function"
+  ) {
     yield* syncChunks(source as Iterable<T>, size);
     return;
   }

@@ -5,7 +5,13 @@ import { ConnectionError, TimeoutError, type RequestInfo } from "../errors/messa
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER } from "../schemas/http";
 import type { Redactor } from "./redact";
 import {
-  TIMEOUT_CODES, networkErrorCode, parseRetryAfter, retryDelayMs, shouldRetry, type AttemptOutcome, type RetryPolicy,
+  TIMEOUT_CODES,
+  networkErrorCode,
+  parseRetryAfter,
+  retryDelayMs,
+  shouldRetry,
+  type AttemptOutcome,
+  type RetryPolicy,
 } from "./retry";
 
 /** Everything the request loop needs; built once per client. */
@@ -168,7 +174,14 @@ export async function sendRequest(config: HttpConfig, request: HttpRequest): Pro
       const sentRequestId = header(response.headers, REQUEST_ID_HEADER);
       const requestId = sentRequestId === undefined ? undefined : config.redact.text(sentRequestId);
       if (response.status >= 200 && response.status <= 299) {
-        return { status: response.status, headers: response.headers, json: response.json, empty: response.empty, requestId, redact: config.redact.text };
+        return {
+          status: response.status,
+          headers: response.headers,
+          json: response.json,
+          empty: response.empty,
+          requestId,
+          redact: config.redact.text,
+        };
       }
       retryAfterMs = parseRetryAfter(response.headers["retry-after"], Date.now());
       const body = response.json === NOT_JSON ? undefined : config.redact.json(response.json);

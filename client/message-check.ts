@@ -59,7 +59,8 @@ function isFlatModel(value: unknown): boolean {
   for (const key in value) {
     if (!Object.hasOwn(value, key) || key === "__proto__") return false;
     const item = (value as Record<string, unknown>)[key];
-    if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item !== "string" && typeof item !== "boolean") return false;
+    if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item !== "string" && typeof item !== "boolean")
+      return false;
   }
   return true;
 }

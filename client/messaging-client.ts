@@ -28,11 +28,12 @@ export interface RequestOptions {
 }
 
 /** The request headers and body of each encoding in `OPERATIONS`. */
-const ENCODINGS: Readonly<Record<Operation["encoding"], { headers?: Record<string, string>; encode(body: unknown): string | undefined }>> = {
-  json: { headers: { "content-type": JSON_CONTENT_TYPE }, encode: (body) => JSON.stringify(body) },
-  form: { headers: { "content-type": FORM_CONTENT_TYPE }, encode: (body) => encodeForm(body as Record<string, unknown>) },
-  none: { encode: () => undefined },
-};
+const ENCODINGS: Readonly<Record<Operation["encoding"], { headers?: Record<string, string>; encode(body: unknown): string | undefined }>> =
+  {
+    json: { headers: { "content-type": JSON_CONTENT_TYPE }, encode: (body) => JSON.stringify(body) },
+    form: { headers: { "content-type": FORM_CONTENT_TYPE }, encode: (body) => encodeForm(body as Record<string, unknown>) },
+    none: { encode: () => undefined },
+  };
 
 const RequestOptionsSchema = z.object({
   idempotencyKey: IdempotencyKey.optional(),
@@ -94,7 +95,11 @@ export class MessagingClient {
    *   when it carried an id: the endpoint exists)
    */
   async createWebhookEndpoint(input: WebhookEndpointCreateInput, options?: RequestOptions): Promise<WebhookEndpointObject> {
-    return this.#call(OPERATIONS.createWebhookEndpoint, parseInput(OPERATIONS.createWebhookEndpoint.request, input, "webhook endpoint"), options);
+    return this.#call(
+      OPERATIONS.createWebhookEndpoint,
+      parseInput(OPERATIONS.createWebhookEndpoint.request, input, "webhook endpoint"),
+      options,
+    );
   }
 
   async sendMessageBatch(request: MessageBatchRequest, options?: RequestOptions): Promise<MessageBatchResult> {
@@ -104,8 +109,12 @@ export class MessagingClient {
   async sendMessages(messages: Iterable<Message> | AsyncIterable<Message>, options: SendMessagesOptions): Promise<SendMessagesResult> {
     this.#assertOpen();
     // Chunks are checked by sendInChunks already: they go straight to the operation.
-    return sendInChunks(messages, options, (batch, idempotencyKey, signal, onRetry) =>
-      this.#send(OPERATIONS.sendMessageBatch, batch, idempotencyKey, signal, onRetry) as Promise<MessageBatchResult>);
+    return sendInChunks(
+      messages,
+      options,
+      (batch, idempotencyKey, signal, onRetry) =>
+        this.#send(OPERATIONS.sendMessageBatch, batch, idempotencyKey, signal, onRetry) as Promise<MessageBatchResult>,
+    );
   }
 
   /**
@@ -124,7 +133,10 @@ export class MessagingClient {
    * given (a POST's only: a GET is safe to repeat). `params` fill the path's `{name}`s.
    */
   async #call<O extends Operation>(
-    operation: O, body: unknown, options: RequestOptions | undefined, params: Readonly<Record<string, string>> = {},
+    operation: O,
+    body: unknown,
+    options: RequestOptions | undefined,
+    params: Readonly<Record<string, string>> = {},
   ): Promise<z.output<O["response"]>> {
     const { idempotencyKey, signal } = this.#requestOptions(options);
     return this.#send(operation, body, operation.method === "POST" ? idempotencyKey : undefined, signal, undefined, params);
@@ -151,7 +163,9 @@ export class MessagingClient {
       signal,
       onRetry,
     });
-    return parseResponseBody(operation.response, response, info, { emptyAsObject: operation.emptyResponseAsObject === true }) as z.output<O["response"]>;
+    return parseResponseBody(operation.response, response, info, { emptyAsObject: operation.emptyResponseAsObject === true }) as z.output<
+      O["response"]
+    >;
   }
 
   #requestOptions(options: RequestOptions | undefined): { idempotencyKey: string; signal?: AbortSignal } {

@@ -92,10 +92,17 @@ function fail(message: string): never {
   throw new ConfigurationError(`MessagingClient: ${message}`);
 }
 
-function checkNumber(name: string, value: unknown, fallback: number, { min, max, integer }: { min: number; max: number; integer?: boolean }): number {
+function checkNumber(
+  name: string,
+  value: unknown,
+  fallback: number,
+  { min, max, integer }: { min: number; max: number; integer?: boolean },
+): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max || (integer && !Number.isInteger(value))) {
-    fail(`option '${name}' must be ${integer ? "an integer" : "a number"} from ${min} to ${max}, got ${typeof value === "number" ? value : typeof value}`);
+    fail(
+      `option '${name}' must be ${integer ? "an integer" : "a number"} from ${min} to ${max}, got ${typeof value === "number" ? value : typeof value}`,
+    );
   }
   return value;
 }
@@ -138,8 +145,14 @@ export function resolveClientOptions(options: MessagingClientOptions): ResolvedC
   const timeoutMs = checkNumber("timeoutMs", options.timeoutMs, DEFAULT_TIMEOUT_MS, { min: 1, max: MAX_TIMER_MS });
   const maxRetries = checkNumber("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES, { min: 0, max: 100, integer: true });
   const baseMs = checkNumber("retryBaseDelayMs", options.retryBaseDelayMs, DEFAULT_RETRY_POLICY.baseMs, { min: 0, max: MAX_TIMER_MS });
-  const maxMs = checkNumber("retryMaxDelayMs", options.retryMaxDelayMs, Math.max(DEFAULT_RETRY_POLICY.maxMs, baseMs), { min: 0, max: MAX_TIMER_MS });
-  const maxRetryAfterMs = checkNumber("maxRetryAfterMs", options.maxRetryAfterMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs, { min: 0, max: MAX_TIMER_MS });
+  const maxMs = checkNumber("retryMaxDelayMs", options.retryMaxDelayMs, Math.max(DEFAULT_RETRY_POLICY.maxMs, baseMs), {
+    min: 0,
+    max: MAX_TIMER_MS,
+  });
+  const maxRetryAfterMs = checkNumber("maxRetryAfterMs", options.maxRetryAfterMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs, {
+    min: 0,
+    max: MAX_TIMER_MS,
+  });
 
   const dispatcher = options.dispatcher;
   if (dispatcher !== undefined && (typeof dispatcher !== "object" || dispatcher === null || typeof dispatcher.request !== "function")) {

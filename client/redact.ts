@@ -46,7 +46,12 @@ function redactJson(value: unknown, text: (input: string) => string, depth: numb
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     // defineProperty: a `__proto__` key stays an ordinary own member.
-    Object.defineProperty(copy, text(key), { value: redactJson(item, text, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(copy, text(key), {
+      value: redactJson(item, text, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy;
 }

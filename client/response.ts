@@ -32,6 +32,9 @@ export function parseResponseBody<S extends z.ZodType>(
   const result = schema.safeParse(response.json);
   if (result.success) return result.data;
   const raw = response.json;
-  const id = typeof raw === "object" && raw !== null && typeof (raw as { id?: unknown }).id === "string" ? response.redact((raw as { id: string }).id) : undefined;
+  const id =
+    typeof raw === "object" && raw !== null && typeof (raw as { id?: unknown }).id === "string"
+      ? response.redact((raw as { id: string }).id)
+      : undefined;
   throw new ResponseSchemaError(info, toFieldErrors(result.error.issues), id);
 }

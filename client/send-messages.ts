@@ -110,7 +110,9 @@ const SendMessagesOptionsSchema = z.object({
     .max(MAX_SEND_CONCURRENCY, { error: `expected at most ${MAX_SEND_CONCURRENCY}` })
     .optional(),
   skipChunks: z.custom<ReadonlySet<number>>((value) => value instanceof Set, { error: "expected a Set of chunk indexes" }).optional(),
-  onProgress: z.custom<(progress: SendProgress) => void>((value) => typeof value === "function", { error: "expected a function" }).optional(),
+  onProgress: z
+    .custom<(progress: SendProgress) => void>((value) => typeof value === "function", { error: "expected a function" })
+    .optional(),
   onRetry: z.custom<(retry: SendRetry) => void>((value) => typeof value === "function", { error: "expected a function" }).optional(),
   signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: "expected an AbortSignal" }).optional(),
   stopSignal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: "expected an AbortSignal" }).optional(),

@@ -27,7 +27,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 export type ItemLocation = readonly PropertyKey[] | string;
 
 /** The verdict on one message: the message to send, or the zod issues that reject it. */
-export type MessageVerdict = { readonly ok: true; readonly message: Message } | { readonly ok: false; readonly issues: readonly IssueLike[] };
+export type MessageVerdict =
+  { readonly ok: true; readonly message: Message } | { readonly ok: false; readonly issues: readonly IssueLike[] };
 
 /**
  * Validates one message. The common valid message passes a precompiled check and is
@@ -53,7 +54,10 @@ export class InvalidMessages {
    * @param what names the input in the error message, e.g. `"messages"`
    * @param overflowKey key of the field error that counts the invalid messages not listed
    */
-  constructor(private readonly what: string, private readonly overflowKey: string) {}
+  constructor(
+    private readonly what: string,
+    private readonly overflowKey: string,
+  ) {}
 
   /** Invalid messages seen so far. */
   get count(): number {
@@ -76,7 +80,11 @@ export class InvalidMessages {
     const errors: FieldErrors = {};
     mergeFieldErrors(errors, this.#errors);
     if (this.#count > MAX_REPORTED_INVALID_MESSAGES) {
-      addFieldError(errors, this.overflowKey, `${this.#count - MAX_REPORTED_INVALID_MESSAGES} more invalid message(s) not listed (${this.#count} in all)`);
+      addFieldError(
+        errors,
+        this.overflowKey,
+        `${this.#count - MAX_REPORTED_INVALID_MESSAGES} more invalid message(s) not listed (${this.#count} in all)`,
+      );
     }
     return new ValidationError(this.what, errors);
   }

@@ -49,12 +49,9 @@ function mediaType(header: string | undefined): string | undefined {
 export function requireMediaType(req: IncomingMessage, expected: string): void {
   const actual = mediaType(req.headers["content-type"]);
   if (actual !== expected) {
-    throw problem(
-      415,
-      "unsupported_media_type",
-      `This route takes Content-Type ${expected}; the request sent ${actual ?? "none"}.`,
-      { headers: { "Accept-Post": expected } },
-    );
+    throw problem(415, "unsupported_media_type", `This route takes Content-Type ${expected}; the request sent ${actual ?? "none"}.`, {
+      headers: { "Accept-Post": expected },
+    });
   }
 }
 
@@ -63,7 +60,7 @@ export function requireMediaType(req: IncomingMessage, expected: string): void {
  * no surrogates, nothing above U+10FFFF), or -1. Linear; used only to say where a body fails.
  */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i];
     if (b < 0x80) {
       i += 1;

@@ -59,5 +59,7 @@ export function parseRetrySchedule(text: string): readonly number[] | string {
 export function checkRetrySchedule(schedule: readonly number[]): string | undefined {
   if (!Array.isArray(schedule)) return "deliveryRetrySchedule must be an array of seconds";
   const bad = schedule.findIndex((delay) => typeof delay !== "number" || !(delay > 0 && delay <= MAX_RETRY_DELAY_SECONDS));
-  return bad === -1 ? undefined : `deliveryRetrySchedule[${bad}] must be a number of seconds above 0 and at most ${MAX_RETRY_DELAY_SECONDS}`;
+  return bad === -1
+    ? undefined
+    : `deliveryRetrySchedule[${bad}] must be a number of seconds above 0 and at most ${MAX_RETRY_DELAY_SECONDS}`;
 }

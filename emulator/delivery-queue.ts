@@ -83,7 +83,8 @@ export class DeliveryQueue {
     if (state === undefined) {
       throw problem(404, "not_found", `No delivery ${id} is known (ids are listed by GET /_emulator/deliveries; old ones are forgotten).`);
     }
-    if (state.inFlight) throw problem(409, "delivery_in_progress", `An attempt of delivery ${id} is in progress; retry once it is recorded.`);
+    if (state.inFlight)
+      throw problem(409, "delivery_in_progress", `An attempt of delivery ${id} is in progress; retry once it is recorded.`);
     return this.attempt(state, "manual");
   }
 

@@ -47,11 +47,7 @@ export function mulberry32(seed: number): () => number {
  * @param random source of floats in [0, 1), e.g. {@link mulberry32}.
  * @returns the fault, or undefined when the request should be served normally.
  */
-export function chooseFault(
-  failureRate: number,
-  kinds: readonly FaultKind[],
-  random: () => number,
-): FaultKind | undefined {
+export function chooseFault(failureRate: number, kinds: readonly FaultKind[], random: () => number): FaultKind | undefined {
   if (!(failureRate > 0) || kinds.length === 0) return undefined;
   if (random() >= failureRate) return undefined;
   const index = Math.min(kinds.length - 1, Math.floor(random() * kinds.length));

@@ -6,7 +6,12 @@ import type { DeliveryQueue } from "./delivery-queue";
 import type { FaultInjector } from "./fault-injector";
 import { faultStatus, type FaultKind } from "./faults";
 import {
-  IdempotencyStore, REPLAYED_HEADER, checkIdempotencyKey, keyInUseProblem, keyReusedProblem, requestFingerprint,
+  IdempotencyStore,
+  REPLAYED_HEADER,
+  checkIdempotencyKey,
+  keyInUseProblem,
+  keyReusedProblem,
+  requestFingerprint,
 } from "./idempotency";
 import { randomId } from "./ids";
 import { ProblemError, problem, problemReply } from "./problem-response";
@@ -47,7 +52,11 @@ class DropConnection extends Error {}
  * /v1 → idempotency on /v1 POSTs (replay, 422, 409) → handler → store the idempotent answer
  * → drop, for the "processed then dropped" fault.
  */
-async function serve(req: IncomingMessage, state: EmulatorState, url: RequestTarget): Promise<{ reply: Reply | StreamedReply; replayed?: boolean }> {
+async function serve(
+  req: IncomingMessage,
+  state: EmulatorState,
+  url: RequestTarget,
+): Promise<{ reply: Reply | StreamedReply; replayed?: boolean }> {
   const method = req.method ?? "GET";
   const path = url.pathname;
   const api = isApiPath(path);
@@ -73,7 +82,9 @@ async function serve(req: IncomingMessage, state: EmulatorState, url: RequestTar
   if (fault === "reset_before_processing") throw new DropConnection();
   const faultAnswer = fault === undefined ? undefined : faultStatus(fault);
   if (fault !== undefined && faultAnswer !== undefined) {
-    throw problem(faultAnswer.status, faultAnswer.title, faultAnswer.detail, { headers: { ...faultAnswer.headers, [FAULT_HEADER]: fault } });
+    throw problem(faultAnswer.status, faultAnswer.title, faultAnswer.detail, {
+      headers: { ...faultAnswer.headers, [FAULT_HEADER]: fault },
+    });
   }
   const dropAfter = fault === "drop_after_processing";
 

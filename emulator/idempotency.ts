@@ -138,10 +138,7 @@ export function keyReusedProblem(): ProblemError {
 
 /** 409 `idempotency_key_in_use`: the same request is still being processed. */
 export function keyInUseProblem(): ProblemError {
-  return problem(
-    409,
-    IDEMPOTENCY_KEY_IN_USE,
-    "A request with this Idempotency-Key is still being processed; retry shortly.",
-    { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } },
-  );
+  return problem(409, IDEMPOTENCY_KEY_IN_USE, "A request with this Idempotency-Key is still being processed; retry shortly.", {
+    headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+  });
 }

@@ -10,7 +10,11 @@ export type { AttemptOutcome, Delivery, RecordedBatch, RecordedEvent, RecordedWe
 export type { BatchTotals } from "./batch-store";
 export type { BatchResult } from "./routes/message-batches";
 export {
-  DEFAULT_DELIVERY_RETRY_SCHEDULE, classifyAttempt, parseRetrySchedule, retryDelaySeconds, type AttemptVerdict,
+  DEFAULT_DELIVERY_RETRY_SCHEDULE,
+  classifyAttempt,
+  parseRetrySchedule,
+  retryDelaySeconds,
+  type AttemptVerdict,
 } from "./delivery-policy";
 export { FAULT_KINDS, type FaultKind } from "./faults";
 export type { FaultSettings, FaultSettingsInput } from "./fault-injector";

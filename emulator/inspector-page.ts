@@ -44,7 +44,16 @@ function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
 
 function table(headings: string[], rows: Html[], empty: string, id: string): Html {
   if (rows.length === 0) return html`<p class="empty" id="${id}">${empty}</p>`;
-  return html`<table id="${id}"><thead><tr>${headings.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<table id="${id}">
+    <thead>
+      <tr>
+        ${headings.map((h) => html`<th>${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
 }
 
 function statusCell(attempt: Delivery): Html {
@@ -56,18 +65,35 @@ function statusCell(attempt: Delivery): Html {
 export function renderLive(data: InspectorData): string {
   const endpoints = table(
     ["id", "url", "events", "format"],
-    data.endpoints.map((e) => html`<tr><td><code>${e.id}</code></td><td>${e.url}</td><td>${e.events.join(", ")}</td><td>${e.format}</td></tr>`),
+    data.endpoints.map(
+      (e) =>
+        html`<tr>
+          <td><code>${e.id}</code></td>
+          <td>${e.url}</td>
+          <td>${e.events.join(", ")}</td>
+          <td>${e.format}</td>
+        </tr>`,
+    ),
     "No webhook endpoints yet: create one with POST /v1/webhooks/endpoints.",
     "endpoints",
   );
   const attempts = table(
     ["delivery", "attempt", "event", "type", "url", "status", "outcome", "ms", "at", "error", ""],
     data.attempts.map(
-      (a) => html`<tr data-delivery-id="${a.id}" data-event-id="${a.eventId}" data-attempt="${a.attempt}" data-outcome="${a.outcome}">
-<td><code>${a.id}</code></td><td>${a.attempt} (${a.trigger})</td><td><code>${a.eventId}</code></td><td>${a.type}</td><td>${a.url}</td>
-${statusCell(a)}<td data-field="outcome">${a.outcome}${a.nextAttemptAt ? html` (next ${a.nextAttemptAt.slice(11, 23)})` : ""}</td>
-<td>${a.durationMs}</td><td>${a.attemptedAt.slice(11, 23)}</td><td>${a.error ?? ""}</td>
-<td><button type="button" class="retry" data-retry="${a.id}">redeliver</button></td></tr>`,
+      (a) =>
+        html`<tr data-delivery-id="${a.id}" data-event-id="${a.eventId}" data-attempt="${a.attempt}" data-outcome="${a.outcome}">
+          <td><code>${a.id}</code></td>
+          <td>${a.attempt} (${a.trigger})</td>
+          <td><code>${a.eventId}</code></td>
+          <td>${a.type}</td>
+          <td>${a.url}</td>
+          ${statusCell(a)}
+          <td data-field="outcome">${a.outcome}${a.nextAttemptAt ? html` (next ${a.nextAttemptAt.slice(11, 23)})` : ""}</td>
+          <td>${a.durationMs}</td>
+          <td>${a.attemptedAt.slice(11, 23)}</td>
+          <td>${a.error ?? ""}</td>
+          <td><button type="button" class="retry" data-retry="${a.id}">redeliver</button></td>
+        </tr>`,
     ),
     "No delivery attempts yet: trigger an event below.",
     "deliveries",
@@ -75,7 +101,13 @@ ${statusCell(a)}<td data-field="outcome">${a.outcome}${a.nextAttemptAt ? html` (
   const events = table(
     ["id", "type", "created", "deliveries"],
     data.events.map(
-      (e) => html`<tr data-event-id="${e.event.id}"><td><code>${e.event.id}</code></td><td>${e.event.type ?? ""}</td><td>${e.event.created}</td><td>${e.deliveryIds.length}</td></tr>`,
+      (e) =>
+        html`<tr data-event-id="${e.event.id}">
+          <td><code>${e.event.id}</code></td>
+          <td>${e.event.type ?? ""}</td>
+          <td>${e.event.created}</td>
+          <td>${e.deliveryIds.length}</td>
+        </tr>`,
     ),
     "No events yet.",
     "events",
@@ -83,16 +115,30 @@ ${statusCell(a)}<td data-field="outcome">${a.outcome}${a.nextAttemptAt ? html` (
   const t = data.totals;
   const batches = table(
     ["id", "stream", "created", "messages"],
-    data.batches.map((b) => html`<tr><td><code>${b.id}</code></td><td>${b.stream}</td><td>${b.created}</td><td>${b.messageCount}</td></tr>`),
+    data.batches.map(
+      (b) =>
+        html`<tr>
+          <td><code>${b.id}</code></td>
+          <td>${b.stream}</td>
+          <td>${b.created}</td>
+          <td>${b.messageCount}</td>
+        </tr>`,
+    ),
     "No batches yet.",
     "batches",
   );
-  return html`<h2>Delivery attempts</h2>${attempts}
-<h2>Events</h2>${events}
-<h2>Webhook endpoints</h2>${endpoints}
-<h2>Recent batches</h2>
-<p id="batch-totals">${t.batches} batches (${t.messages} messages) accepted; ${t.storedBatches} stored (${t.storedMessages} messages), ${t.evictedBatches} evicted.</p>
-${batches}`.text;
+  return html`<h2>Delivery attempts</h2>
+    ${attempts}
+    <h2>Events</h2>
+    ${events}
+    <h2>Webhook endpoints</h2>
+    ${endpoints}
+    <h2>Recent batches</h2>
+    <p id="batch-totals">
+      ${t.batches} batches (${t.messages} messages) accepted; ${t.storedBatches} stored (${t.storedMessages} messages), ${t.evictedBatches}
+      evicted.
+    </p>
+    ${batches}`.text;
 }
 
 const SCRIPT = `
@@ -157,8 +203,10 @@ export function renderInspectorPage(data: InspectorData): string {
 ${html`<p>Deliveries: ${schedule} (network errors, timeouts, 408, 429 and 5xx are retried; other answers are final). This page refreshes itself.</p>`.text}
 <h2>Trigger an event</h2>
 <form id="trigger">
-${html`<label>type <input name="type" required list="types" value="${knownTypes[0] ?? "payment.succeeded"}"></label>
-<datalist id="types">${knownTypes.map((t) => html`<option value="${t}">`)}</datalist>`.text}
+${
+  html`<label>type <input name="type" required list="types" value="${knownTypes[0] ?? "payment.succeeded"}" /></label>
+    <datalist id="types">${knownTypes.map((t) => html`<option value="${t}"></option>`)}</datalist>`.text
+}
 <label>data (JSON, optional; with an "object" member it is the event's data, otherwise it becomes data.object)<br><textarea name="data">{"id": "pay_123", "amount": 1200}</textarea></label>
 <button type="submit">Trigger</button> <span id="note" role="status"></span>
 </form>

@@ -33,7 +33,11 @@ export function jsonReply(status: number, value: unknown, headers: Record<string
 }
 
 /** A JSON array answer streamed one item at a time, each item serialized by `serialize` (see {@link StreamedReply}). */
-export function jsonArrayStream<T>(items: Iterable<T>, serialize: (item: T) => string, headers: Record<string, string> = {}): StreamedReply {
+export function jsonArrayStream<T>(
+  items: Iterable<T>,
+  serialize: (item: T) => string,
+  headers: Record<string, string> = {},
+): StreamedReply {
   function* pieces(): Generator<string> {
     let first = true;
     yield "[";

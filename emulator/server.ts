@@ -10,7 +10,13 @@ import { FaultInjector, type FaultSettings, type FaultSettingsInput } from "./fa
 import { handleRequest } from "./handle-request";
 import { IdempotencyStore } from "./idempotency";
 import {
-  DEFAULT_MAX_ENDPOINTS, DEFAULT_MAX_STORED_MESSAGES, EmulatorStore, readBatch, type Delivery, type RecordedBatch, type RecordedEvent,
+  DEFAULT_MAX_ENDPOINTS,
+  DEFAULT_MAX_STORED_MESSAGES,
+  EmulatorStore,
+  readBatch,
+  type Delivery,
+  type RecordedBatch,
+  type RecordedEvent,
   type RecordedWebhookEndpoint,
 } from "./store";
 
@@ -86,7 +92,8 @@ function urlHost(host: string, address: AddressInfo): string {
 
 function wholeNumber(name: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   const n = value ?? fallback;
-  if (!Number.isSafeInteger(n) || n < 0 || n > max) throw new ConfigurationError(`startEmulator: ${name} must be a whole number from 0 to ${max}, got ${n}`);
+  if (!Number.isSafeInteger(n) || n < 0 || n > max)
+    throw new ConfigurationError(`startEmulator: ${name} must be a whole number from 0 to ${max}, got ${n}`);
   return n;
 }
 

@@ -34,7 +34,11 @@ export async function startEngineService(sdkRoot: string, diagnostics: Diagnosti
   const server = new grpc.Server();
   server.addService(engineGrpc.EngineService, {
     log(call: any, callback: any) {
-      diagnostics.push({ severity: severityName(call.request.getSeverity()), urn: call.request.getUrn(), message: call.request.getMessage() });
+      diagnostics.push({
+        severity: severityName(call.request.getSeverity()),
+        urn: call.request.getUrn(),
+        message: call.request.getMessage(),
+      });
       callback(null, new Empty());
     },
     getRootResource(_call: any, callback: any) {

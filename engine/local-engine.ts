@@ -35,11 +35,19 @@ export class LocalStack {
     this.stateFile = options.stateFile ?? path.join(options.projectDir, ".local-state", `${this.stack}.json`);
   }
 
-  preview(): Promise<EngineResult> { return this.run("preview"); }
+  preview(): Promise<EngineResult> {
+    return this.run("preview");
+  }
   /** `pulumi up --yes --skip-preview`: the program runs once (a plain `pulumi up` runs it twice, preview first). */
-  up(): Promise<EngineResult> { return this.run("up"); }
-  refresh(): Promise<EngineResult> { return this.run("refresh"); }
-  destroy(): Promise<EngineResult> { return this.run("destroy"); }
+  up(): Promise<EngineResult> {
+    return this.run("up");
+  }
+  refresh(): Promise<EngineResult> {
+    return this.run("refresh");
+  }
+  destroy(): Promise<EngineResult> {
+    return this.run("destroy");
+  }
 
   /** The recorded state file's text (for inspection). */
   stateText(): string {

@@ -52,7 +52,10 @@ function goValue(value: unknown): string {
     if (v === undefined || v === null) return "<nil>";
     if (Array.isArray(v)) return `[${v.map((item) => `{${inner(item)}}`).join(" ")}]`;
     if (typeof v === "object") {
-      return `map[${Object.keys(v).sort().map((key) => `${key}:{${inner((v as Props)[key])}}`).join(" ")}]`;
+      return `map[${Object.keys(v)
+        .sort()
+        .map((key) => `${key}:{${inner((v as Props)[key])}}`)
+        .join(" ")}]`;
     }
     return String(v);
   };
@@ -141,7 +144,8 @@ export class LocalMonitor {
     if (req.getProvider() || req.getProvidersMap().getLength() > 0) used.push("provider/providers");
     if (req.getRemote()) used.push("remote components");
     if (req.getTransformsList().length > 0) used.push("transforms");
-    if (req.getIgnorechangesList().some((path: string) => !/^[A-Za-z_$][\w$]*$/.test(path))) used.push("ignoreChanges paths other than top-level names (nested, `*`)");
+    if (req.getIgnorechangesList().some((path: string) => !/^[A-Za-z_$][\w$]*$/.test(path)))
+      used.push("ignoreChanges paths other than top-level names (nested, `*`)");
     if (used.length > 0) throw new Error(`the local engine does not model ${used.join(", ")} (${type} "${name}")`);
   }
 
@@ -164,9 +168,12 @@ export class LocalMonitor {
     const goal: Props = req.getObject()?.toJavaScript() ?? {};
     const old = this.options.prior.resources.find((resource) => resource.urn === urn && !resource.delete);
     const base = {
-      urn, type, name, parent,
+      urn,
+      type,
+      name,
+      parent,
       // Unset, it is inherited from the parent (source_eval.go `inheritFromParent`).
-      retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() === true : this.registered.get(parent)?.retainOnDelete ?? false,
+      retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() === true : (this.registered.get(parent)?.retainOnDelete ?? false),
       protect: req.getProtect() === true,
     };
     if (!req.getCustom()) {
@@ -204,22 +211,37 @@ export class LocalMonitor {
     if (this.providerRef) return this.providerRef;
     const { stack, project, config, secretKeys, prior, preview } = this.options;
     const urn = generateUrn(stack, project, "", DYNAMIC_PROVIDER_TYPE, "default");
-    const inputs = Object.fromEntries(Object.entries(config).map(([key, value]) => [key, secretKeys.includes(key) ? wrapSecret(value) : value]));
+    const inputs = Object.fromEntries(
+      Object.entries(config).map(([key, value]) => [key, secretKeys.includes(key) ? wrapSecret(value) : value]),
+    );
     const old = prior.resources.find((resource) => resource.urn === urn);
     // In a preview a new provider's id is the engine's UnknownID (the unknown sentinel).
     const id = old?.id ?? (preview ? UNKNOWN_ID : randomUUID());
     const op: StepOp = !old ? "create" : isDeepStrictEqual(old.outputs, inputs) ? "same" : "update";
     this.steps.push({ op, urn, type: DYNAMIC_PROVIDER_TYPE, name: "default", id });
     this.registered.set(urn, {
-      urn, type: DYNAMIC_PROVIDER_TYPE, name: "default", parent: "", custom: true, id, provider: "",
-      inputs, outputs: inputs, initErrors: [], retainOnDelete: false, protect: false,
+      urn,
+      type: DYNAMIC_PROVIDER_TYPE,
+      name: "default",
+      parent: "",
+      custom: true,
+      id,
+      provider: "",
+      inputs,
+      outputs: inputs,
+      initErrors: [],
+      retainOnDelete: false,
+      protect: false,
     });
     this.providerRef = `${urn}::${id}`;
     return this.providerRef;
   }
 
   private async stepFor(
-    req: any, urn: string, goal: Props, old: ResourceState | undefined,
+    req: any,
+    urn: string,
+    goal: Props,
+    old: ResourceState | undefined,
     base: Omit<ResourceState, "id" | "inputs" | "outputs" | "initErrors">,
   ): Promise<{ state: ResourceState; step: PlanStep }> {
     const { host, preview } = this.options;
@@ -281,7 +303,11 @@ export class LocalMonitor {
       // The replacement is checked again with no olds (step_generator.go `generateStepsFromDiff`).
       const replacementInputs = await this.check(urn, type, name, {}, goal);
       const extra = { oldId: old.id, replaces: diff.replaces };
-      if (preview) return { state: { ...base, id: "", inputs: replacementInputs, outputs: replacementInputs, initErrors: [] }, step: step(op, "", extra) };
+      if (preview)
+        return {
+          state: { ...base, id: "", inputs: replacementInputs, outputs: replacementInputs, initErrors: [] },
+          step: step(op, "", extra),
+        };
       // The program's deleteBeforeReplace, when set, overrides the provider's (sg `continueStepsFromDiff`).
       const deleteFirst = req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() === true : diff.deleteBeforeReplace;
       if (deleteFirst) {
@@ -290,16 +316,28 @@ export class LocalMonitor {
           return await this.create(urn, replacementInputs, base, op, (o, id, more) => step(o, id, { ...extra, ...more }), fail);
         } catch (error) {
           // The engine then keeps the deleted resource as PendingReplacement; not modelled.
-          throw new Error(`the local engine does not model a failed create after a delete-before-replace (${urn}): ${(error as Error).message}`, { cause: error });
+          throw new Error(
+            `the local engine does not model a failed create after a delete-before-replace (${urn}): ${(error as Error).message}`,
+            { cause: error },
+          );
         }
       }
       // The old resource is marked for deletion only once the create made something (step.go `CreateStep.Apply`).
-      return this.create(urn, replacementInputs, base, op, (o, id, more) => step(o, id, { ...extra, ...more }), fail, () => this.replaced.push(old));
+      return this.create(
+        urn,
+        replacementInputs,
+        base,
+        op,
+        (o, id, more) => step(o, id, { ...extra, ...more }),
+        fail,
+        () => this.replaced.push(old),
+      );
     }
 
     if (changes || hasInitErrors) {
       // A preview's Update answers with the new inputs (provider_plugin.go `Update`, no provider preview support).
-      if (preview) return { state: { ...base, id: old.id, inputs, outputs: inputs, initErrors: old.initErrors }, step: step("update", old.id) };
+      if (preview)
+        return { state: { ...base, id: old.id, inputs, outputs: inputs, initErrors: old.initErrors }, step: step("update", old.id) };
       try {
         const updated = await host.update(urn, old.id, plain(old.outputs), plain(inputs), plain(old.inputs));
         return { state: { ...base, id: old.id, inputs, outputs: updated.properties, initErrors: [] }, step: step("update", old.id) };
@@ -307,7 +345,13 @@ export class LocalMonitor {
         if (error instanceof ResourceInitError) {
           // Recorded with the old inputs, the partial outputs and the reasons (step.go `UpdateStep.Apply`;
           // pkg/engine/update.go `OnResourceStepPost`: "old inputs and new outputs").
-          this.registered.set(urn, { ...base, id: old.id, inputs: old.inputs, outputs: markSecretOutputs(error.properties, old.inputs, []), initErrors: error.reasons });
+          this.registered.set(urn, {
+            ...base,
+            id: old.id,
+            inputs: old.inputs,
+            outputs: markSecretOutputs(error.properties, old.inputs, []),
+            initErrors: error.reasons,
+          });
           return fail("update", old.id, initErrorMessage(error.reasons));
         }
         // A failed update leaves the old state as it was.
@@ -327,7 +371,8 @@ export class LocalMonitor {
       const lines = checked.failures.map((failure) =>
         failure.property
           ? `${type} resource '${name}': property ${failure.property} value ${goValue(news[failure.property])} has a problem: ${failure.reason}`
-          : `${type} resource '${name}' has a problem: ${failure.reason}`);
+          : `${type} resource '${name}' has a problem: ${failure.reason}`,
+      );
       for (const line of lines) this.error(urn, line);
       this.steps.push({ op: "create", urn, type, name, id: "", error: lines.join("\n") });
       throw new Error(lines.join("\n"));
@@ -336,7 +381,10 @@ export class LocalMonitor {
   }
 
   private async create(
-    urn: string, inputs: Props, base: Omit<ResourceState, "id" | "inputs" | "outputs" | "initErrors">, op: StepOp,
+    urn: string,
+    inputs: Props,
+    base: Omit<ResourceState, "id" | "inputs" | "outputs" | "initErrors">,
+    op: StepOp,
     step: (op: StepOp, id: string, extra?: Partial<PlanStep>) => PlanStep,
     fail: (op: StepOp, id: string, message: string) => never,
     onMade: () => void = () => {},
@@ -349,7 +397,13 @@ export class LocalMonitor {
       if (error instanceof ResourceInitError) {
         onMade();
         // Kept in state with the partial outputs and the reasons (step.go `CreateStep.Apply`).
-        this.registered.set(urn, { ...base, id: error.id, inputs, outputs: markSecretOutputs(error.properties, inputs, []), initErrors: error.reasons });
+        this.registered.set(urn, {
+          ...base,
+          id: error.id,
+          inputs,
+          outputs: markSecretOutputs(error.properties, inputs, []),
+          initErrors: error.reasons,
+        });
         return fail(op, error.id, initErrorMessage(error.reasons));
       }
       return fail(op, "", (error as Error).message);
@@ -404,5 +458,3 @@ export class LocalMonitor {
     return kept;
   }
 }
-
-

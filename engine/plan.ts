@@ -5,8 +5,17 @@ import type { Diagnostic } from "./engine-service";
  * suffix for a retained resource (display/rows.go `addRetainStatusFlag`).
  */
 export type StepOp =
-  | "create" | "same" | "update" | "replace" | "replace[retain]" | "delete" | "delete[retain]"
-  | "delete-replaced" | "delete-replaced[retain]" | "refresh" | "import";
+  | "create"
+  | "same"
+  | "update"
+  | "replace"
+  | "replace[retain]"
+  | "delete"
+  | "delete[retain]"
+  | "delete-replaced"
+  | "delete-replaced[retain]"
+  | "refresh"
+  | "import";
 
 export interface PlanStep {
   op: StepOp;

@@ -27,7 +27,12 @@ export interface HostDiff {
  * `message` is the gRPC status text, which the engine does not show: it shows the reasons.
  */
 export class ResourceInitError extends Error {
-  constructor(message: string, readonly id: string, readonly properties: Record<string, unknown>, readonly reasons: string[]) {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+    readonly reasons: string[],
+  ) {
     super(message);
   }
 }
@@ -51,7 +56,6 @@ export interface ProviderHost {
 
 /** Longest wait for one provider call, in milliseconds. */
 const CALL_DEADLINE_MS = 120_000;
-
 
 /**
  * Spawns `@pulumi/pulumi/cmd/dynamic-provider` resolved from `projectDir` (as the engine
@@ -97,7 +101,12 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
       for (const detail of status.getDetailsList()) {
         const failed = detail.unpack(proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
         if (failed) {
-          return new ResourceInitError(error.details ?? error.message, failed.getId(), failed.getProperties()?.toJavaScript() ?? {}, failed.getReasonsList());
+          return new ResourceInitError(
+            error.details ?? error.message,
+            failed.getId(),
+            failed.getProperties()?.toJavaScript() ?? {},
+            failed.getReasonsList(),
+          );
         }
       }
     }
@@ -152,7 +161,11 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
     async read(urn, id, properties, inputs) {
       const response: any = await call("read", request(proto.ReadRequest, urn, { id, properties, ...(inputs ? { inputs } : {}) }));
       const returned = response.getInputs()?.toJavaScript();
-      return { id: response.getId(), properties: response.getProperties()?.toJavaScript() ?? {}, ...(returned ? { inputs: returned } : {}) };
+      return {
+        id: response.getId(),
+        properties: response.getProperties()?.toJavaScript() ?? {},
+        ...(returned ? { inputs: returned } : {}),
+      };
     },
     async update(urn, id, olds, news, oldInputs) {
       const response: any = await call("update", request(proto.UpdateRequest, urn, { id, olds, news, oldInputs }));

@@ -34,7 +34,9 @@ interface Project {
 }
 
 function readProject(projectDir: string, projectRequire: NodeRequire): Project {
-  const yaml = projectRequire(projectRequire.resolve("js-yaml", { paths: [path.dirname(projectRequire.resolve("@pulumi/pulumi/package.json"))] }));
+  const yaml = projectRequire(
+    projectRequire.resolve("js-yaml", { paths: [path.dirname(projectRequire.resolve("@pulumi/pulumi/package.json"))] }),
+  );
   const doc = yaml.load(fs.readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8")) as { name: string; main?: string };
   return { name: doc.name, main: path.resolve(projectDir, doc.main ?? ".") };
 }
@@ -46,7 +48,15 @@ async function run(request: RunRequest): Promise<EngineResult> {
   const config = JSON.parse(process.env.PULUMI_CONFIG ?? "{}") as Record<string, string>;
   const secretKeys = JSON.parse(process.env.PULUMI_CONFIG_SECRET_KEYS ?? "[]") as string[];
   const diagnostics: Diagnostic[] = [];
-  const result: EngineResult = { operation: request.operation, ok: true, steps: [], outputs: prior.outputs, errors: [], diagnostics, providerStderr: [] };
+  const result: EngineResult = {
+    operation: request.operation,
+    ok: true,
+    steps: [],
+    outputs: prior.outputs,
+    errors: [],
+    diagnostics,
+    providerStderr: [],
+  };
   // The host loads in its own process while this one loads the SDK and the program.
   const hostStarting = startProviderHost(request.projectDir, hostEnvironment(project.name, config));
   const fail = (message: string): void => {
@@ -64,14 +74,15 @@ async function run(request: RunRequest): Promise<EngineResult> {
     // The default provider is configured with the whole stack config (target.go `GetPackageConfig`);
     // refresh and destroy configure it from its state, i.e. the config of the last up
     // (registry.go `Same`, reached through `EnsureProvider`).
-    const provider = runsProgram ? { config, secretKeys } : recordedProviderConfig(prior) ?? { config, secretKeys };
+    const provider = runsProgram ? { config, secretKeys } : (recordedProviderConfig(prior) ?? { config, secretKeys });
     await host.configure(provider.config, provider.secretKeys);
     let next: StackState;
     if (request.operation === "refresh") next = await refresh(host, prior, result, fail);
-    else if (request.operation === "destroy") next = await destroy(deployment(host, prior, request, project.name, config, secretKeys, diagnostics), prior, result, fail);
+    else if (request.operation === "destroy")
+      next = await destroy(deployment(host, prior, request, project.name, config, secretKeys, diagnostics), prior, result, fail);
     else next = await runProgram(request, project, projectRequire, program!, host, prior, config, secretKeys, result, fail);
     if (request.operation !== "preview") saveState(request.stateFile, next);
-    result.outputs = request.operation === "preview" ? displayUnknowns(next.outputs) as Record<string, unknown> : next.outputs;
+    result.outputs = request.operation === "preview" ? (displayUnknowns(next.outputs) as Record<string, unknown>) : next.outputs;
   } catch (error) {
     fail((error as Error).message);
   } finally {
@@ -86,11 +97,24 @@ async function run(request: RunRequest): Promise<EngineResult> {
 }
 
 function deployment(
-  host: ProviderHost, prior: StackState, request: RunRequest, project: string,
-  config: Record<string, string>, secretKeys: string[], diagnostics: Diagnostic[], sdkRequire?: NodeRequire,
+  host: ProviderHost,
+  prior: StackState,
+  request: RunRequest,
+  project: string,
+  config: Record<string, string>,
+  secretKeys: string[],
+  diagnostics: Diagnostic[],
+  sdkRequire?: NodeRequire,
 ): LocalMonitor {
   return new LocalMonitor({
-    host, prior, preview: request.operation === "preview", project, stack: request.stack, config, secretKeys, diagnostics,
+    host,
+    prior,
+    preview: request.operation === "preview",
+    project,
+    stack: request.stack,
+    config,
+    secretKeys,
+    diagnostics,
     resourceProto: sdkRequire?.("./proto/resource_pb"),
     Struct: sdkRequire?.("google-protobuf/google/protobuf/struct_pb").Struct,
   });
@@ -113,8 +137,15 @@ function prepareProgram(request: RunRequest, project: Project, projectRequire: N
 }
 
 async function runProgram(
-  request: RunRequest, project: Project, projectRequire: NodeRequire, { sdkRoot, sdkRequire, typeErrors }: PreparedProgram,
-  host: ProviderHost, prior: StackState, config: Record<string, string>, secretKeys: string[], result: EngineResult,
+  request: RunRequest,
+  project: Project,
+  projectRequire: NodeRequire,
+  { sdkRoot, sdkRequire, typeErrors }: PreparedProgram,
+  host: ProviderHost,
+  prior: StackState,
+  config: Record<string, string>,
+  secretKeys: string[],
+  result: EngineResult,
   fail: (message: string) => void,
 ): Promise<StackState> {
   const pulumi = sdkRequire("./index");
@@ -132,7 +163,12 @@ async function runProgram(
   const engine = await startEngineService(sdkRoot, result.diagnostics);
   // setMocks sets the SDK's feature flags; our monitor then replaces the mock one, and the
   // engine address makes `pulumi.log` reach the engine service.
-  await pulumi.runtime.setMocks({ newResource: () => ({ id: "", state: {} }), call: () => ({}) }, project.name, request.stack, request.operation === "preview");
+  await pulumi.runtime.setMocks(
+    { newResource: () => ({ id: "", state: {} }), call: () => ({}) },
+    project.name,
+    request.stack,
+    request.operation === "preview",
+  );
   getStore().settings.options.engineAddr = engine.address;
   settings.setMockOptions(monitor, project.name, request.stack, request.operation === "preview");
 
@@ -214,7 +250,12 @@ async function refresh(host: ProviderHost, prior: StackState, result: EngineResu
 }
 
 /** `pulumi destroy`: every resource deleted, newest first, by the delete rules (protect, retainOnDelete). */
-async function destroy(monitor: LocalMonitor, prior: StackState, result: EngineResult, fail: (message: string) => void): Promise<StackState> {
+async function destroy(
+  monitor: LocalMonitor,
+  prior: StackState,
+  result: EngineResult,
+  fail: (message: string) => void,
+): Promise<StackState> {
   let remaining = prior.resources;
   try {
     remaining = await monitor.deleteAll(prior.resources, (resource) => (resource.delete ? "delete-replaced" : "delete"));
@@ -241,7 +282,6 @@ function recordedProviderConfig(prior: StackState): { config: Record<string, str
   return { config: plainProps(provider.inputs) as Record<string, string>, secretKeys };
 }
 
-
 /** The SDK's `rpc.unknownValue`: how a value not known yet reaches the engine in a preview. */
 const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -249,7 +289,8 @@ const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 function displayUnknowns(value: unknown): unknown {
   if (value === UNKNOWN_VALUE) return "output<string>";
   if (Array.isArray(value)) return value.map(displayUnknowns);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, displayUnknowns(inner)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, displayUnknowns(inner)]));
   return value;
 }
 

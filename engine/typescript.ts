@@ -18,11 +18,17 @@ const IGNORED_DIAGNOSTICS = new Set([6059, 18002, 18003]);
 export function loadTypeScript(projectRequire: NodeRequire, projectDir: string, main: string): string | undefined {
   const ts = projectRequire("typescript");
   const tsconfigPath = path.resolve(projectDir, process.env.PULUMI_NODEJS_TSCONFIG_PATH ?? "tsconfig.json");
-  const tsconfig = fs.existsSync(tsconfigPath) ? ts.readConfigFile(tsconfigPath, ts.sys.readFile).config?.compilerOptions ?? {} : {};
+  const tsconfig = fs.existsSync(tsconfigPath) ? (ts.readConfigFile(tsconfigPath, ts.sys.readFile).config?.compilerOptions ?? {}) : {};
   const [major, minor] = String(ts.version).split(".").map(Number);
   const nodeNext = major > 4 || (major === 4 && minor >= 7);
   const { options } = ts.convertCompilerOptionsFromJson(
-    { target: "ES2020", module: nodeNext ? "nodenext" : "commonjs", moduleResolution: nodeNext ? "nodenext" : "node", sourceMap: true, ...tsconfig },
+    {
+      target: "ES2020",
+      module: nodeNext ? "nodenext" : "commonjs",
+      moduleResolution: nodeNext ? "nodenext" : "node",
+      sourceMap: true,
+      ...tsconfig,
+    },
     projectDir,
   );
   const transpileOnlyEnv = process.env.PULUMI_NODEJS_TRANSPILE_ONLY;

@@ -1,7 +1,14 @@
 import { Problem } from "../schemas/problem";
 import {
-  ApiError, AuthenticationError, ConflictError, InvalidRequestError, NotFoundError,
-  PermissionError, RateLimitError, RequestInfo, ServerError,
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  RequestInfo,
+  ServerError,
 } from "./messaging-error";
 
 /**

@@ -59,7 +59,9 @@ export interface RequestInfo {
 
 // Appended to the message of every error of a POST: retrying with this key cannot duplicate.
 function keyNote(request: RequestInfo): string {
-  return request.idempotencyKey === undefined ? "" : `\nidempotency key: ${request.idempotencyKey} (retry with it to make sure the call takes effect once)`;
+  return request.idempotencyKey === undefined
+    ? ""
+    : `\nidempotency key: ${request.idempotencyKey} (retry with it to make sure the call takes effect once)`;
 }
 
 /**
@@ -166,7 +168,11 @@ export class ConnectionError extends MessagingError {
   readonly idempotencyKey?: string;
   constructor(request: RequestInfo, attempts: number, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super("connection_error", `${request.method} ${request.path}: connection failed after ${attempts} attempt(s): ${reason}${keyNote(request)}`, { cause });
+    super(
+      "connection_error",
+      `${request.method} ${request.path}: connection failed after ${attempts} attempt(s): ${reason}${keyNote(request)}`,
+      { cause },
+    );
     this.attempts = attempts;
     this.idempotencyKey = request.idempotencyKey;
   }
@@ -179,7 +185,10 @@ export class TimeoutError extends MessagingError {
   /** The `Idempotency-Key` the request was sent with (POST); the service may have applied it: retry with it. */
   readonly idempotencyKey?: string;
   constructor(request: RequestInfo, timeoutMs: number, attempts: number) {
-    super("timeout", `${request.method} ${request.path}: no response within ${timeoutMs} ms, after ${attempts} attempt(s)${keyNote(request)}`);
+    super(
+      "timeout",
+      `${request.method} ${request.path}: no response within ${timeoutMs} ms, after ${attempts} attempt(s)${keyNote(request)}`,
+    );
     this.timeoutMs = timeoutMs;
     this.attempts = attempts;
     this.idempotencyKey = request.idempotencyKey;
@@ -271,8 +280,14 @@ export class UnsupportedOperationError extends MessagingError {
 }
 
 export const isApiError = hasCode<ApiError>([
-  "api_error", "invalid_request", "authentication_failed", "permission_denied",
-  "not_found", "conflict", "rate_limited", "server_error",
+  "api_error",
+  "invalid_request",
+  "authentication_failed",
+  "permission_denied",
+  "not_found",
+  "conflict",
+  "rate_limited",
+  "server_error",
 ]);
 export const isInvalidRequestError = hasCode<InvalidRequestError>(["invalid_request"]);
 export const isAuthenticationError = hasCode<AuthenticationError>(["authentication_failed"]);

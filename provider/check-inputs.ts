@@ -12,8 +12,7 @@ export function toCheckFailures(issues: ReadonlyArray<z.core.$ZodIssue>): pulumi
 
 /** What {@link checkKnownInputs} found. */
 export type CheckedInputs =
-  | { ok: true; data: Record<string, unknown>; unknown: ReadonlySet<string> }
-  | { ok: false; failures: pulumi.dynamic.CheckFailure[] };
+  { ok: true; data: Record<string, unknown>; unknown: ReadonlySet<string> } | { ok: false; failures: pulumi.dynamic.CheckFailure[] };
 
 /**
  * Validates the schema's fields of a resource's inputs. Fields not known until `up` (preview

@@ -17,8 +17,10 @@ export function check(_context: ProviderContext | undefined, _olds: Props, news:
 
 // Keys sorted by code unit, not locale: the digest must not change with the machine's LANG.
 const byCodeUnit = ([a]: [string, unknown], [b]: [string, unknown]): number => (a < b ? -1 : a > b ? 1 : 0);
-const canonical = (value: unknown): string => JSON.stringify(value ?? null, (_key, v) =>
-  v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(byCodeUnit)) : v);
+const canonical = (value: unknown): string =>
+  JSON.stringify(value ?? null, (_key, v) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(byCodeUnit)) : v,
+  );
 
 /** SHA-256 of the messages as sent: what `diff` compares. */
 export const messagesDigest = (messages: unknown): string => createHash("sha256").update(canonical(messages)).digest("hex");
@@ -39,7 +41,9 @@ export function diff(context: ProviderContext, id: string, olds: Props, news: Pr
   };
   const replaces = MESSAGE_BATCH_REPLACE_KEYS.filter(changed);
   if (replaces.length === 0 && isPartSent(olds)) {
-    context.warn(`message batch ${id} was only part-sent: this update sends the rest under the same idempotency keys, so nothing is sent twice.`);
+    context.warn(
+      `message batch ${id} was only part-sent: this update sends the rest under the same idempotency keys, so nothing is sent twice.`,
+    );
     return { changes: true, replaces: [], deleteBeforeReplace: false };
   }
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
@@ -78,7 +82,11 @@ async function send(context: ProviderContext, inputs: Props, idempotencyKeyPrefi
   }
 }
 
-export async function create(context: ProviderContext, inputs: Props, idempotencyKeyPrefix: string = randomUUID()): Promise<pulumi.dynamic.CreateResult<MessageBatchState>> {
+export async function create(
+  context: ProviderContext,
+  inputs: Props,
+  idempotencyKeyPrefix: string = randomUUID(),
+): Promise<pulumi.dynamic.CreateResult<MessageBatchState>> {
   return { id: idempotencyKeyPrefix, outs: await send(context, inputs, idempotencyKeyPrefix) };
 }
 

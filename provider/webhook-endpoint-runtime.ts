@@ -21,7 +21,11 @@ export function check(_context: ProviderContext | undefined, _olds: Props, news:
 
   const inputs: Props = { ...news };
   for (const key of WEBHOOK_ENDPOINT_REPLACE_KEYS) {
-    const value = checked.unknown.has(key) ? news[key] : key === "events" ? [...new Set(checked.data.events as string[])] : checked.data[key];
+    const value = checked.unknown.has(key)
+      ? news[key]
+      : key === "events"
+        ? [...new Set(checked.data.events as string[])]
+        : checked.data[key];
     if (value === undefined) delete inputs[key];
     else inputs[key] = value;
   }

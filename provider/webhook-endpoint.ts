@@ -80,8 +80,14 @@ export class WebhookEndpoint extends pulumi.dynamic.Resource {
         // Scopes the create's idempotency key to this resource (see webhook-endpoint-runtime).
         [IDEMPOTENCY_SCOPE]: resourceScope(name, opts),
         // Output-only properties, declared so they appear on the resource.
-        secret: undefined, etag: undefined, status: undefined, created: undefined, updated: undefined,
-        workspace: undefined, live: undefined, metadata: undefined,
+        secret: undefined,
+        etag: undefined,
+        status: undefined,
+        created: undefined,
+        updated: undefined,
+        workspace: undefined,
+        live: undefined,
+        metadata: undefined,
       },
       {
         ...opts,

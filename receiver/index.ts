@@ -11,9 +11,7 @@ export type { SignatureHeader } from "./signature-header";
 export { parseEvent, parseWebhookPayload } from "./parse-event";
 export type { ParsedPayload, CloudEventAttributes } from "./parse-event";
 export { isEventType, isKnownEvent } from "./event-types";
-export type {
-  ParsedEvent, GenericEvent, EventOfType, IdentityVerificationCreatedEvent, PaymentSucceededEvent,
-} from "./event-types";
+export type { ParsedEvent, GenericEvent, EventOfType, IdentityVerificationCreatedEvent, PaymentSucceededEvent } from "./event-types";
 export { constructEvent } from "./construct-event";
 export { createWebhookHandler, DEFAULT_MAX_BODY_BYTES } from "./webhook-handler";
 export { verifyWebhookRequest } from "./verify-request";
@@ -23,5 +21,9 @@ export type { ReplayGuard, MemoryReplayGuardOptions } from "./replay-guard";
 export { BodyTooLargeError } from "./raw-body";
 export type { WebhookHandlerOptions, WebhookEventContext } from "./webhook-handler";
 export {
-  SignatureVerificationError, isSignatureVerificationError, ValidationError, isValidationError, isMessagingError,
+  SignatureVerificationError,
+  isSignatureVerificationError,
+  ValidationError,
+  isValidationError,
+  isMessagingError,
 } from "../errors/messaging-error";

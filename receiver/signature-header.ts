@@ -25,7 +25,11 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  */
 export function parseSignatureHeader(value: string | readonly string[] | undefined): SignatureHeader {
   const values = value === undefined ? [] : typeof value === "string" ? [value] : value;
-  const entries = values.join(",").split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  const entries = values
+    .join(",")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
   if (entries.length === 0) {
     throw new SignatureVerificationError("missing_header", "the request has no signature header (or it is empty)");
   }

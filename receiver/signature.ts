@@ -2,7 +2,12 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { ConfigurationError } from "../errors/messaging-error";
 import { formatSignatureHeader, parseSignatureHeader } from "./signature-header";
 import {
-  DEFAULT_TOLERANCE_SECONDS, checkTimestamp, noMatchingSignature, normalizeSecrets, nowInSeconds, resolveTolerance,
+  DEFAULT_TOLERANCE_SECONDS,
+  checkTimestamp,
+  noMatchingSignature,
+  normalizeSecrets,
+  nowInSeconds,
+  resolveTolerance,
 } from "./signature-options";
 
 export { DEFAULT_TOLERANCE_SECONDS, normalizeSecrets, resolveTolerance };
@@ -125,10 +130,11 @@ const MILLISECONDS_LIKELY = 1e11;
 // are gone. Say so, rather than let node:crypto throw its own TypeError.
 function assertRawBody(rawBody: unknown): void {
   if (typeof rawBody === "string" || rawBody instanceof Uint8Array) return;
-  const got = rawBody === null ? "null" : Array.isArray(rawBody) ? "an array" : `a${typeof rawBody === "object" ? "n" : ""} ${typeof rawBody}`;
+  const got =
+    rawBody === null ? "null" : Array.isArray(rawBody) ? "an array" : `a${typeof rawBody === "object" ? "n" : ""} ${typeof rawBody}`;
   throw new ConfigurationError(
     `verifySignature needs the raw request body (a string or Buffer, exactly as received), got ${got}: ` +
-      "a JSON body parser has probably run first. With Express use express.raw({ type: \"*/*\" }) on the webhook route; " +
+      'a JSON body parser has probably run first. With Express use express.raw({ type: "*/*" }) on the webhook route; ' +
       "with a Web Request use verifyWebhookRequest(request, secret).",
   );
 }
@@ -140,4 +146,3 @@ function computeSignature(secret: string, timestamp: number, rawBody: string | B
   else hmac.update(rawBody);
   return hmac.digest();
 }
-

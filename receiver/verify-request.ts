@@ -35,7 +35,8 @@ const encoder = new TextEncoder();
 type Subtle = typeof globalThis.crypto.subtle;
 function subtle(): Subtle {
   const s = (globalThis as { crypto?: { subtle?: Subtle } }).crypto?.subtle;
-  if (s === undefined) throw new ConfigurationError("verifyWebhookRequest needs Web Crypto (globalThis.crypto.subtle), which this runtime lacks");
+  if (s === undefined)
+    throw new ConfigurationError("verifyWebhookRequest needs Web Crypto (globalThis.crypto.subtle), which this runtime lacks");
   return s;
 }
 
@@ -96,7 +97,8 @@ export async function verifyWebhookRequest(
   const secrets = normalizeSecrets(secretOrSecrets);
   const tolerance = resolveTolerance(options.toleranceSeconds);
   const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new ConfigurationError("maxBodyBytes must be a positive whole number of bytes");
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)
+    throw new ConfigurationError("maxBodyBytes must be a positive whole number of bytes");
   const now = options.nowSeconds ?? nowInSeconds();
 
   const { timestamp, signatures } = parseSignatureHeader(request.headers.get(options.headerName ?? SIGNATURE_HEADER) ?? undefined);

@@ -12,14 +12,16 @@ export type { ReplayGuard, MemoryReplayGuardOptions } from "./replay-guard";
 export { parseEvent, parseWebhookPayload } from "./parse-event";
 export type { ParsedPayload, CloudEventAttributes } from "./parse-event";
 export { isEventType, isKnownEvent } from "./event-types";
-export type {
-  ParsedEvent, GenericEvent, EventOfType, IdentityVerificationCreatedEvent, PaymentSucceededEvent,
-} from "./event-types";
+export type { ParsedEvent, GenericEvent, EventOfType, IdentityVerificationCreatedEvent, PaymentSucceededEvent } from "./event-types";
 export { parseSignatureHeader, formatSignatureHeader } from "./signature-header";
 export { DEFAULT_TOLERANCE_SECONDS } from "./signature-options";
 export { BodyTooLargeError } from "./raw-body";
 export { SIGNATURE_HEADER } from "../schemas/http";
 export {
-  SignatureVerificationError, ValidationError, ConfigurationError, isSignatureVerificationError, isValidationError,
+  SignatureVerificationError,
+  ValidationError,
+  ConfigurationError,
+  isSignatureVerificationError,
+  isValidationError,
   isConfigurationError,
 } from "../errors/messaging-error";

@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  ConfigurationError, isSignatureVerificationError, isValidationError,
-} from "../errors/messaging-error";
+import { ConfigurationError, isSignatureVerificationError, isValidationError } from "../errors/messaging-error";
 import { SIGNATURE_HEADER } from "../schemas/http";
 import { PROBLEM_CONTENT_TYPE, buildProblem, type ProblemBody } from "../schemas/problem";
 import { parseWebhookPayload, type ParsedPayload } from "./parse-event";
@@ -148,7 +146,6 @@ function toProblem(error: unknown, stage: "read" | "handle"): ProblemBody {
   if (isValidationError(error)) return buildProblem(400, "invalid_event", error.message, error.fieldErrors);
   return buildProblem(400, "bad_request", "the request body could not be read");
 }
-
 
 function send(res: ServerResponse, body: ProblemBody): void {
   if (res.headersSent) {

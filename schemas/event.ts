@@ -33,7 +33,6 @@ export const MessagingEvent = z.looseObject({
 export type MessagingEvent = types.MessagingEvent;
 type _MessagingEvent = Assert<SameType<MessagingEvent, z.output<typeof MessagingEvent>>>;
 
-
 /**
  * CloudEvents 1.0, structured JSON mode: the event object travels in `data`.
  * Our assumption for the `cloudEvents` format (the spec does not show its payload).

@@ -73,7 +73,8 @@ export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions 
       case "boolean":
         return;
       case "number":
-        if (!Number.isFinite(v)) hazards.push({ path: pathOf(parent, key), message: `expected a finite number, got ${String(v)} (JSON would carry it as null)` });
+        if (!Number.isFinite(v))
+          hazards.push({ path: pathOf(parent, key), message: `expected a finite number, got ${String(v)} (JSON would carry it as null)` });
         return;
       case "undefined":
         hazards.push({ path: pathOf(parent, key), message: "expected a JSON value, got undefined" });
@@ -135,9 +136,9 @@ export function jsonHazardField(hazard: JsonHazard): string {
  * The value is kept as given (not copied).
  */
 export const JsonObject = z
-  .custom<Record<string, unknown>>(
-    (value) => typeof value === "object" && value !== null && !Array.isArray(value),
-    { error: "expected an object", abort: true },
-  )
+  .custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
+    error: "expected an object",
+    abort: true,
+  })
   .superRefine((value, ctx) => reportJsonHazards(value, ctx));
 export type JsonObject = z.infer<typeof JsonObject>;

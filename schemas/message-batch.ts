@@ -30,9 +30,7 @@ export const Message = z
       ctx.addIssue({
         code: "custom",
         path: hasBody ? ["template"] : [],
-        message: hasBody
-          ? "a message carries either body or template, not both"
-          : "a message needs either body or template",
+        message: hasBody ? "a message carries either body or template, not both" : "a message needs either body or template",
       });
     }
   });

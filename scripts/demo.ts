@@ -50,19 +50,26 @@ async function startReceiver() {
         },
       });
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 function printSteps(title: string, result: EngineResult): void {
   log(`${title}:`);
   const symbol = (op: string): string =>
-    ({ create: "+", same: "=", update: "~", refresh: "~", import: "=>" } as Record<string, string>)[op] ?? (op.startsWith("replace") ? "+-" : op.startsWith("delete") ? "-" : "?");
+    (({ create: "+", same: "=", update: "~", refresh: "~", import: "=>" }) as Record<string, string>)[op] ??
+    (op.startsWith("replace") ? "+-" : op.startsWith("delete") ? "-" : "?");
   // The resources' steps (the stack, its components and the default provider have theirs too).
   for (const step of result.steps.filter((s) => s.type.startsWith("pulumi-nodejs:dynamic"))) {
     const type = step.type.replace("pulumi-nodejs:dynamic/", "");
     const extra = step.replaces ? ` [diff: ${step.replaces.join(", ")}]` : "";
-    log(`  ${symbol(step.op).padEnd(2)} ${step.op.padEnd(14)} ${type.padEnd(28)} ${step.name.padEnd(10)} ${step.id || "(known after up)"}${extra}`);
+    log(
+      `  ${symbol(step.op).padEnd(2)} ${step.op.padEnd(14)} ${type.padEnd(28)} ${step.name.padEnd(10)} ${step.id || "(known after up)"}${extra}`,
+    );
   }
   for (const error of result.errors) log(`  error: ${error}`);
   for (const diagnostic of result.diagnostics.filter((d) => d.severity === "warning")) log(`  warning: ${diagnostic.message}`);
@@ -91,7 +98,8 @@ function hasPulumiCli(): boolean {
 /** The real path: `pulumi up` with a local file backend, in a project using the packed package. */
 function runWithCli(projectDir: string, emulator: Emulator, receiverUrl: string): Record<string, unknown> {
   const env = { ...process.env, PULUMI_CONFIG_PASSPHRASE: "demo-only-passphrase", PULUMI_SKIP_UPDATE_CHECK: "true" };
-  const pulumi = (...args: string[]) => execFileSync("pulumi", args, { cwd: projectDir, env, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+  const pulumi = (...args: string[]) =>
+    execFileSync("pulumi", args, { cwd: projectDir, env, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
   fs.mkdirSync(path.join(DEMO_DIR, "backend"), { recursive: true });
   pulumi("login", `file://${path.join(DEMO_DIR, "backend")}`);
   pulumi("stack", "init", "dev");
@@ -151,7 +159,10 @@ async function main(): Promise<void> {
     log();
 
     // Stack outputs feed the receiver: it verifies signatures with the endpoint secrets.
-    for (const [name, key] of [["payments", "paymentsSigningSecret"], ["identity", "identitySigningSecret"]] as const) {
+    for (const [name, key] of [
+      ["payments", "paymentsSigningSecret"],
+      ["identity", "identitySigningSecret"],
+    ] as const) {
       const value = outputs[key];
       receiver.accept(name, String(isSecretWrapper(value) ? value.value : value));
     }
@@ -161,7 +172,12 @@ async function main(): Promise<void> {
     for (const line of receiver.received) log(`  ${line}`);
     if (receiver.received.length !== 2) throw new Error(`expected 2 verified deliveries, got ${receiver.received.length}`);
     log();
-    log(`endpoints in the emulator: ${emulator.endpoints().map((endpoint) => endpoint.id).join(", ")}`);
+    log(
+      `endpoints in the emulator: ${emulator
+        .endpoints()
+        .map((endpoint) => endpoint.id)
+        .join(", ")}`,
+    );
   } finally {
     await receiver.close();
     await emulator.close();

@@ -37,7 +37,11 @@ export const EmitEventRequest = z.strictObject({
  */
 export async function emitEvent({ req, body, store, deliveries }: RouteContext): Promise<Reply> {
   if (body.length > MAX_EVENT_BODY_BYTES) {
-    throw problem(413, "payload_too_large", `An event body may hold at most ${MAX_EVENT_BODY_BYTES / 1024} KiB; this one has ${body.length} bytes.`);
+    throw problem(
+      413,
+      "payload_too_large",
+      `An event body may hold at most ${MAX_EVENT_BODY_BYTES / 1024} KiB; this one has ${body.length} bytes.`,
+    );
   }
   const parsed = EmitEventRequest.safeParse(parseJsonBody(req, body));
   if (!parsed.success) throw validationProblem(toFieldErrors(parsed.error.issues));

@@ -64,7 +64,11 @@ export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply
   if (!parsed.success || Object.keys(allErrors).length > 0) throw validationProblem(allErrors);
 
   if (store.endpoints().length >= store.maxEndpoints) {
-    throw problem(409, "endpoint_limit_reached", `This emulator already has ${store.maxEndpoints} webhook endpoints, its limit; start a fresh one.`);
+    throw problem(
+      409,
+      "endpoint_limit_reached",
+      `This emulator already has ${store.maxEndpoints} webhook endpoints, its limit; start a fresh one.`,
+    );
   }
   const now = new Date().toISOString();
   const endpoint: RecordedWebhookEndpoint = {

@@ -3,7 +3,13 @@
 // same request would leave a re-serializable object whose bytes can differ, and verification
 // would fail (or, done on JSON.stringify(req.body), pass by luck only).
 const express = require("express");
-const { MemoryReplayGuard, constructEvent, isEventType, isSignatureVerificationError, isValidationError } = require("pulumi-messaging/receiver");
+const {
+  MemoryReplayGuard,
+  constructEvent,
+  isEventType,
+  isSignatureVerificationError,
+  isValidationError,
+} = require("pulumi-messaging/receiver");
 
 /**
  * The Express app: POST /webhooks/payments verified with `secret`; every other route may use

@@ -7,7 +7,12 @@
 //   Cloudflare Workers / Deno / Bun:
 //     export default { fetch: createHandler({ secret: env.PAYMENTS_SIGNING_SECRET, onEvent }) };
 //     Deno.serve(createHandler({ ... }));   Bun.serve({ fetch: createHandler({ ... }) });
-const { MemoryReplayGuard, isSignatureVerificationError, isValidationError, verifyWebhookRequest } = require("pulumi-messaging/receiver/web");
+const {
+  MemoryReplayGuard,
+  isSignatureVerificationError,
+  isValidationError,
+  verifyWebhookRequest,
+} = require("pulumi-messaging/receiver/web");
 
 const problem = (status, title, detail, errors) =>
   new Response(JSON.stringify({ type: `urn:messaging:problem:${title}`, title, status, detail, ...(errors ? { errors } : {}) }), {

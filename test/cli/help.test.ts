@@ -35,7 +35,8 @@ describe("messaging help", () => {
 
   it("emulator --help names every option the command accepts", async () => {
     const run = await messaging(["emulator", "--help"]);
-    for (const option of ["--port", "--host", "--api-key", "--max-stored-messages", "--delivery-retry-schedule"]) expect(run.stdout).toContain(option);
+    for (const option of ["--port", "--host", "--api-key", "--max-stored-messages", "--delivery-retry-schedule"])
+      expect(run.stdout).toContain(option);
   });
 
   it("messaging --help lists the commands; --version prints the package version", async () => {

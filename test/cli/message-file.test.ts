@@ -38,7 +38,12 @@ const values = (list: Entry[]) => list.map((entry) => entry.value);
 const locations = (list: Entry[]) => list.map((entry) => entry.location);
 
 describe("fileFormat", () => {
-  it.each([["a.ndjson", "ndjson"], ["a.JSONL", "ndjson"], ["a.json", "json"], ["a.csv", "csv"]])("%s is %s", (file, format) => {
+  it.each([
+    ["a.ndjson", "ndjson"],
+    ["a.JSONL", "ndjson"],
+    ["a.json", "json"],
+    ["a.csv", "csv"],
+  ])("%s is %s", (file, format) => {
     expect(fileFormat(file, undefined)).toBe(format);
   });
 
@@ -50,8 +55,14 @@ describe("fileFormat", () => {
 
 describe("NDJSON", () => {
   it("reads one message a line, skipping blank lines, with CRLF and a byte order mark", async () => {
-    const list = await entries("a.ndjson", `\ufeff{"tos":["${A}"],"body":"one"}\r\n\r\n   \n{"tos":["${B}"],"template":{"id":"t","model":{"n":1}}}\n`);
-    expect(values(list)).toEqual([{ tos: [A], body: "one" }, { tos: [B], template: { id: "t", model: { n: 1 } } }]);
+    const list = await entries(
+      "a.ndjson",
+      `\ufeff{"tos":["${A}"],"body":"one"}\r\n\r\n   \n{"tos":["${B}"],"template":{"id":"t","model":{"n":1}}}\n`,
+    );
+    expect(values(list)).toEqual([
+      { tos: [A], body: "one" },
+      { tos: [B], template: { id: "t", model: { n: 1 } } },
+    ]);
     expect(locations(list)).toEqual(["line 1", "line 4"]);
   });
 
@@ -72,13 +83,26 @@ describe("NDJSON", () => {
 describe("JSON", () => {
   it("reads an array, naming items from 0 with their line", async () => {
     const list = await entries("a.json", `[\n  {"tos":["${A}"],"body":"hi"},\n  {"tos":["${B}"],\n   "body":"ho ] , {"}\n]\n`);
-    expect(values(list)).toEqual([{ tos: [A], body: "hi" }, { tos: [B], body: "ho ] , {" }]);
+    expect(values(list)).toEqual([
+      { tos: [A], body: "hi" },
+      { tos: [B], body: "ho ] , {" },
+    ]);
     expect(locations(list)).toEqual(["item 0 (line 2)", "item 1 (line 3)"]);
   });
 
   it("reads { messages: [...] } with other keys around it", async () => {
-    const content = JSON.stringify({ note: { x: [1, "]"] }, messages: [{ tos: [A], body: "hi" }, { tos: [C], template: { id: "t", model: {} } }], after: 1 });
-    expect(values(await entries("wrapped.json", content))).toEqual([{ tos: [A], body: "hi" }, { tos: [C], template: { id: "t", model: {} } }]);
+    const content = JSON.stringify({
+      note: { x: [1, "]"] },
+      messages: [
+        { tos: [A], body: "hi" },
+        { tos: [C], template: { id: "t", model: {} } },
+      ],
+      after: 1,
+    });
+    expect(values(await entries("wrapped.json", content))).toEqual([
+      { tos: [A], body: "hi" },
+      { tos: [C], template: { id: "t", model: {} } },
+    ]);
   });
 
   it("an element that is not JSON is an entry with its problem", async () => {
@@ -86,9 +110,12 @@ describe("JSON", () => {
     expect(list[1].problem?.reason).toMatch(/^not valid JSON/);
   });
 
-  it.each([["{}"], ['{"messages":{}}'], ['"text"'], ["null"], ['[{"a":1}] extra'], ["[1,,2]"], ["[1,2"], [""]])("rejects the document %p as a whole", async (content) => {
-    expect(await fileError("shape.json", content)).toMatch(/^not valid JSON \(line \d+\): /);
-  });
+  it.each([["{}"], ['{"messages":{}}'], ['"text"'], ["null"], ['[{"a":1}] extra'], ["[1,,2]"], ["[1,2"], [""]])(
+    "rejects the document %p as a whole",
+    async (content) => {
+      expect(await fileError("shape.json", content)).toMatch(/^not valid JSON \(line \d+\): /);
+    },
+  );
 });
 
 describe("CSV", () => {
@@ -118,6 +145,8 @@ describe("CSV", () => {
 
 describe("the file as a whole", () => {
   it("a file that does not exist", async () => {
-    await expect(entries("missing.ndjson", "").then(() => readEntries(path.join(dir, "nope.ndjson"), "ndjson").next())).rejects.toThrow(/^cannot be read: ENOENT/);
+    await expect(entries("missing.ndjson", "").then(() => readEntries(path.join(dir, "nope.ndjson"), "ndjson").next())).rejects.toThrow(
+      /^cannot be read: ENOENT/,
+    );
   });
 });

@@ -59,7 +59,11 @@ interface RunResult {
 async function send(args: string[] | string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(childEnv)) if (name.startsWith("MESSAGING_")) delete childEnv[name];
-  Object.assign(childEnv, { MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: emulator.url, MESSAGING_STATE_DIR: path.join(dir, "state") }, env);
+  Object.assign(
+    childEnv,
+    { MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: emulator.url, MESSAGING_STATE_DIR: path.join(dir, "state") },
+    env,
+  );
   for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name];
 
   const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
@@ -158,10 +162,16 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(run.code).toBe(0);
     const batches = batchesSince(before);
     expectEachMessageOnce(batches, 2500);
-    expect(batches.map((batch) => batch.messages[0].body)).toEqual(["reminders.ndjson: reminder 0", "reminders.ndjson: reminder 1000", "reminders.ndjson: reminder 2000"]);
+    expect(batches.map((batch) => batch.messages[0].body)).toEqual([
+      "reminders.ndjson: reminder 0",
+      "reminders.ndjson: reminder 1000",
+      "reminders.ndjson: reminder 2000",
+    ]);
     expect(emulator.requestCount() - before.requests).toBe(3);
     // A short summary: counts, duration, rate; no batch ids (those are in --json).
-    expect(run.stdout).toMatch(/^sent 2500 message\(s\) in \d+\.\d s \(\d+ msg\/s\): all 2500 of reminders\.ndjson confirmed in 3 call\(s\)\n$/);
+    expect(run.stdout).toMatch(
+      /^sent 2500 message\(s\) in \d+\.\d s \(\d+ msg\/s\): all 2500 of reminders\.ndjson confirmed in 3 call\(s\)\n$/,
+    );
     expect(run.stdout).not.toContain("msba_");
     // Not a terminal: plain progress lines, the last one at 100 %.
     expect(run.stderr).toMatch(/sent 2500\/2500 messages \(100%\), [\d,]+ msg\/s, ETA 0 s, 0 retries\n$/);
@@ -169,7 +179,10 @@ describe("messaging send (built CLI against the emulator)", () => {
 
   it("sends CSV and JSON files too, on the stream given", async () => {
     writeFileSync(path.join(dir, "list.csv"), `to,body\n"${recipient(1)};${recipient(2)}","Hi, you"\n`);
-    writeFileSync(path.join(dir, "list.json"), JSON.stringify({ messages: [{ tos: [recipient(3)], template: { id: "tpl_1", model: { n: 1 } } }] }));
+    writeFileSync(
+      path.join(dir, "list.json"),
+      JSON.stringify({ messages: [{ tos: [recipient(3)], template: { id: "tpl_1", model: { n: 1 } } }] }),
+    );
     const before = mark();
     expect((await send(["--file", "list.csv", "--stream", "marketing"])).code).toBe(0);
     expect((await send(["--file", "list.json"])).code).toBe(0);
@@ -190,7 +203,10 @@ describe("messaging send (built CLI against the emulator)", () => {
   });
 
   it("--dry-run needs no API key", async () => {
-    const run = await send(["--file", ndjsonFile("dry-nokey.ndjson", 3), "--dry-run"], { MESSAGING_API_KEY: undefined, MESSAGING_BASE_URL: undefined });
+    const run = await send(["--file", ndjsonFile("dry-nokey.ndjson", 3), "--dry-run"], {
+      MESSAGING_API_KEY: undefined,
+      MESSAGING_BASE_URL: undefined,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("3 valid message(s) in 1 call(s)");
   });
@@ -310,7 +326,9 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(first.stderr).toContain("1000 of 2500 message(s) are confirmed");
     expect(batchesSince(before).map((batch) => batch.messages.length)).toEqual([1000, 1000]);
 
-    const finish = /Run the same command again to send the rest \(nothing is sent twice\):\n {2}(messaging send .*)$/m.exec(first.stderr)?.[1];
+    const finish = /Run the same command again to send the rest \(nothing is sent twice\):\n {2}(messaging send .*)$/m.exec(
+      first.stderr,
+    )?.[1];
     expect(finish).toBe("messaging send --file 'resume list.ndjson' --stream transactional");
     emulator.setFaults({ failureRate: 0 });
     // Run exactly as printed, through a shell.
@@ -338,7 +356,9 @@ describe("messaging send (built CLI against the emulator)", () => {
     const resend = await send(["--file", file, "--resend", "--json"]);
     expect(resend.code).toBe(0);
     const outcome = JSON.parse(resend.stdout);
-    expect(outcome).toEqual(expect.objectContaining({ status: "sent", sentMessages: 1500, sendId: expect.stringMatching(/^[0-9a-f]{12}$/) }));
+    expect(outcome).toEqual(
+      expect.objectContaining({ status: "sent", sentMessages: 1500, sendId: expect.stringMatching(/^[0-9a-f]{12}$/) }),
+    );
     const batches = batchesSince(before);
     expect(batches).toHaveLength(4);
     expect(outcome.batchIds).toEqual(batches.slice(2).map((batch) => batch.id));
@@ -351,8 +371,15 @@ describe("messaging send (built CLI against the emulator)", () => {
     const outcome = JSON.parse(run.stdout);
     expect(outcome).toEqual(
       expect.objectContaining({
-        status: "sent", file: "json.ndjson", stream: "transactional", messages: 1200, calls: 2, sentMessages: 1200,
-        skippedMessages: 0, durationMs: expect.any(Number), messagesPerSecond: expect.any(Number),
+        status: "sent",
+        file: "json.ndjson",
+        stream: "transactional",
+        messages: 1200,
+        calls: 2,
+        sentMessages: 1200,
+        skippedMessages: 0,
+        durationMs: expect.any(Number),
+        messagesPerSecond: expect.any(Number),
         keyPrefix: expect.stringMatching(/^ms1-[0-9a-f]{40}$/),
       }),
     );
@@ -371,14 +398,26 @@ describe("messaging send (built CLI against the emulator)", () => {
     const command = `'${process.execPath}' '${CLI}' send --file ${file}`;
     const run = await send(`script -qefc ${JSON.stringify(command)} /dev/null`);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/sending \[[=-]+\] 100% \| 2,500\/2,500 msgs \| [\d,]+ msg\/s \| ETA \d+ s \| 1 retry, last: HTTP 500, \d+ s wait/);
+    expect(run.stdout).toMatch(
+      /sending \[[=-]+\] 100% \| 2,500\/2,500 msgs \| [\d,]+ msg\/s \| ETA \d+ s \| 1 retry, last: HTTP 500, \d+ s wait/,
+    );
     expectEachMessageOnce(batchesSince(before), 2500);
   });
 
   it("--help lists options, environment variables, file formats and exit codes; --version prints the version", async () => {
     const help = await send(["--help"]);
     expect(help.code).toBe(0);
-    for (const text of ["--file FILE", "--resend", "--json", "MESSAGING_API_KEY", "MESSAGING_STATE_DIR", "NDJSON", "CSV", "exit codes", "130"]) {
+    for (const text of [
+      "--file FILE",
+      "--resend",
+      "--json",
+      "MESSAGING_API_KEY",
+      "MESSAGING_STATE_DIR",
+      "NDJSON",
+      "CSV",
+      "exit codes",
+      "130",
+    ]) {
       expect(help.stdout).toContain(text);
     }
     const version = await send("messaging --version");
@@ -391,9 +430,21 @@ describe("messaging send interrupted, then run again (built CLI against the emul
   const COUNT = 20_000;
 
   /** Starts `send` with batches of 100, and resolves once the emulator has recorded `after` batches of it. */
-  function startSend(file: string, after: number): { child: ChildProcess; output: () => RunOutput; exited: Promise<number | null>; started: Promise<void> } {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: emulator.url, MESSAGING_STATE_DIR: path.join(dir, "state") };
-    const child = spawn(process.execPath, [CLI, "send", "--file", file, "--batch-size", "100"], { cwd: dir, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  function startSend(
+    file: string,
+    after: number,
+  ): { child: ChildProcess; output: () => RunOutput; exited: Promise<number | null>; started: Promise<void> } {
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      MESSAGING_API_KEY: API_KEY,
+      MESSAGING_BASE_URL: emulator.url,
+      MESSAGING_STATE_DIR: path.join(dir, "state"),
+    };
+    const child = spawn(process.execPath, [CLI, "send", "--file", file, "--batch-size", "100"], {
+      cwd: dir,
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -411,41 +462,44 @@ describe("messaging send interrupted, then run again (built CLI against the emul
     return { child, output: () => ({ stdout, stderr }), exited, started };
   }
 
-  it.each([["SIGKILL"], ["SIGINT"], ["SIGTERM"]] as const)("%s midway, then the same command: every message accepted exactly once", async (signal) => {
-    const file = ndjsonFile(`interrupted-${signal}.ndjson`, COUNT);
-    const before = mark();
-    const run = startSend(file, 20);
-    let code: number | null;
-    try {
-      await run.started;
-      run.child.kill(signal);
-      code = await run.exited;
-    } finally {
-      if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
-      await run.exited;
-    }
-    const partial = batchesSince(before).reduce((n, batch) => n + batch.messages.length, 0);
-    expect(partial).toBeGreaterThan(0);
-    expect(partial).toBeLessThan(COUNT);
-    const { stderr } = run.output();
-    for (const secret of [API_KEY, AUTH_HEADER_VALUE]) expect(stderr).not.toContain(secret);
+  it.each([["SIGKILL"], ["SIGINT"], ["SIGTERM"]] as const)(
+    "%s midway, then the same command: every message accepted exactly once",
+    async (signal) => {
+      const file = ndjsonFile(`interrupted-${signal}.ndjson`, COUNT);
+      const before = mark();
+      const run = startSend(file, 20);
+      let code: number | null;
+      try {
+        await run.started;
+        run.child.kill(signal);
+        code = await run.exited;
+      } finally {
+        if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+        await run.exited;
+      }
+      const partial = batchesSince(before).reduce((n, batch) => n + batch.messages.length, 0);
+      expect(partial).toBeGreaterThan(0);
+      expect(partial).toBeLessThan(COUNT);
+      const { stderr } = run.output();
+      for (const secret of [API_KEY, AUTH_HEADER_VALUE]) expect(stderr).not.toContain(secret);
 
-    let again: string | string[] = ["--file", file, "--batch-size", "100"];
-    if (signal !== "SIGKILL") {
-      expect(code).toBe(signal === "SIGINT" ? 130 : 143);
-      expect(stderr).toContain(`interrupted by ${signal}`);
-      expect(stderr).toMatch(/\d+ of 20000 message\(s\) are confirmed/);
-      const finish = /finish with\n {2}(messaging send .*)$/m.exec(stderr)?.[1];
-      expect(finish).toBe(`messaging send --file ${file} --stream transactional --batch-size 100`);
-      again = finish!;
-    }
-    const second = await send(again);
-    expect(second.code).toBe(0);
-    expect(second.stderr).toContain("continuing:");
+      let again: string | string[] = ["--file", file, "--batch-size", "100"];
+      if (signal !== "SIGKILL") {
+        expect(code).toBe(signal === "SIGINT" ? 130 : 143);
+        expect(stderr).toContain(`interrupted by ${signal}`);
+        expect(stderr).toMatch(/\d+ of 20000 message\(s\) are confirmed/);
+        const finish = /finish with\n {2}(messaging send .*)$/m.exec(stderr)?.[1];
+        expect(finish).toBe(`messaging send --file ${file} --stream transactional --batch-size 100`);
+        again = finish!;
+      }
+      const second = await send(again);
+      expect(second.code).toBe(0);
+      expect(second.stderr).toContain("continuing:");
 
-    const batches = batchesSince(before);
-    const recipients = batches.flatMap((batch) => batch.messages.flatMap((message) => message.tos));
-    expect(recipients.length).toBe(COUNT);
-    expect(new Set(recipients).size).toBe(COUNT);
-  });
+      const batches = batchesSince(before);
+      const recipients = batches.flatMap((batch) => batch.messages.flatMap((message) => message.tos));
+      expect(recipients.length).toBe(COUNT);
+      expect(new Set(recipients).size).toBe(COUNT);
+    },
+  );
 });

@@ -14,8 +14,13 @@ beforeAll(async () => {
     if (r.path === "/identity") return 400;
     return ++payments <= 2 ? 503 : 200;
   });
-  for (const [path, type] of [["/payments", "payment.succeeded"], ["/identity", "identity.verification.created"]]) {
-    const created = await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm({ url: `${receiver.url}${path}`, "events[]": [type] }) });
+  for (const [path, type] of [
+    ["/payments", "payment.succeeded"],
+    ["/identity", "identity.verification.created"],
+  ]) {
+    const created = await call(emulator, "/v1/webhooks/endpoints", {
+      form: endpointForm({ url: `${receiver.url}${path}`, "events[]": [type] }),
+    });
     expect(created.status).toBe(200);
   }
 });
@@ -27,17 +32,27 @@ afterAll(async () => {
 async function trigger(argv: string[], env: Record<string, string | undefined> = {}) {
   let stdout = "";
   let stderr = "";
-  const code = await runTriggerCommand(argv, { MESSAGING_BASE_URL: emulator.url, MESSAGING_API_KEY: "sk_test_trigger", ...env }, {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-  });
+  const code = await runTriggerCommand(
+    argv,
+    { MESSAGING_BASE_URL: emulator.url, MESSAGING_API_KEY: "sk_test_trigger", ...env },
+    {
+      stdout: (text) => void (stdout += text),
+      stderr: (text) => void (stderr += text),
+    },
+  );
   return { code, stdout, stderr };
 }
 
 describe("messaging trigger", () => {
   it("emits the event, follows the retries and prints every attempt until delivered", async () => {
     const before = receiver.received.length;
-    const { code, stdout } = await trigger(["payment.succeeded", "--data", '{"id":"pay_1","amount":1200}', "--previous", '{"amount":1000}']);
+    const { code, stdout } = await trigger([
+      "payment.succeeded",
+      "--data",
+      '{"id":"pay_1","amount":1200}',
+      "--previous",
+      '{"amount":1000}',
+    ]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^event evt_\w+ \(payment\.succeeded\): 1 endpoint\(s\) subscribed$/m);
     expect(stdout).toMatch(/attempt 1: HTTP 503 .*→ retry at /);

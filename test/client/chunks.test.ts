@@ -21,7 +21,10 @@ describe("chunks", () => {
   });
 
   it("yields no empty trailing chunk when the size divides the length", async () => {
-    expect((await collect(chunks([1, 2, 3, 4], 2))).map((c) => c.items)).toEqual([[1, 2], [3, 4]]);
+    expect((await collect(chunks([1, 2, 3, 4], 2))).map((c) => c.items)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
   });
 
   it("reads async iterables lazily and closes them when the consumer stops", async () => {

@@ -100,7 +100,11 @@ describe("webhook endpoints", () => {
   });
 
   it("a request whose response was lost is retried and creates one endpoint, not two", async () => {
-    emulator.setFaults({ failureRate: 0.5, seed: seedFailingOnlyFirstRequest(0.5, "drop_after_processing"), kinds: ["drop_after_processing"] });
+    emulator.setFaults({
+      failureRate: 0.5,
+      seed: seedFailingOnlyFirstRequest(0.5, "drop_after_processing"),
+      kinds: ["drop_after_processing"],
+    });
     const endpoint = await client().createWebhookEndpoint({ url: "https://receiver.example.com/h", events: ["payment.succeeded"] });
     expect(emulator.requestCount()).toBe(2); // the first answer was dropped after the endpoint was made
     const recorded = emulator.endpoints();
@@ -146,7 +150,13 @@ describe("message batches", () => {
 
   it("rejects invalid input before any request reaches the emulator", async () => {
     const error = await client()
-      .sendMessageBatch({ stream: "transactional", messages: [{ tos: ["+254712345678"], body: "ok" }, { tos: ["0712"], body: "x" }] })
+      .sendMessageBatch({
+        stream: "transactional",
+        messages: [
+          { tos: ["+254712345678"], body: "ok" },
+          { tos: ["0712"], body: "x" },
+        ],
+      })
       .then(
         () => undefined,
         (e: unknown) => e as Error,
@@ -182,7 +192,11 @@ describe("message batches", () => {
     const seed = 20240601;
     emulator.setFaults({ failureRate: 0.3, seed });
     const input = messages(5000);
-    const result = await client({ maxRetries: 10 }).sendMessages(input, { stream: "transactional", batchSize: 250, idempotencyKeyPrefix: "faulty" });
+    const result = await client({ maxRetries: 10 }).sendMessages(input, {
+      stream: "transactional",
+      batchSize: 250,
+      idempotencyKeyPrefix: "faulty",
+    });
     const recorded = emulator.batches();
     expect(emulator.requestCount()).toBeGreaterThan(20); // faults did happen and were retried
     // Replaying the emulator's draws for those requests (one at a time, in order): the run

@@ -79,7 +79,9 @@ it("throws ConnectionError after every attempt is refused", async () => {
 it("reads every response body, so one connection serves successive calls and their retries", async () => {
   server = await startServer((_req, res, n) => {
     if (n % 2 === 1) {
-      res.writeHead(503, { "content-type": "application/problem+json" }).end(JSON.stringify({ title: "unavailable", detail: "x".repeat(1_000_000) }));
+      res
+        .writeHead(503, { "content-type": "application/problem+json" })
+        .end(JSON.stringify({ title: "unavailable", detail: "x".repeat(1_000_000) }));
     } else {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: `msba_${n}` }));
     }

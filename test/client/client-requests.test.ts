@@ -1,11 +1,36 @@
 import { inspect } from "node:util";
 import {
-  AuthenticationError, ConflictError, ConnectionError, InvalidRequestError, NotFoundError, PermissionError,
-  RateLimitError, ResponseSchemaError, ServerError, ValidationError, isApiError, isAuthenticationError,
-  isConfigurationError, isConnectionError, isRateLimitError, isResponseSchemaError, isServerError, isValidationError,
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ResponseSchemaError,
+  ServerError,
+  ValidationError,
+  isApiError,
+  isAuthenticationError,
+  isConfigurationError,
+  isConnectionError,
+  isRateLimitError,
+  isResponseSchemaError,
+  isServerError,
+  isValidationError,
 } from "../../errors";
 import { MessagingClient } from "../../client";
-import { JSON_HEADERS, ORIGIN, PROBLEM_HEADERS, TEST_KEY, TEST_KEY_BASE64, allStrings, endpointObject, mockService, rejection } from "./mock-service";
+import {
+  JSON_HEADERS,
+  ORIGIN,
+  PROBLEM_HEADERS,
+  TEST_KEY,
+  TEST_KEY_BASE64,
+  allStrings,
+  endpointObject,
+  mockService,
+  rejection,
+} from "./mock-service";
 
 const ENDPOINTS = "/v1/webhooks/endpoints";
 const BATCHES = "/v1/message_batches";
@@ -21,7 +46,10 @@ describe("validation happens before any request", () => {
   beforeEach(() => {
     service = mockService();
     // Would answer if anything were sent: it must stay unused.
-    service.pool.intercept({ path: () => true, method: () => true }).reply(200, endpointObject()).persist();
+    service.pool
+      .intercept({ path: () => true, method: () => true })
+      .reply(200, endpointObject())
+      .persist();
   });
 
   it("names each bad field of a batch, e.g. messages[1].tos[0]", async () => {
@@ -174,7 +202,10 @@ describe("retries", () => {
 
   it("retries 429 after its Retry-After and reports it when retries run out", async () => {
     service = mockService({ maxRetries: 1 });
-    service.pool.intercept({ path: BATCHES, method: "POST" }).reply(429, { title: "rate_limited" }, { headers: { "retry-after": "1" } }).times(2);
+    service.pool
+      .intercept({ path: BATCHES, method: "POST" })
+      .reply(429, { title: "rate_limited" }, { headers: { "retry-after": "1" } })
+      .times(2);
     const error = await rejection(service.client.sendMessageBatch(batch));
     expect(isRateLimitError(error)).toBe(true);
     expect((error as RateLimitError).retryAfterMs).toBe(1000);
@@ -206,7 +237,11 @@ describe("retries", () => {
       .times(2);
     service.pool.intercept({ path: BATCHES, method: "POST" }).reply(200, { id: "msba_after_in_use" });
     await expect(service.client.sendMessageBatch(batch, { idempotencyKey: "k-in-use" })).resolves.toEqual({ id: "msba_after_in_use" });
-    expect(service.calls().map((call) => (call.headers as Record<string, string>)["idempotency-key"])).toEqual(["k-in-use", "k-in-use", "k-in-use"]);
+    expect(service.calls().map((call) => (call.headers as Record<string, string>)["idempotency-key"])).toEqual([
+      "k-in-use",
+      "k-in-use",
+      "k-in-use",
+    ]);
   });
 
   it("waits the Retry-After of a 409 idempotency_key_in_use rather than its backoff", async () => {
@@ -244,7 +279,9 @@ describe("retries", () => {
 
   it("retries a reset connection and succeeds", async () => {
     service = mockService();
-    service.pool.intercept({ path: BATCHES, method: "POST" }).replyWithError(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+    service.pool
+      .intercept({ path: BATCHES, method: "POST" })
+      .replyWithError(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
     service.pool
       .intercept({ path: BATCHES, method: "POST" })
       .replyWithError(Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" }));
@@ -285,7 +322,13 @@ describe("error bodies", () => {
   it("surfaces the problem's title, detail, field errors and the request id", async () => {
     service.pool.intercept({ path: BATCHES, method: "POST" }).reply(
       422,
-      { type: "about:blank", title: "invalid_request", status: 422, detail: "1 field is invalid", errors: { "messages[0].tos[0]": ["unknown number"] } },
+      {
+        type: "about:blank",
+        title: "invalid_request",
+        status: 422,
+        detail: "1 field is invalid",
+        errors: { "messages[0].tos[0]": ["unknown number"] },
+      },
       { headers: { "content-type": "application/problem+json", "x-request-id": "req_123" } },
     );
     const error = (await rejection(service.client.sendMessageBatch(batch))) as InvalidRequestError;
@@ -336,7 +379,10 @@ describe("responses are parsed where they enter the client", () => {
   it("accepts an endpoint answer without non-essential fields, keeping the secret", async () => {
     service.pool
       .intercept({ path: ENDPOINTS, method: "POST" })
-      .reply(200, endpointObject({ id: "we_lean", workspace: undefined, etag: undefined, live: undefined, created: undefined, metadata: null }));
+      .reply(
+        200,
+        endpointObject({ id: "we_lean", workspace: undefined, etag: undefined, live: undefined, created: undefined, metadata: null }),
+      );
     const endpoint = await service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] });
     expect(endpoint.id).toBe("we_lean");
     expect(endpoint.secret).toBe("whsec_TOP_SECRET_value");
@@ -348,11 +394,16 @@ describe("responses are parsed where they enter the client", () => {
 
   it("accepts an endpoint answer with only id and secret", async () => {
     service.pool.intercept({ path: ENDPOINTS, method: "POST" }).reply(200, { id: "we_min", secret: "whsec_min" });
-    await expect(service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] })).resolves.toEqual({ id: "we_min", secret: "whsec_min" });
+    await expect(service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] })).resolves.toEqual({
+      id: "we_min",
+      secret: "whsec_min",
+    });
   });
 
   it("still fails without a secret, with the id of the endpoint that was created", async () => {
-    service.pool.intercept({ path: ENDPOINTS, method: "POST" }).reply(200, endpointObject({ id: "we_nosecret", secret: undefined, etag: undefined }));
+    service.pool
+      .intercept({ path: ENDPOINTS, method: "POST" })
+      .reply(200, endpointObject({ id: "we_nosecret", secret: undefined, etag: undefined }));
     const error = (await rejection(service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] }))) as ResponseSchemaError;
     expect(isResponseSchemaError(error)).toBe(true);
     expect(error).toBeInstanceOf(ResponseSchemaError);
@@ -405,7 +456,9 @@ describe("the API key never leaks", () => {
 
   it("nor do connection errors", async () => {
     service = mockService({ maxRetries: 0 });
-    service.pool.intercept({ path: BATCHES, method: "POST" }).replyWithError(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
+    service.pool
+      .intercept({ path: BATCHES, method: "POST" })
+      .replyWithError(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }));
     const error = await rejection(service.client.sendMessageBatch(batch));
     expect(isConnectionError(error)).toBe(true);
     expect(leaks(inspect(error, { depth: 10, showHidden: true }))).toBe(false);

@@ -1,7 +1,14 @@
 /** Error messages: field errors are rendered one way everywhere; no network. */
 import {
-  ConflictError, InvalidRequestError, PartialSendError, ResponseSchemaError, ValidationError, errorFromResponse, isConflictError,
-  isInvalidRequestError, isPartialSendError,
+  ConflictError,
+  InvalidRequestError,
+  PartialSendError,
+  ResponseSchemaError,
+  ValidationError,
+  errorFromResponse,
+  isConflictError,
+  isInvalidRequestError,
+  isPartialSendError,
 } from "../../errors";
 import { describeFieldErrors, type FieldErrors } from "../../schemas";
 
@@ -22,7 +29,9 @@ describe("field errors in messages", () => {
 
   it("ApiError lists the problem's field errors after its detail and before the request id", () => {
     const error = errorFromResponse(400, request, { title: "validation_failed", detail: "2 invalid fields", errors });
-    expect(error.message).toBe(`POST /v1/message_batches failed with HTTP 400 (validation_failed)\n2 invalid fields\n${indented}\nrequest id: req_1`);
+    expect(error.message).toBe(
+      `POST /v1/message_batches failed with HTTP 400 (validation_failed)\n2 invalid fields\n${indented}\nrequest id: req_1`,
+    );
   });
 
   it("ApiError without field errors has no empty line for them", () => {

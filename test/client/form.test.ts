@@ -24,9 +24,7 @@ describe("encodeForm of a webhook endpoint", () => {
       encodeForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"], description: "Orders & refunds = 100%" })),
     );
     expect(withText.get("description")).toBe("Orders & refunds = 100%");
-    const empty = new URLSearchParams(
-      encodeForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"], description: "" })),
-    );
+    const empty = new URLSearchParams(encodeForm(WebhookEndpointCreate.parse({ url: "https://e.com", events: ["a"], description: "" })));
     expect(empty.get("description")).toBe("");
   });
 

@@ -6,7 +6,12 @@
 import { inspect } from "node:util";
 import { MessagingClient, type RequestOptions } from "../../client";
 import {
-  isAuthenticationError, isConnectionError, isInvalidRequestError, isResponseSchemaError, isServerError, isTimeoutError,
+  isAuthenticationError,
+  isConnectionError,
+  isInvalidRequestError,
+  isResponseSchemaError,
+  isServerError,
+  isTimeoutError,
 } from "../../errors";
 import { allStrings, rejection } from "./mock-service";
 import { startServer, type TestServer } from "./loopback-server";
@@ -39,7 +44,9 @@ const CALLS: Array<[string, Call]> = [
 
 describe("every error of a POST carries its idempotency key", () => {
   it.each(CALLS)("%s: ServerError after retries, with the key every attempt used", async (_, call) => {
-    server = await startServer((_req, res) => res.writeHead(503, { "content-type": "application/problem+json" }).end('{"title":"unavailable"}'));
+    server = await startServer((_req, res) =>
+      res.writeHead(503, { "content-type": "application/problem+json" }).end('{"title":"unavailable"}'),
+    );
     const error = await rejection(call(newClient(server.url), { idempotencyKey: "order-42-create" }));
     expect(isServerError(error)).toBe(true);
     expect((error as { idempotencyKey?: string }).idempotencyKey).toBe("order-42-create");
@@ -102,16 +109,23 @@ describe("a server echoing the Authorization header does not leak the key", () =
   ] as const)("HTTP %i: message, problem, field errors, request id and inspect output are scrubbed", async (status, is) => {
     server = await startServer((req, res) => {
       const auth = String(req.headers.authorization);
-      res.writeHead(status, { "content-type": "application/problem+json", "x-request-id": `req ${auth}` }).end(JSON.stringify(echoes(auth)));
+      res
+        .writeHead(status, { "content-type": "application/problem+json", "x-request-id": `req ${auth}` })
+        .end(JSON.stringify(echoes(auth)));
     });
     const error = await rejection(newClient(server.url).sendMessageBatch(batch));
     expect(is(error)).toBe(true);
-    const everything = [error.message, inspect(error, { depth: 10, showHidden: true }), JSON.stringify(error), ...allStrings(error)].join("\n");
+    const everything = [error.message, inspect(error, { depth: 10, showHidden: true }), JSON.stringify(error), ...allStrings(error)].join(
+      "\n",
+    );
     expect(everything).not.toContain(KEY);
     expect(everything).not.toContain(BASIC);
     expect(everything).not.toContain(BASIC.replace(/=+$/, ""));
     // What the server said is still there, with the key replaced.
     expect(error.message).toContain("you sent Authorization: [REDACTED]; raw key [REDACTED]");
-    expect(Object.keys((error as unknown as { fieldErrors: Record<string, string[]> }).fieldErrors)).toEqual(["header [REDACTED]", "[REDACTED]"]);
+    expect(Object.keys((error as unknown as { fieldErrors: Record<string, string[]> }).fieldErrors)).toEqual([
+      "header [REDACTED]",
+      "[REDACTED]",
+    ]);
   });
 });

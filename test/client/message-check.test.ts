@@ -19,18 +19,36 @@ const COMMON_VALID: unknown[] = [
 ];
 
 const OTHERS: unknown[] = [
-  null, undefined, 1, "x", [], [TO],
-  {}, { tos: [] , body: "x" }, { tos: ["0712345678"], body: "x" }, { tos: [TO] }, { tos: [TO], body: "" },
-  { tos: [TO], body: "x", template: { id: "t", model: {} } }, { tos: [TO], body: "x", extra: 1 },
-  { tos: [TO], body: undefined, template: { id: "t", model: {} } }, { tos: [TO], body: "x", template: undefined },
-  { tos: [TO], template: { id: "", model: {} } }, { tos: [TO], template: { id: "t" } }, { tos: [TO], template: { id: "t", model: [] } },
-  { tos: [TO], template: { id: "t", model: {}, x: 1 } }, { tos: TO, body: "x" }, { tos: [1], body: "x" },
+  null,
+  undefined,
+  1,
+  "x",
+  [],
+  [TO],
+  {},
+  { tos: [], body: "x" },
+  { tos: ["0712345678"], body: "x" },
+  { tos: [TO] },
+  { tos: [TO], body: "" },
+  { tos: [TO], body: "x", template: { id: "t", model: {} } },
+  { tos: [TO], body: "x", extra: 1 },
+  { tos: [TO], body: undefined, template: { id: "t", model: {} } },
+  { tos: [TO], body: "x", template: undefined },
+  { tos: [TO], template: { id: "", model: {} } },
+  { tos: [TO], template: { id: "t" } },
+  { tos: [TO], template: { id: "t", model: [] } },
+  { tos: [TO], template: { id: "t", model: {}, x: 1 } },
+  { tos: TO, body: "x" },
+  { tos: [1], body: "x" },
   Object.assign(Object.create({ inherited: true }), { tos: [TO], body: "x" }),
   JSON.parse(`{"tos":["${TO}"],"body":"x","__proto__":{"p":1}}`),
   JSON.parse(`{"tos":["${TO}"],"template":{"id":"t","model":{"__proto__":{"p":1}}}}`),
   { tos: [TO], template: { id: "t", model: { amount: Infinity } } },
   { tos: [TO], template: { id: "t", model: { when: new Date(0) } } },
-  new (class Message { tos = [TO]; body = "x"; })(),
+  new (class Message {
+    tos = [TO];
+    body = "x";
+  })(),
 ];
 
 // Valid for the schema, but not the common case: left to zod, which accepts them.
@@ -63,15 +81,21 @@ describe("isCertainlyValidMessage", () => {
 });
 
 describe("checkMessage beyond the common case", () => {
-  it.each(LEFT_TO_ZOD.map((value) => [JSON.stringify(value), value]))("%s: not passed by the precompiled check; zod decides", (_, value) => {
-    expect(isCertainlyValidMessage(value)).toBe(false);
-    expect(checkMessage(value).ok).toBe(Message.safeParse(value).success);
-  });
+  it.each(LEFT_TO_ZOD.map((value) => [JSON.stringify(value), value]))(
+    "%s: not passed by the precompiled check; zod decides",
+    (_, value) => {
+      expect(isCertainlyValidMessage(value)).toBe(false);
+      expect(checkMessage(value).ok).toBe(Message.safeParse(value).success);
+    },
+  );
 });
 
 describe("parseMessages", () => {
   it("returns the caller's array itself when every message is valid (no copy)", () => {
-    const messages = [{ tos: [TO], body: "a" }, { tos: [TO], body: "b" }];
+    const messages = [
+      { tos: [TO], body: "a" },
+      { tos: [TO], body: "b" },
+    ];
     expect(parseMessages(messages, 0)).toBe(messages);
   });
 

@@ -17,7 +17,7 @@ export function endpointObject(overrides: Record<string, unknown> = {}): Record<
     secret: "whsec_TOP_SECRET_value",
     workspace: "wksp_01",
     live: false,
-    etag: "\"1\"",
+    etag: '"1"',
     events: ["payment.succeeded"],
     description: null,
     status: "enabled",

@@ -36,7 +36,10 @@ describe("MessagingClient options", () => {
   });
 
   it("tolerates a trailing slash and keeps a path prefix", () => {
-    expect(resolveClientOptions({ ...base, baseUrl: "http://127.0.0.1:4010/" })).toMatchObject({ origin: "http://127.0.0.1:4010", pathPrefix: "" });
+    expect(resolveClientOptions({ ...base, baseUrl: "http://127.0.0.1:4010/" })).toMatchObject({
+      origin: "http://127.0.0.1:4010",
+      pathPrefix: "",
+    });
     expect(resolveClientOptions({ ...base, baseUrl: "https://api.example.com/messaging/" })).toMatchObject({
       origin: "https://api.example.com",
       pathPrefix: "/messaging",

@@ -1,6 +1,14 @@
 import {
-  DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableOutcome, isRetryableResponse, isRetryableStatus, networkErrorCode,
-  parseRetryAfter, retryDelayMs, shouldRetry, type AttemptOutcome,
+  DEFAULT_RETRY_POLICY,
+  backoffDelayMs,
+  isRetryableOutcome,
+  isRetryableResponse,
+  isRetryableStatus,
+  networkErrorCode,
+  parseRetryAfter,
+  retryDelayMs,
+  shouldRetry,
+  type AttemptOutcome,
 } from "../../client/retry";
 
 describe("isRetryableStatus", () => {
@@ -167,12 +175,9 @@ describe("parseRetryAfter", () => {
     expect(parseRetryAfter(["2", "9"], now)).toBe(2000);
   });
 
-  it.each([undefined, "", "soon", "-1", "1e3", "0x10", "2024-06-01", "Sat, 01 Jun 2024 12:00:30"])(
-    "ignores %p",
-    (header) => {
-      expect(parseRetryAfter(header, now)).toBeUndefined();
-    },
-  );
+  it.each([undefined, "", "soon", "-1", "1e3", "0x10", "2024-06-01", "Sat, 01 Jun 2024 12:00:30"])("ignores %p", (header) => {
+    expect(parseRetryAfter(header, now)).toBeUndefined();
+  });
 });
 
 describe("retryDelayMs", () => {

@@ -126,7 +126,11 @@ describe("sendMessages", () => {
 
   it("reads an async iterable chunk by chunk and sends all of it", async () => {
     const received = acceptBatches();
-    const result = await service.client.sendMessages(asAsync(messages(5)), { stream: "transactional", batchSize: 2, idempotencyKeyPrefix: "it" });
+    const result = await service.client.sendMessages(asAsync(messages(5)), {
+      stream: "transactional",
+      batchSize: 2,
+      idempotencyKeyPrefix: "it",
+    });
     expect(received.map((r) => r.bodies)).toEqual([["message 0", "message 1"], ["message 2", "message 3"], ["message 4"]]);
     expect(result.messageCount).toBe(5);
   });
@@ -142,7 +146,9 @@ describe("sendMessages", () => {
     const received = acceptBatches();
     const input = messages(3000);
     input[1523] = { tos: ["0700000000"], body: "bad" };
-    const error = (await rejection(service.client.sendMessages(asAsync(input), { stream: "transactional", idempotencyKeyPrefix: "p" }))) as PartialSendError;
+    const error = (await rejection(
+      service.client.sendMessages(asAsync(input), { stream: "transactional", idempotencyKeyPrefix: "p" }),
+    )) as PartialSendError;
     expect(isPartialSendError(error)).toBe(true);
     expect(error.failedIndex).toBe(1);
     expect(error.sent).toEqual([{ index: 0, id: "msba_p-0", count: 1000, idempotencyKey: "p-0" }]);
@@ -177,7 +183,9 @@ describe("sendMessages", () => {
   it("carries a generated prefix, and resuming with it sends nothing twice", async () => {
     let failing = true;
     const received = acceptBatches((key) => (failing && key.endsWith("-1") ? 503 : undefined));
-    const error = (await rejection(service.client.sendMessages(messages(5), { stream: "transactional", batchSize: 2 }))) as PartialSendError;
+    const error = (await rejection(
+      service.client.sendMessages(messages(5), { stream: "transactional", batchSize: 2 }),
+    )) as PartialSendError;
     expect(isPartialSendError(error)).toBe(true);
     expect(error.idempotencyKeyPrefix).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(error.sent.map((b) => b.idempotencyKey)).toEqual([`${error.idempotencyKeyPrefix}-0`]);
@@ -196,7 +204,9 @@ describe("sendMessages", () => {
 
   it("reports a failure of the very first chunk as PartialSendError with nothing sent", async () => {
     acceptBatches(() => 400);
-    const error = (await rejection(service.client.sendMessages(messages(3), { stream: "transactional", batchSize: 2 }))) as PartialSendError;
+    const error = (await rejection(
+      service.client.sendMessages(messages(3), { stream: "transactional", batchSize: 2 }),
+    )) as PartialSendError;
     expect(isPartialSendError(error)).toBe(true);
     expect(error.sent).toEqual([]);
     expect(error.failedIndex).toBe(0);
@@ -220,7 +230,11 @@ describe("sendMessages", () => {
         });
       });
     const progress: number[] = [];
-    const result = await sendInChunks(messages(10), { stream: "transactional", batchSize: 1, concurrency: 3, idempotencyKeyPrefix: "c", onProgress: (p) => progress.push(p.sentBatches) }, sendBatch);
+    const result = await sendInChunks(
+      messages(10),
+      { stream: "transactional", batchSize: 1, concurrency: 3, idempotencyKeyPrefix: "c", onProgress: (p) => progress.push(p.sentBatches) },
+      sendBatch,
+    );
     expect(maxInFlight).toBeGreaterThan(1);
     expect(maxInFlight).toBeLessThanOrEqual(3);
     expect(result.batches.map((b) => b.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -252,7 +266,10 @@ describe("sendMessages", () => {
   it("skipChunks: chunks already accepted are not sent again, and are counted apart", async () => {
     const received = acceptBatches();
     const result = await service.client.sendMessages(messages(5), {
-      stream: "transactional", batchSize: 1, idempotencyKeyPrefix: "skip", skipChunks: new Set([0, 2, 3]),
+      stream: "transactional",
+      batchSize: 1,
+      idempotencyKeyPrefix: "skip",
+      skipChunks: new Set([0, 2, 3]),
     });
     expect(received.map((r) => r.key)).toEqual(["skip-1", "skip-4"]);
     expect(result.batches.map((b) => b.index)).toEqual([1, 4]);
@@ -276,7 +293,11 @@ describe("sendMessages", () => {
         }
       });
     const error = (await rejection(
-      sendInChunks(messages(6), { stream: "transactional", batchSize: 1, concurrency: 2, idempotencyKeyPrefix: "s", stopSignal: stop.signal }, sendBatch),
+      sendInChunks(
+        messages(6),
+        { stream: "transactional", batchSize: 1, concurrency: 2, idempotencyKeyPrefix: "s", stopSignal: stop.signal },
+        sendBatch,
+      ),
     )) as PartialSendError;
     expect(started).toEqual([0, 1]);
     expect(error.sent.map((b) => b.id)).toEqual(["msba_0", "msba_1"]);

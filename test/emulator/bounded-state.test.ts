@@ -102,7 +102,8 @@ describe("GET /_emulator/batches with maxStoredMessages", () => {
     const emulator = await startEmulator();
     try {
       const messages = Array.from({ length: 1000 }, (_, i) => message(i));
-      for (let i = 0; i < 5; i++) expect((await call(emulator, "/v1/message_batches", { json: { stream: "s", messages } })).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await call(emulator, "/v1/message_batches", { json: { stream: "s", messages } })).status).toBe(200);
       const all = await call(emulator, "/_emulator/batches");
       expect(all.text.length).toBeGreaterThan(200_000);
       expect(all.json).toHaveLength(5);

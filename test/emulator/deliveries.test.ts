@@ -26,7 +26,10 @@ async function setUp(statuses: ((index: number) => number | "hang") | number, op
   return { emulator, receiver, endpoint: created.json as { id: string; secret: string } };
 }
 
-const sequence = (...statuses: Array<number | "hang">) => (i: number) => statuses[Math.min(i, statuses.length - 1)];
+const sequence =
+  (...statuses: Array<number | "hang">) =>
+  (i: number) =>
+    statuses[Math.min(i, statuses.length - 1)];
 
 function signatureOk(header: string, body: string, secret: string): { ok: boolean; t: number } {
   const match = /^t=(\d+),sha256=([0-9a-f]{64})$/.exec(header);
@@ -45,7 +48,9 @@ describe("delivery retries", () => {
   it("503, 503, 200: the receiver gets the event three times with one event id, each signed afresh, and it is delivered", async () => {
     const { emulator, receiver, endpoint } = await setUp(sequence(503, 503, 200));
     const first = await emit(emulator, { id: "pay_1" });
-    expect(first.json).toEqual([expect.objectContaining({ attempt: 1, status: 503, ok: false, outcome: "retry_scheduled", nextAttemptAt: expect.any(String) })]);
+    expect(first.json).toEqual([
+      expect.objectContaining({ attempt: 1, status: 503, ok: false, outcome: "retry_scheduled", nextAttemptAt: expect.any(String) }),
+    ]);
     await emulator.deliveriesSettled();
 
     expect(receiver.received).toHaveLength(3);
@@ -120,7 +125,9 @@ describe("delivery retries", () => {
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const emulator = await startEmulator({ deliveryRetrySchedule: [0.05] });
     closers.push(() => emulator.close());
-    await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm({ url: `http://127.0.0.1:${port}/`, "events[]": ["payment.succeeded"] }) });
+    await call(emulator, "/v1/webhooks/endpoints", {
+      form: endpointForm({ url: `http://127.0.0.1:${port}/`, "events[]": ["payment.succeeded"] }),
+    });
     const result = await emit(emulator);
     expect(result.json[0]).toMatchObject({ status: null, outcome: "retry_scheduled", error: expect.stringContaining("ECONNREFUSED") });
     await emulator.deliveriesSettled();
@@ -158,7 +165,9 @@ describe("POST /_emulator/deliveries/{id}/retry", () => {
     expect(retried.json).toMatchObject({ id, attempt: 2, trigger: "manual", status: 200, ok: true, outcome: "delivered" });
     expect(receiver.received).toHaveLength(2);
     expect(JSON.parse(receiver.received[1].body).id).toBe(JSON.parse(receiver.received[0].body).id);
-    expect(signatureOk(String(receiver.received[1].headers["x-service-signature"]), receiver.received[1].body, endpoint.secret).ok).toBe(true);
+    expect(signatureOk(String(receiver.received[1].headers["x-service-signature"]), receiver.received[1].body, endpoint.secret).ok).toBe(
+      true,
+    );
     expect(emulator.deliveries().map((a) => a.attempt)).toEqual([1, 2]);
   });
 
@@ -187,8 +196,19 @@ describe("DeliveryQueue bounds", () => {
     const store = new EmulatorStore();
     const queue = new DeliveryQueue(store, { retrySchedule: [30], closing: closing.signal, maxTracked: 2 });
     const endpoint = {
-      id: "we_1", secret: "whsec_x", created: "", updated: "", format: "basic", workspace: "wksp_1", live: false,
-      etag: '"e"', events: ["t"], description: null, status: "enabled", url: `${receiver.url}/`, metadata: {},
+      id: "we_1",
+      secret: "whsec_x",
+      created: "",
+      updated: "",
+      format: "basic",
+      workspace: "wksp_1",
+      live: false,
+      etag: '"e"',
+      events: ["t"],
+      description: null,
+      status: "enabled",
+      url: `${receiver.url}/`,
+      metadata: {},
     };
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {

@@ -3,9 +3,27 @@ import { DEFAULT_DELIVERY_RETRY_SCHEDULE, classifyAttempt, parseRetrySchedule, r
 
 describe("classifyAttempt", () => {
   it.each([
-    [200, "delivered"], [201, "delivered"], [204, "delivered"], [299, "delivered"],
-    [null, "retryable"], [408, "retryable"], [429, "retryable"], [500, "retryable"], [502, "retryable"], [503, "retryable"], [599, "retryable"],
-    [100, "final"], [301, "final"], [304, "final"], [400, "final"], [401, "final"], [403, "final"], [404, "final"], [409, "final"], [410, "final"], [422, "final"],
+    [200, "delivered"],
+    [201, "delivered"],
+    [204, "delivered"],
+    [299, "delivered"],
+    [null, "retryable"],
+    [408, "retryable"],
+    [429, "retryable"],
+    [500, "retryable"],
+    [502, "retryable"],
+    [503, "retryable"],
+    [599, "retryable"],
+    [100, "final"],
+    [301, "final"],
+    [304, "final"],
+    [400, "final"],
+    [401, "final"],
+    [403, "final"],
+    [404, "final"],
+    [409, "final"],
+    [410, "final"],
+    [422, "final"],
   ] as const)("%p → %s", (status, verdict) => {
     expect(classifyAttempt(status)).toBe(verdict);
   });

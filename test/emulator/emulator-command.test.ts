@@ -20,7 +20,9 @@ beforeAll(() => {
     cwd: ROOT,
     encoding: "utf8",
   });
-  const needed = ["cli/main.js", "cli/emulator-command.js", "cli/trigger-command.js", "emulator/index.js"].map((file) => path.join(outDir, file));
+  const needed = ["cli/main.js", "cli/emulator-command.js", "cli/trigger-command.js", "emulator/index.js"].map((file) =>
+    path.join(outDir, file),
+  );
   if (!needed.every((file) => existsSync(file))) {
     throw new Error(`build did not produce the CLI:\n${build.stdout}\n${build.stderr}`);
   }
@@ -169,18 +171,21 @@ describe("messaging emulator (CLI)", () => {
   });
 
   it.each([
-    [["--port", "abc"]], [["--port", "70000"]], [["--bogus"]], [["extra"]],
-    [["--max-stored-messages", "-1"]], [["--max-stored-messages", "many"]],
-    [["--delivery-retry-schedule", "1,x"]], [["--delivery-retry-schedule", "-1"]], [["--delivery-retry-schedule", ""]],
-  ])(
-    "exits 2 with a message for bad arguments %p",
-    async (args) => {
-      const run = runCli(["emulator", ...args]);
-      const { code, stderr } = await run.exit;
-      expect(code).toBe(2);
-      expect(stderr).toContain("usage: messaging emulator");
-    },
-  );
+    [["--port", "abc"]],
+    [["--port", "70000"]],
+    [["--bogus"]],
+    [["extra"]],
+    [["--max-stored-messages", "-1"]],
+    [["--max-stored-messages", "many"]],
+    [["--delivery-retry-schedule", "1,x"]],
+    [["--delivery-retry-schedule", "-1"]],
+    [["--delivery-retry-schedule", ""]],
+  ])("exits 2 with a message for bad arguments %p", async (args) => {
+    const run = runCli(["emulator", ...args]);
+    const { code, stderr } = await run.exit;
+    expect(code).toBe(2);
+    expect(stderr).toContain("usage: messaging emulator");
+  });
 
   it("dispatches messaging trigger (bad arguments exit 2 with its usage)", async () => {
     const { code, stderr } = await runCli(["trigger"]).exit;

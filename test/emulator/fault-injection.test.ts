@@ -126,9 +126,7 @@ describe("injected faults", () => {
 
   it("processes, then drops a batch too", async () => {
     emulator.setFaults({ failureRate: 1, kinds: ["drop_after_processing"] });
-    await expect(
-      call(emulator, "/v1/message_batches", { json: { stream: "transactional", messages: [message()] } }),
-    ).rejects.toThrow();
+    await expect(call(emulator, "/v1/message_batches", { json: { stream: "transactional", messages: [message()] } })).rejects.toThrow();
     expect(emulator.batches()).toHaveLength(1);
   });
 

@@ -37,8 +37,14 @@ describeBrowser("inspector page in headless Chromium", () => {
       executablePath: CHROMIUM,
       headless: true,
       args: [
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
       ],
       httpCredentials: { username: "sk_test_inspector", password: "" },
     });
@@ -51,57 +57,64 @@ describeBrowser("inspector page in headless Chromium", () => {
     if (profile) rmSync(profile, { recursive: true, force: true });
   }, WAIT_MS);
 
-  it("triggers an event from the page; the three signed attempts (503, 503, 200) of one event id appear", async () => {
-    const created = await call(emulator, "/v1/webhooks/endpoints", {
-      form: endpointForm({ url: `${receiver.url}/payments`, "events[]": ["payment.succeeded"] }),
-    });
-    expect(created.status).toBe(200);
+  it(
+    "triggers an event from the page; the three signed attempts (503, 503, 200) of one event id appear",
+    async () => {
+      const created = await call(emulator, "/v1/webhooks/endpoints", {
+        form: endpointForm({ url: `${receiver.url}/payments`, "events[]": ["payment.succeeded"] }),
+      });
+      expect(created.status).toBe(200);
 
-    const page = await context!.newPage();
-    const response = await page.goto(`${emulator.url}/_emulator/`);
-    expect(response?.status()).toBe(200);
-    expect(await page.locator("#endpoints").textContent()).toContain(created.json.id);
+      const page = await context!.newPage();
+      const response = await page.goto(`${emulator.url}/_emulator/`);
+      expect(response?.status()).toBe(200);
+      expect(await page.locator("#endpoints").textContent()).toContain(created.json.id);
 
-    await page.fill("#trigger input[name=type]", "payment.succeeded");
-    await page.fill("#trigger textarea[name=data]", '{"id": "pay_from_the_page"}');
-    await page.click("#trigger button[type=submit]");
-    await page.waitForSelector('#deliveries tr[data-outcome="delivered"]', { timeout: WAIT_MS });
+      await page.fill("#trigger input[name=type]", "payment.succeeded");
+      await page.fill("#trigger textarea[name=data]", '{"id": "pay_from_the_page"}');
+      await page.click("#trigger button[type=submit]");
+      await page.waitForSelector('#deliveries tr[data-outcome="delivered"]', { timeout: WAIT_MS });
 
-    const rows = await page.$$eval("#deliveries tbody tr", (trs) =>
-      trs.map((tr) => ({
-        delivery: tr.getAttribute("data-delivery-id"),
-        event: tr.getAttribute("data-event-id"),
-        attempt: Number(tr.getAttribute("data-attempt")),
-        status: tr.querySelector('[data-field="status"]')?.textContent,
-        outcome: tr.getAttribute("data-outcome"),
-      })),
-    );
-    // Newest first.
-    expect(rows.map((r) => [r.attempt, r.status, r.outcome])).toEqual([
-      [3, "200", "delivered"],
-      [2, "503", "retry_scheduled"],
-      [1, "503", "retry_scheduled"],
-    ]);
-    expect(new Set(rows.map((r) => r.delivery)).size).toBe(1);
-    const eventIds = receiver.received.map((r) => JSON.parse(r.body).id);
-    expect(eventIds).toHaveLength(3);
-    expect(new Set([...eventIds, ...rows.map((r) => r.event)])).toEqual(new Set([eventIds[0]]));
-    expect(JSON.parse(receiver.received[2].body).data.object).toEqual({ id: "pay_from_the_page" });
-    expect(await page.locator("#events").textContent()).toContain(eventIds[0]);
-    expect(await page.textContent("#note")).toContain(eventIds[0]);
-    await page.close();
-  }, WAIT_MS * 2);
+      const rows = await page.$$eval("#deliveries tbody tr", (trs) =>
+        trs.map((tr) => ({
+          delivery: tr.getAttribute("data-delivery-id"),
+          event: tr.getAttribute("data-event-id"),
+          attempt: Number(tr.getAttribute("data-attempt")),
+          status: tr.querySelector('[data-field="status"]')?.textContent,
+          outcome: tr.getAttribute("data-outcome"),
+        })),
+      );
+      // Newest first.
+      expect(rows.map((r) => [r.attempt, r.status, r.outcome])).toEqual([
+        [3, "200", "delivered"],
+        [2, "503", "retry_scheduled"],
+        [1, "503", "retry_scheduled"],
+      ]);
+      expect(new Set(rows.map((r) => r.delivery)).size).toBe(1);
+      const eventIds = receiver.received.map((r) => JSON.parse(r.body).id);
+      expect(eventIds).toHaveLength(3);
+      expect(new Set([...eventIds, ...rows.map((r) => r.event)])).toEqual(new Set([eventIds[0]]));
+      expect(JSON.parse(receiver.received[2].body).data.object).toEqual({ id: "pay_from_the_page" });
+      expect(await page.locator("#events").textContent()).toContain(eventIds[0]);
+      expect(await page.textContent("#note")).toContain(eventIds[0]);
+      await page.close();
+    },
+    WAIT_MS * 2,
+  );
 
-  it("shows what requests carried as text, never as markup", async () => {
-    const hostile = `<img src=x onerror="document.title='pwned'">`;
-    await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm({ url: `${receiver.url}/x`, "events[]": [hostile] }) });
-    await call(emulator, "/_emulator/events", { json: { type: hostile } });
-    const page = await context!.newPage();
-    await page.goto(`${emulator.url}/_emulator/`);
-    expect(await page.locator("#events").textContent()).toContain(hostile);
-    expect(await page.locator("#events img").count()).toBe(0);
-    expect(await page.title()).toBe("messaging emulator");
-    await page.close();
-  }, WAIT_MS * 2);
+  it(
+    "shows what requests carried as text, never as markup",
+    async () => {
+      const hostile = `<img src=x onerror="document.title='pwned'">`;
+      await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm({ url: `${receiver.url}/x`, "events[]": [hostile] }) });
+      await call(emulator, "/_emulator/events", { json: { type: hostile } });
+      const page = await context!.newPage();
+      await page.goto(`${emulator.url}/_emulator/`);
+      expect(await page.locator("#events").textContent()).toContain(hostile);
+      expect(await page.locator("#events img").count()).toBe(0);
+      expect(await page.title()).toBe("messaging emulator");
+      await page.close();
+    },
+    WAIT_MS * 2,
+  );
 });
-

@@ -25,7 +25,10 @@ function expectExampleOutputs(outputs: Record<string, unknown>): void {
 }
 
 test("examples/webhooks deploys both endpoints from the packed package and a second up changes nothing", async () => {
-  const project = createPackedProject(path.join(REPO_ROOT, "examples", "webhooks"), { tarball: suite.workspace.tarball, parentDir: suite.workspace.root });
+  const project = createPackedProject(path.join(REPO_ROOT, "examples", "webhooks"), {
+    tarball: suite.workspace.tarball,
+    parentDir: suite.workspace.root,
+  });
   const stack = suite.workspace.stack(project, { config: suite.serviceConfig() });
   const up = expectOk(await stack.up());
   expect(opsByName(up)).toEqual({ payments: "create", identity: "create" });

@@ -63,7 +63,9 @@ export async function startFirstChunkOnlyService(): Promise<FakeService & { acce
   );
   return {
     ...service,
-    acceptAll: () => { acceptAll = true; },
+    acceptAll: () => {
+      acceptAll = true;
+    },
     recipients: () => [...accepted.values()].flatMap((batch) => batch.messages.map((message) => message.tos[0])),
   };
 }

@@ -41,7 +41,10 @@ export class PackedWorkspace {
    * A new stack with its own state file, or, with `continues`, the same stack (name and
    * state) run with other config or from another project directory.
    */
-  stack(projectDir: string, options: { config?: Record<string, string>; secretKeys?: string[]; env?: NodeJS.ProcessEnv; continues?: LocalStack } = {}): LocalStack {
+  stack(
+    projectDir: string,
+    options: { config?: Record<string, string>; secretKeys?: string[]; env?: NodeJS.ProcessEnv; continues?: LocalStack } = {},
+  ): LocalStack {
     this.stacks += 1;
     return new LocalStack({
       projectDir,

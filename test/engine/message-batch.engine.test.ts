@@ -37,7 +37,9 @@ test("an invalid message fails check naming it, and nothing is sent", async () =
   const stack = suite.workspace.stack(suite.project, { config: config(0) });
   const result = await stack.up();
   expect(result.ok).toBe(false);
-  expect(result.errors.join("\n")).toMatch(/MessageBatch resource 'reminders': property messages value \{\[\]\} has a problem: expected at least one message/);
+  expect(result.errors.join("\n")).toMatch(
+    /MessageBatch resource 'reminders': property messages value \{\[\]\} has a problem: expected at least one message/,
+  );
   expect(suite.emulator.batches()).toHaveLength(before);
 });
 
@@ -48,9 +50,16 @@ test("a send that stops part-way is kept in state; after a refresh, the next up 
     const first = await stack.up();
     expect(first.ok).toBe(false);
     // What the CLI prints: the reasons of the init failure.
-    expect(first.errors).toContainEqual(expect.stringMatching(/^1 error occurred:\n\t\* message batch \S+: 1000 of 2500 messages were confirmed before sending stopped.*run `pulumi up` again to send the rest/s));
+    expect(first.errors).toContainEqual(
+      expect.stringMatching(
+        /^1 error occurred:\n\t\* message batch \S+: 1000 of 2500 messages were confirmed before sending stopped.*run `pulumi up` again to send the rest/s,
+      ),
+    );
     const recorded = resourceNamed(stack, "reminders");
-    expect(recorded).toMatchObject({ initErrors: [expect.stringContaining("1000 of 2500")], outputs: { batchIds: ["msba_fake_0"], sentAt: null } });
+    expect(recorded).toMatchObject({
+      initErrors: [expect.stringContaining("1000 of 2500")],
+      outputs: { batchIds: ["msba_fake_0"], sentAt: null },
+    });
     expect(recorded.outputs.__provider).toEqual(recorded.inputs.__provider);
 
     // A refresh reads the batch (possible only because its state carries the provider) and clears the init error.

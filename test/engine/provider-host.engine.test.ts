@@ -70,11 +70,19 @@ test("MessageBatch: a part-sent batch is an init failure with reasons and __prov
       const read = await host.read(urn, failure.id, failure.properties, checked.inputs);
       expect(read.properties.__provider).toBe(inputs.__provider);
       // No init error needed: the diff alone makes the engine call update.
-      expect(await host.diff(urn, failure.id, read.properties, checked.inputs, checked.inputs)).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+      expect(await host.diff(urn, failure.id, read.properties, checked.inputs, checked.inputs)).toEqual({
+        changes: "some",
+        replaces: [],
+        deleteBeforeReplace: false,
+      });
 
       service.acceptAll();
       const updated = await host.update(urn, failure.id, read.properties, checked.inputs, checked.inputs);
-      expect(updated.properties).toMatchObject({ sentAt: expect.any(String), batchIds: ["msba_fake_0", "msba_fake_1"], __provider: inputs.__provider });
+      expect(updated.properties).toMatchObject({
+        sentAt: expect.any(String),
+        batchIds: ["msba_fake_0", "msba_fake_1"],
+        __provider: inputs.__provider,
+      });
       expect(new Set(service.recipients()).size).toBe(1500);
       expect(service.recipients()).toHaveLength(1500);
     });

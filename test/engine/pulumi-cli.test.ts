@@ -20,7 +20,12 @@ describeWithCli("pulumi CLI", () => {
     execFileSync("pulumi", args, {
       cwd: project,
       encoding: "utf8",
-      env: { ...process.env, PULUMI_CONFIG_PASSPHRASE: "test-only", PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_BACKEND_URL: `file://${workspace.root}` },
+      env: {
+        ...process.env,
+        PULUMI_CONFIG_PASSPHRASE: "test-only",
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_BACKEND_URL: `file://${workspace.root}`,
+      },
     });
 
   beforeAll(async () => {

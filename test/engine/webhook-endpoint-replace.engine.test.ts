@@ -34,7 +34,10 @@ describe("changes replace; the old endpoint is retained", () => {
       expect(newId).toMatch(/^we_/);
       expect(newId).not.toBe(oldId);
       // Create the replacement, then (at the end) forget the retained original without calling Delete.
-      expect(stepsOf(result)).toEqual([["replace[retain]", newId], ["delete-replaced[retain]", oldId]]);
+      expect(stepsOf(result)).toEqual([
+        ["replace[retain]", newId],
+        ["delete-replaced[retain]", oldId],
+      ]);
       // Nothing was deleted in the service (it cannot be): both endpoints exist.
       const ids = suite.emulator.endpoints().map((recorded) => recorded.id);
       expect(ids).toEqual(expect.arrayContaining([oldId, newId]));
@@ -46,7 +49,9 @@ describe("changes replace; the old endpoint is retained", () => {
   });
 
   test("reordered or repeated events are not a change", async () => {
-    const stack = suite.workspace.stack(suite.project, { config: config({ ...ENDPOINT, events: ["payment.succeeded", "identity.verification.created"] }) });
+    const stack = suite.workspace.stack(suite.project, {
+      config: config({ ...ENDPOINT, events: ["payment.succeeded", "identity.verification.created"] }),
+    });
     expectOk(await stack.up());
     const before = suite.emulator.requestCount();
     const reordered = suite.workspace.stack(suite.project, {
@@ -58,7 +63,9 @@ describe("changes replace; the old endpoint is retained", () => {
   });
 
   test("a duplicate event is sent once", async () => {
-    const stack = suite.workspace.stack(suite.project, { config: config({ ...ENDPOINT, events: ["payment.succeeded", "payment.succeeded"] }) });
+    const stack = suite.workspace.stack(suite.project, {
+      config: config({ ...ENDPOINT, events: ["payment.succeeded", "payment.succeeded"] }),
+    });
     const result = expectOk(await stack.up());
     expect(suite.emulator.endpoints().find((endpoint) => endpoint.id === result.outputs.id)?.events).toEqual(["payment.succeeded"]);
   });
@@ -89,4 +96,3 @@ describe("preview with unknown inputs", () => {
     ]);
   });
 });
-

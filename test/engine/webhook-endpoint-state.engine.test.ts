@@ -4,7 +4,17 @@
  */
 import { FakeService, startHalfMadeEndpointService } from "./fake-services";
 import { ENDPOINT, useEngineSuite } from "./engine-suite";
-import { dynamicResources, dynamicSteps, expectOk, opsByName, plain, resourceNamed, stateOf, stepsOf, withoutMessagingEnv } from "./harness";
+import {
+  dynamicResources,
+  dynamicSteps,
+  expectOk,
+  opsByName,
+  plain,
+  resourceNamed,
+  stateOf,
+  stepsOf,
+  withoutMessagingEnv,
+} from "./harness";
 
 const API_KEY = "sk_test_engine_77d1e0";
 
@@ -38,12 +48,17 @@ describe("configuration", () => {
   });
 
   test("a key set without --secret is saved in plain text there, and each run of the program warns once", async () => {
-    const stack = suite.workspace.stack(suite.project, { config: config(ENDPOINT, { "endpoint-stack:dependent": "true" }), secretKeys: [] });
+    const stack = suite.workspace.stack(suite.project, {
+      config: config(ENDPOINT, { "endpoint-stack:dependent": "true" }),
+      secretKeys: [],
+    });
     const result = expectOk(await stack.up());
     expect(stack.stateText()).toContain(API_KEY);
     const warnings = result.diagnostics.filter((d) => d.severity === "warning" && /apiKey/.test(d.message)).map((d) => d.message);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/messaging:apiKey is set in plain text.*pulumi:providers:pulumi-nodejs::default.*pulumi config set --secret messaging:apiKey/);
+    expect(warnings[0]).toMatch(
+      /messaging:apiKey is set in plain text.*pulumi:providers:pulumi-nodejs::default.*pulumi config set --secret messaging:apiKey/,
+    );
     expect(warnings[0]).not.toContain(API_KEY);
   });
 
@@ -56,7 +71,9 @@ describe("configuration", () => {
   });
 
   test("a missing key fails, naming both ways to set it; preview needs no key", async () => {
-    const stack = suite.workspace.stack(suite.project, { config: { "messaging:baseUrl": suite.emulator.url, "endpoint-stack:endpoint": JSON.stringify(ENDPOINT) } });
+    const stack = suite.workspace.stack(suite.project, {
+      config: { "messaging:baseUrl": suite.emulator.url, "endpoint-stack:endpoint": JSON.stringify(ENDPOINT) },
+    });
     expectOk(await stack.preview());
     const result = await stack.up();
     expect(result.ok).toBe(false);
@@ -136,10 +153,18 @@ describe("a create whose answer cannot be read (the service returned an id but n
     const { stack, result } = await halfMade();
     expect(result.ok).toBe(false);
     // What the CLI prints for an init failure: the reasons, in go-multierror's list format.
-    expect(result.errors).toContainEqual(expect.stringMatching(/^1 error occurred:\n\t\* webhook endpoint we_half_made was created, but the service's answer could not be read/));
+    expect(result.errors).toContainEqual(
+      expect.stringMatching(
+        /^1 error occurred:\n\t\* webhook endpoint we_half_made was created, but the service's answer could not be read/,
+      ),
+    );
     expect(result.errors.join("\n")).toMatch(/next `pulumi up` replaces it with a new endpoint/);
     const recorded = resourceNamed(stack, "main");
-    expect(recorded).toMatchObject({ id: "we_half_made", outputs: { secret: null }, initErrors: [expect.stringContaining("we_half_made")] });
+    expect(recorded).toMatchObject({
+      id: "we_half_made",
+      outputs: { secret: null },
+      initErrors: [expect.stringContaining("we_half_made")],
+    });
     expect(recorded.outputs.__provider).toEqual(recorded.inputs.__provider);
   });
 
@@ -153,7 +178,10 @@ describe("a create whose answer cannot be read (the service returned an id but n
     expect(dynamicSteps(preview)[0]).toMatchObject({ op: "replace[retain]", replaces: ["secret"] });
     expect(preview.providerStderr.join("\n")).toContain("we_half_made will be replaced (its signing secret was never received)");
     const up = expectOk(await working.up());
-    expect(stepsOf(up)).toEqual([["replace[retain]", up.outputs.id], ["delete-replaced[retain]", "we_half_made"]]);
+    expect(stepsOf(up)).toEqual([
+      ["replace[retain]", up.outputs.id],
+      ["delete-replaced[retain]", "we_half_made"],
+    ]);
     expect(plain(up.outputs.secret)).toBe(suite.emulator.endpoints().find((endpoint) => endpoint.id === up.outputs.id)!.secret);
     expect(opsByName(expectOk(await working.up()))).toEqual({ main: "same" });
   });

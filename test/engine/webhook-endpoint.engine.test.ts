@@ -64,7 +64,11 @@ describe("create and a no-op second run", () => {
 
 describe("bad inputs fail check, naming the property, and change nothing", () => {
   test.each([
-    ["url", { ...ENDPOINT, url: "not a url" }, /WebhookEndpoint resource 'main': property url value \{not a url\} has a problem: expected an absolute http\(s\) URL/],
+    [
+      "url",
+      { ...ENDPOINT, url: "not a url" },
+      /WebhookEndpoint resource 'main': property url value \{not a url\} has a problem: expected an absolute http\(s\) URL/,
+    ],
     ["events", { ...ENDPOINT, events: [] }, /property events value \{\[\]\} has a problem: expected at least one event type/],
     ["format", { ...ENDPOINT, format: "xml" }, /property format value \{xml\} has a problem/],
   ])("%s", async (_field, endpoint, message) => {
@@ -118,7 +122,9 @@ describe("refresh, destroy, import, update", () => {
     const stack = suite.workspace.stack(suite.project, { config: config(ENDPOINT, { "endpoint-stack:importId": "we_from_dashboard" }) });
     const result = await stack.up();
     expect(result.ok).toBe(false);
-    expect(result.errors.join("\n")).toMatch(/WebhookEndpoint "main" cannot be imported.*no operation to retrieve it.*adopt: \{ id, secret \}/s);
+    expect(result.errors.join("\n")).toMatch(
+      /WebhookEndpoint "main" cannot be imported.*no operation to retrieve it.*adopt: \{ id, secret \}/s,
+    );
     expect(dynamicResources(stack)).toEqual([]);
   });
 
@@ -127,7 +133,10 @@ describe("refresh, destroy, import, update", () => {
     const stack = suite.workspace.stack(suite.project, { config: config(ENDPOINT, { "endpoint-stack:rawImport": "we_from_dashboard" }) });
     const result = await stack.up();
     expect(result.ok).toBe(false);
-    expect(result.steps.find((step) => step.name === "raw")).toMatchObject({ op: "import", error: expect.stringMatching(/code must be a string/) });
+    expect(result.steps.find((step) => step.name === "raw")).toMatchObject({
+      op: "import",
+      error: expect.stringMatching(/code must be a string/),
+    });
   });
 
   test("through the host: read without recorded state and an in-place update are refused, saying why", async () => {
@@ -141,12 +150,11 @@ describe("refresh, destroy, import, update", () => {
         /Cannot import webhook endpoint we_someone_elses: the service has no operation to retrieve an endpoint/,
       );
       const plainOutputs = { ...outputs, secret: plain(outputs.secret) };
-      await expect(host.update(urn, up.outputs.id as string, plainOutputs, { ...inputs, url: "https://x.example.com" }, inputs)).rejects.toThrow(
-        /cannot be updated in place: the service has no update operation/,
-      );
+      await expect(
+        host.update(urn, up.outputs.id as string, plainOutputs, { ...inputs, url: "https://x.example.com" }, inputs),
+      ).rejects.toThrow(/cannot be updated in place: the service has no update operation/);
     } finally {
       await host.close();
     }
   });
 });
-

@@ -29,14 +29,22 @@ beforeAll(async () => {
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => {
-  server.closeAllConnections();
-  server.close(() => resolve());
-}));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 
-const body = (id: string) => JSON.stringify({ id, type: "payment.succeeded", created: "2026-11-22T00:00:00Z", data: { object: { amount: 1 } } });
+const body = (id: string) =>
+  JSON.stringify({ id, type: "payment.succeeded", created: "2026-11-22T00:00:00Z", data: { object: { amount: 1 } } });
 const post = (raw: string, secret = SECRET, contentType = "application/json") =>
-  fetch(`${base}/webhooks/payments`, { method: "POST", body: raw, headers: { "content-type": contentType, "x-service-signature": signPayload(raw, secret) } });
+  fetch(`${base}/webhooks/payments`, {
+    method: "POST",
+    body: raw,
+    headers: { "content-type": contentType, "x-service-signature": signPayload(raw, secret) },
+  });
 
 test("verifies the raw bytes, whatever the content type says", async () => {
   // Whitespace a JSON re-serialization would lose: only the raw bytes verify.

@@ -51,11 +51,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const event = (id: string, type: string) => JSON.stringify({ id, type, created: "2026-11-22T00:00:00Z", data: { object: { amount: 1200 } } });
+const event = (id: string, type: string) =>
+  JSON.stringify({ id, type, created: "2026-11-22T00:00:00Z", data: { object: { amount: 1200 } } });
 
 test("a payment event signed with the payments secret is accepted and handled", async () => {
   const body = event("evt_pay_1", "payment.succeeded");
-  const response = await fetch(`${base}/payments`, { method: "POST", body, headers: { "x-service-signature": signPayload(body, PAYMENTS_SECRET) } });
+  const response = await fetch(`${base}/payments`, {
+    method: "POST",
+    body,
+    headers: { "x-service-signature": signPayload(body, PAYMENTS_SECRET) },
+  });
   expect(response.status).toBe(204);
   expect(await printedLine("evt_pay_1")).toContain("payment succeeded: event evt_pay_1");
 });
@@ -63,16 +68,28 @@ test("a payment event signed with the payments secret is accepted and handled", 
 test("an identity event (CloudEvents) signed with the identity secret is accepted and handled", async () => {
   const inner = JSON.parse(event("evt_id_1", "identity.verification.created"));
   const body = JSON.stringify({ specversion: "1.0", id: "evt_id_1", source: "/test", type: "identity.verification.created", data: inner });
-  const response = await fetch(`${base}/identity`, { method: "POST", body, headers: { "x-service-signature": signPayload(body, IDENTITY_SECRET) } });
+  const response = await fetch(`${base}/identity`, {
+    method: "POST",
+    body,
+    headers: { "x-service-signature": signPayload(body, IDENTITY_SECRET) },
+  });
   expect(response.status).toBe(204);
   expect(await printedLine("evt_id_1")).toContain("identity verification created: event evt_id_1");
 });
 
 test("each path takes only its own endpoint's secret", async () => {
   const body = event("evt_x", "payment.succeeded");
-  const swapped = await fetch(`${base}/payments`, { method: "POST", body, headers: { "x-service-signature": signPayload(body, IDENTITY_SECRET) } });
+  const swapped = await fetch(`${base}/payments`, {
+    method: "POST",
+    body,
+    headers: { "x-service-signature": signPayload(body, IDENTITY_SECRET) },
+  });
   expect(swapped.status).toBe(401);
-  const attacker = await fetch(`${base}/identity`, { method: "POST", body, headers: { "x-service-signature": signPayload(body, "whsec_attacker") } });
+  const attacker = await fetch(`${base}/identity`, {
+    method: "POST",
+    body,
+    headers: { "x-service-signature": signPayload(body, "whsec_attacker") },
+  });
   expect(attacker.status).toBe(401);
   expect((await fetch(`${base}/other`, { method: "POST", body })).status).toBe(404);
 });
@@ -84,12 +101,19 @@ test("end to end: the emulator delivers to both paths; a redelivery is answered 
   let child: ChildProcess | undefined;
   try {
     const url = (p: string) => `http://127.0.0.1:${port}/webhooks/${p}`;
-    const payments = await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm({ url: url("payments"), "events[]": ["payment.succeeded"] }) });
+    const payments = await call(emulator, "/v1/webhooks/endpoints", {
+      form: endpointForm({ url: url("payments"), "events[]": ["payment.succeeded"] }),
+    });
     const identity = await call(emulator, "/v1/webhooks/endpoints", {
       form: endpointForm({ url: url("identity"), "events[]": ["identity.verification.created"], format: "cloudEvents" }),
     });
     child = spawn(process.execPath, [SERVER], {
-      env: { ...process.env, PORT: String(port), PAYMENTS_SIGNING_SECRET: payments.json.secret, IDENTITY_SIGNING_SECRET: identity.json.secret },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        PAYMENTS_SIGNING_SECRET: payments.json.secret,
+        IDENTITY_SIGNING_SECRET: identity.json.secret,
+      },
       stdio: ["ignore", "pipe", "inherit"],
     });
     const lines: string[] = [];

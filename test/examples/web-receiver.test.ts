@@ -7,7 +7,11 @@ const { createHandler } = require(path.resolve(__dirname, "../../examples/web-re
 const SECRET = "whsec_web_example";
 const body = (id: string) => JSON.stringify({ id, type: "payment.succeeded", created: "2026-11-22T00:00:00Z", data: { object: {} } });
 const request = (raw: string, header = signPayload(raw, SECRET), method = "POST") =>
-  new Request("https://receiver.example/webhooks/payments", { method, ...(method === "POST" ? { body: raw } : {}), headers: { "x-service-signature": header } });
+  new Request("https://receiver.example/webhooks/payments", {
+    method,
+    ...(method === "POST" ? { body: raw } : {}),
+    headers: { "x-service-signature": header },
+  });
 
 test("answers 204 to a signed event and hands it over once; a duplicate is answered 204 and not handed over", async () => {
   const seen: string[] = [];

@@ -118,7 +118,10 @@ describe("a pulumi new typescript project, type-checked against the packed packa
   });
 
   it("TypeScript 5.x: a wrong input is reported (the types are real, not any)", async () => {
-    const result = await tsc("typescript", tsconfig("wrong", () => undefined, ["wrong.ts"]));
+    const result = await tsc(
+      "typescript",
+      tsconfig("wrong", () => undefined, ["wrong.ts"]),
+    );
     expect(result.errors).toEqual([expect.stringMatching(/^wrong\.ts\(3,\d+\): error TS2322: .*Input<string>\[\]/)]);
   });
 
@@ -128,7 +131,10 @@ describe("a pulumi new typescript project, type-checked against the packed packa
     expect(asWritten.errors.length).toBeGreaterThan(0);
     expect(asWritten.errors.every((line) => line.startsWith("tsconfig.json(") && line.includes("error TS5107"))).toBe(true);
 
-    const silenced = await tsc("typescript-6", tsconfig("ts6", (options) => (options.ignoreDeprecations = "6.0")));
+    const silenced = await tsc(
+      "typescript-6",
+      tsconfig("ts6", (options) => (options.ignoreDeprecations = "6.0")),
+    );
     expect(silenced.errors).toEqual([]);
     expect(silenced.code).toBe(0);
   });
@@ -138,18 +144,24 @@ describe("a pulumi new typescript project, type-checked against the packed packa
     expect(asWritten.version).toMatch(/^Version 7\./);
     expect(asWritten.errors.every((line) => line.includes("tsconfig.json") && line.includes("error TS5108"))).toBe(true);
 
-    const fixed = await tsc("typescript-7", tsconfig("ts7", (options) => delete options.moduleResolution));
+    const fixed = await tsc(
+      "typescript-7",
+      tsconfig("ts7", (options) => delete options.moduleResolution),
+    );
     expect(fixed.errors).toEqual([]);
     expect(fixed.code).toBe(0);
   });
 
-  it.each([["typescript"], ["typescript-7"]])("%s: module and moduleResolution node16 (what the examples use), 0 errors", async (typescript) => {
-    const config = tsconfig(`node16-${typescript}`, (options) => {
-      options.module = "node16";
-      options.moduleResolution = "node16";
-    });
-    const result = await tsc(typescript, config);
-    expect(result.errors).toEqual([]);
-    expect(result.code).toBe(0);
-  });
+  it.each([["typescript"], ["typescript-7"]])(
+    "%s: module and moduleResolution node16 (what the examples use), 0 errors",
+    async (typescript) => {
+      const config = tsconfig(`node16-${typescript}`, (options) => {
+        options.module = "node16";
+        options.moduleResolution = "node16";
+      });
+      const result = await tsc(typescript, config);
+      expect(result.errors).toEqual([]);
+      expect(result.code).toBe(0);
+    },
+  );
 });

@@ -37,7 +37,9 @@ describe("the packed tarball", () => {
     for (const file of ["README.md", "CHANGELOG.md", "LICENSE", "package.json"]) expect(files).toContain(file);
     const manifest = JSON.parse(fs.readFileSync(path.join(extracted, "package.json"), "utf8"));
     expect(manifest.license).toBe("Apache-2.0");
-    expect(fs.readFileSync(path.join(extracted, "LICENSE"), "utf8")).toContain("Apache License\n                           Version 2.0, January 2004");
+    expect(fs.readFileSync(path.join(extracted, "LICENSE"), "utf8")).toContain(
+      "Apache License\n                           Version 2.0, January 2004",
+    );
     expect(manifest.repository).toEqual(expect.objectContaining({ type: "git" }));
     expect(manifest.engines.node).toMatch(/^>=20/);
     expect(manifest.peerDependenciesMeta).toEqual({ "@pulumi/pulumi": { optional: true } });
@@ -46,7 +48,11 @@ describe("the packed tarball", () => {
   it("every relative link of every packed markdown file resolves inside the tarball", () => {
     const markdown = [...files].filter((file) => file.endsWith(".md"));
     expect(markdown).toEqual(expect.arrayContaining(["README.md", "emulator/README.md"]));
-    const broken = markdown.flatMap((file) => relativeLinks(file).filter((target) => ![...files].some((f) => f === target || f.startsWith(`${target}/`))).map((target) => `${file} → ${target}`));
+    const broken = markdown.flatMap((file) =>
+      relativeLinks(file)
+        .filter((target) => ![...files].some((f) => f === target || f.startsWith(`${target}/`)))
+        .map((target) => `${file} → ${target}`),
+    );
     expect(broken).toEqual([]);
   });
 

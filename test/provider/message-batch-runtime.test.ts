@@ -4,13 +4,21 @@ import { testContext } from "./test-context";
 import * as batch from "../../provider/message-batch-runtime";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
 
-const messages = [{ tos: ["+254700000001"], body: "hello" }, { tos: ["+254700000002"], body: "hi" }];
+const messages = [
+  { tos: ["+254700000001"], body: "hello" },
+  { tos: ["+254700000002"], body: "hi" },
+];
 const inputs = { stream: "transactional", messages, [PROVIDER_KEY]: "serialized" };
 
-
 const sent = (sentAt: string | null) => ({
-  stream: "transactional", triggers: null, messageCount: 2, messagesDigest: batch.messagesDigest(messages),
-  idempotencyKeyPrefix: "prefix-1", batchIds: ["msba_1"], sentAt, [PROVIDER_KEY]: "serialized",
+  stream: "transactional",
+  triggers: null,
+  messageCount: 2,
+  messagesDigest: batch.messagesDigest(messages),
+  idempotencyKeyPrefix: "prefix-1",
+  batchIds: ["msba_1"],
+  sentAt,
+  [PROVIDER_KEY]: "serialized",
 });
 
 describe("check", () => {
@@ -43,14 +51,24 @@ describe("create and update", () => {
   test("a send that stops part-way is recorded under its key prefix, with reasons and the serialized provider", async () => {
     const client = {
       sendMessages: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
-        throw new PartialSendError([{ index: 0, id: "msba_1", count: 1, idempotencyKey: `${options.idempotencyKeyPrefix}-0` }], 1, options.idempotencyKeyPrefix, new Error("HTTP 503"));
+        throw new PartialSendError(
+          [{ index: 0, id: "msba_1", count: 1, idempotencyKey: `${options.idempotencyKeyPrefix}-0` }],
+          1,
+          options.idempotencyKeyPrefix,
+          new Error("HTTP 503"),
+        );
       },
     };
     const failure = await batch.create(testContext(client), inputs, "prefix-1").catch((e) => e);
     expect(failure).toBeInstanceOf(ResourceInitFailedError);
     expect(failure.id).toBe("prefix-1");
     expect(failure.reasons[0]).toMatch(/1 of 2 messages were confirmed.*HTTP 503.*run `pulumi up` again/);
-    expect(failure.properties).toMatchObject({ sentAt: null, batchIds: ["msba_1"], idempotencyKeyPrefix: "prefix-1", [PROVIDER_KEY]: "serialized" });
+    expect(failure.properties).toMatchObject({
+      sentAt: null,
+      batchIds: ["msba_1"],
+      idempotencyKeyPrefix: "prefix-1",
+      [PROVIDER_KEY]: "serialized",
+    });
   });
 
   test("update of a part-sent batch resends under the recorded prefix; of a sent one, it refuses", async () => {

@@ -12,7 +12,11 @@ test("stack config wins over the environment; the version defaults to 2024-06-01
 });
 
 test("the environment is the fallback, for every setting", () => {
-  const settings = resolveSettings(undefined, { MESSAGING_API_KEY: "k", MESSAGING_BASE_URL: "http://env", MESSAGING_API_VERSION: "2025-01-01" });
+  const settings = resolveSettings(undefined, {
+    MESSAGING_API_KEY: "k",
+    MESSAGING_BASE_URL: "http://env",
+    MESSAGING_API_VERSION: "2025-01-01",
+  });
   expect(settings).toEqual({ apiKey: "k", baseUrl: "http://env", apiVersion: "2025-01-01" });
 });
 

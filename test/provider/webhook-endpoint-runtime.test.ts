@@ -100,10 +100,16 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     const { ResponseSchemaError } = await import("../../errors");
     const client = {
       createWebhookEndpoint: async () => {
-        throw new ResponseSchemaError({ method: "POST", path: "/v1/webhooks/endpoints" }, { secret: ["expected a non-empty signing secret"] }, "we_lost");
+        throw new ResponseSchemaError(
+          { method: "POST", path: "/v1/webhooks/endpoints" },
+          { secret: ["expected a non-empty signing secret"] },
+          "we_lost",
+        );
       },
     };
-    const failure = await endpoint.create(testContext(client), { url: valid.url, events: ["a"], format: "basic", [PROVIDER_KEY]: "serialized" }).catch((e) => e);
+    const failure = await endpoint
+      .create(testContext(client), { url: valid.url, events: ["a"], format: "basic", [PROVIDER_KEY]: "serialized" })
+      .catch((e) => e);
     expect(failure).toBeInstanceOf(ResourceInitFailedError);
     expect(failure.id).toBe("we_lost");
     expect(failure.reasons).toHaveLength(1);
@@ -130,7 +136,11 @@ describe("adopt", () => {
     expect(diff("we_dash", recorded, news).changes).toBe(false);
     expect(diff("we_dash", recorded, { ...news, adopt }).changes).toBe(false);
     expect(diff("we_dash", recorded, { ...news, adopt: { ...adopt, id: "we_other" } }).replaces).toEqual(["adopt"]);
-    expect(diff("we_dash", recorded, { ...news, adopt: { ...adopt, secret: "whsec_fixed" } })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(diff("we_dash", recorded, { ...news, adopt: { ...adopt, secret: "whsec_fixed" } })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
     const updated = await endpoint.update(testContext(), "we_dash", recorded, { ...news, adopt: { ...adopt, secret: "whsec_fixed" } });
     expect(updated.outs).toEqual({ url: valid.url, events: ["a"], format: "basic", description: null, secret: "whsec_fixed" });
   });

@@ -1,7 +1,15 @@
 import { ValidationError, isValidationError } from "../../errors/messaging-error";
 import {
-  constructEvent, isEventType, isKnownEvent, parseEvent, parseWebhookPayload, signPayload,
-  type GenericEvent, type IdentityVerificationCreatedEvent, type ParsedEvent, type PaymentSucceededEvent,
+  constructEvent,
+  isEventType,
+  isKnownEvent,
+  parseEvent,
+  parseWebhookPayload,
+  signPayload,
+  type GenericEvent,
+  type IdentityVerificationCreatedEvent,
+  type ParsedEvent,
+  type PaymentSucceededEvent,
 } from "../../receiver";
 
 // Shaped like the spec's sample payload (§2.3): no `type`.
@@ -226,8 +234,9 @@ describe("constructEvent", () => {
   });
 
   it("does not parse what does not verify", () => {
-    expect(() => constructEvent("{not json", signPayload(body, "whsec_x", 1000), "whsec_x", { nowSeconds: 1000 }))
-      .toThrow(expect.objectContaining({ code: "signature_verification_failed", reason: "no_matching_signature" }));
+    expect(() => constructEvent("{not json", signPayload(body, "whsec_x", 1000), "whsec_x", { nowSeconds: 1000 })).toThrow(
+      expect.objectContaining({ code: "signature_verification_failed", reason: "no_matching_signature" }),
+    );
   });
 
   it("reports a verified body that is not an event as a validation error", () => {

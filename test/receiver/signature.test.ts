@@ -1,9 +1,16 @@
 import { createHmac } from "node:crypto";
 import {
-  ConfigurationError, SignatureVerificationError, isConfigurationError, isSignatureVerificationError,
+  ConfigurationError,
+  SignatureVerificationError,
+  isConfigurationError,
+  isSignatureVerificationError,
 } from "../../errors/messaging-error";
 import {
-  DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, formatSignatureHeader, parseSignatureHeader, signPayload,
+  DEFAULT_TOLERANCE_SECONDS,
+  SIGNATURE_HEADER,
+  formatSignatureHeader,
+  parseSignatureHeader,
+  signPayload,
   verifySignature,
 } from "../../receiver";
 
@@ -16,7 +23,9 @@ const BODY =
 const OPENSSL_HEX = "a586a0eeeb2660edaa7877313b59c24ebc9ac1c0c6c65770db76efd61c18ad2f";
 
 function hmacHex(secret: string, t: number, body: string | Buffer): string {
-  return createHmac("sha256", secret).update(Buffer.concat([Buffer.from(`${t}.`), Buffer.from(body)])).digest("hex");
+  return createHmac("sha256", secret)
+    .update(Buffer.concat([Buffer.from(`${t}.`), Buffer.from(body)]))
+    .digest("hex");
 }
 
 /** Runs fn, expects a SignatureVerificationError, returns it. */
@@ -198,12 +207,14 @@ describe("verifySignature", () => {
 
     it("honours a custom tolerance; Infinity disables the check; 0 requires the same second", () => {
       expect(() => verifySignature(BODY, header, SECRET, { nowSeconds: T + 600, toleranceSeconds: 600 })).not.toThrow();
-      expect(failure(() => verifySignature(BODY, header, SECRET, { nowSeconds: T + 11, toleranceSeconds: 10 })).reason)
-        .toBe("timestamp_out_of_tolerance");
+      expect(failure(() => verifySignature(BODY, header, SECRET, { nowSeconds: T + 11, toleranceSeconds: 10 })).reason).toBe(
+        "timestamp_out_of_tolerance",
+      );
       expect(() => verifySignature(BODY, header, SECRET, { nowSeconds: T + 10 ** 9, toleranceSeconds: Infinity })).not.toThrow();
       expect(() => verifySignature(BODY, header, SECRET, { nowSeconds: T, toleranceSeconds: 0 })).not.toThrow();
-      expect(failure(() => verifySignature(BODY, header, SECRET, { nowSeconds: T + 1, toleranceSeconds: 0 })).reason)
-        .toBe("timestamp_out_of_tolerance");
+      expect(failure(() => verifySignature(BODY, header, SECRET, { nowSeconds: T + 1, toleranceSeconds: 0 })).reason).toBe(
+        "timestamp_out_of_tolerance",
+      );
     });
 
     it("checks the signature before the timestamp, so a forged old request is reported as forged", () => {
@@ -259,8 +270,7 @@ describe("verifySignature", () => {
   describe("array header values (a repeated header)", () => {
     it("reads entries across the values", () => {
       expect(() => verifySignature(BODY, [`t=${T}`, `sha256=${OPENSSL_HEX}`], SECRET, at)).not.toThrow();
-      expect(() => verifySignature(BODY, [`t=${T},sha256=${"0".repeat(64)}`, `t=${T},sha256=${OPENSSL_HEX}`], SECRET, at))
-        .not.toThrow();
+      expect(() => verifySignature(BODY, [`t=${T},sha256=${"0".repeat(64)}`, `t=${T},sha256=${OPENSSL_HEX}`], SECRET, at)).not.toThrow();
     });
 
     it("still fails on conflicting timestamps across values", () => {

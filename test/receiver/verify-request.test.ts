@@ -2,21 +2,35 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { isConfigurationError, isSignatureVerificationError, isValidationError } from "../../errors";
-import {
-  BodyTooLargeError, MemoryReplayGuard, isEventType, signPayload, verifySignature, verifyWebhookRequest,
-} from "../../receiver";
+import { BodyTooLargeError, MemoryReplayGuard, isEventType, signPayload, verifySignature, verifyWebhookRequest } from "../../receiver";
 
 const SECRET = "whsec_verify_request_test";
-const body = JSON.stringify({ id: "evt_1", type: "payment.succeeded", created: "2026-11-22T00:00:00Z", data: { object: { amount: 1200 }, previous: null } });
+const body = JSON.stringify({
+  id: "evt_1",
+  type: "payment.succeeded",
+  created: "2026-11-22T00:00:00Z",
+  data: { object: { amount: 1200 }, previous: null },
+});
 
-function signedRequest(raw: string | Uint8Array, header = signPayload(typeof raw === "string" ? raw : Buffer.from(raw), SECRET), name = "x-service-signature") {
-  return new Request("http://receiver.test/webhooks", { method: "POST", body: raw, headers: { [name]: header, "content-type": "application/json" } });
+function signedRequest(
+  raw: string | Uint8Array,
+  header = signPayload(typeof raw === "string" ? raw : Buffer.from(raw), SECRET),
+  name = "x-service-signature",
+) {
+  return new Request("http://receiver.test/webhooks", {
+    method: "POST",
+    body: raw,
+    headers: { [name]: header, "content-type": "application/json" },
+  });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => {
-    throw new Error("expected a rejection");
-  }, (error: unknown) => error);
+  return promise.then(
+    () => {
+      throw new Error("expected a rejection");
+    },
+    (error: unknown) => error,
+  );
 }
 
 describe("verifyWebhookRequest", () => {
@@ -51,7 +65,11 @@ describe("verifyWebhookRequest", () => {
     ["missing_header", undefined],
     ["malformed_header", "t=abc,sha256=00"],
   ])("reports %s", async (reason, header) => {
-    const request = new Request("http://receiver.test/", { method: "POST", body, headers: header ? { "x-service-signature": header } : {} });
+    const request = new Request("http://receiver.test/", {
+      method: "POST",
+      body,
+      headers: header ? { "x-service-signature": header } : {},
+    });
     const error = await rejection(verifyWebhookRequest(request, SECRET));
     expect(isSignatureVerificationError(error) && error.reason).toBe(reason);
   });
@@ -60,7 +78,9 @@ describe("verifyWebhookRequest", () => {
     const header = signPayload(body, SECRET, 1_700_000_000);
     const error = await rejection(verifyWebhookRequest(signedRequest(body, header), SECRET, { nowSeconds: 1_700_000_301 }));
     expect(isSignatureVerificationError(error) && error.reason).toBe("timestamp_out_of_tolerance");
-    await expect(verifyWebhookRequest(signedRequest(body, header), SECRET, { nowSeconds: 1_700_000_300 })).resolves.toMatchObject({ id: "evt_1" });
+    await expect(verifyWebhookRequest(signedRequest(body, header), SECRET, { nowSeconds: 1_700_000_300 })).resolves.toMatchObject({
+      id: "evt_1",
+    });
   });
 
   it("takes a custom header name", async () => {

@@ -1,7 +1,12 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
-  MemoryReplayGuard, createWebhookHandler, signPayload, type ParsedEvent, type WebhookEventContext, type WebhookHandlerOptions,
+  MemoryReplayGuard,
+  createWebhookHandler,
+  signPayload,
+  type ParsedEvent,
+  type WebhookEventContext,
+  type WebhookHandlerOptions,
 } from "../../receiver";
 
 const SECRET = "whsec_handler_test";
@@ -39,10 +44,13 @@ async function serve(options: Partial<WebhookHandlerOptions> = {}) {
 
 afterAll(async () => {
   await Promise.all(
-    servers.map((server) => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    })),
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
   );
 });
 
@@ -128,7 +136,10 @@ describe("createWebhookHandler", () => {
 
   it("passes a CloudEvents envelope's event and attributes", async () => {
     const envelope = JSON.stringify({
-      specversion: "1.0", id: "ce_9", source: "emulator", type: "identity.verification.created",
+      specversion: "1.0",
+      id: "ce_9",
+      source: "emulator",
+      type: "identity.verification.created",
       data: { id: "evt_c", created: "2024-06-01T12:00:00Z", data: { object: {} } },
     });
     const response = await post(main.url, envelope, { "x-service-signature": signPayload(envelope, SECRET) });
@@ -196,8 +207,9 @@ describe("createWebhookHandler options", () => {
     ["a zero body cap", { maxBodyBytes: 0 }, /maxBodyBytes/],
     ["an empty header name", { headerName: " " }, /headerName/],
   ])("refuses to be created with %s", (_label, overrides, message) => {
-    expect(() => createWebhookHandler({ secret: SECRET, onEvent: () => undefined, ...overrides }))
-      .toThrow(expect.objectContaining({ code: "configuration_error", message: expect.stringMatching(message) }));
+    expect(() => createWebhookHandler({ secret: SECRET, onEvent: () => undefined, ...overrides })).toThrow(
+      expect.objectContaining({ code: "configuration_error", message: expect.stringMatching(message) }),
+    );
   });
 });
 
@@ -226,7 +238,11 @@ describe("createWebhookHandler: replay guard, pre-read bodies, problem vocabular
   it("takes the Buffer express.raw() leaves in req.body, and refuses a parsed body with a 500 saying what to do", async () => {
     const received: string[] = [];
     const errors: number[] = [];
-    const handler = createWebhookHandler({ secret: SECRET, onEvent: (event) => void received.push(event.id), onError: (_e, status) => void errors.push(status) });
+    const handler = createWebhookHandler({
+      secret: SECRET,
+      onEvent: (event) => void received.push(event.id),
+      onError: (_e, status) => void errors.push(status),
+    });
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));

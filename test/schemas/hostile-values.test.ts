@@ -6,8 +6,15 @@ import { MessagingClient } from "../../client";
 import { checkMessage, InvalidMessages } from "../../client/validate";
 import { isValidationError, type ValidationError } from "../../errors";
 import {
-  JsonObject, MAX_JSON_DEPTH, MessageBatchRequest, addFieldError, describeFieldErrors, findJsonHazards, formatPath,
-  toFieldErrors, type FieldErrors,
+  JsonObject,
+  MAX_JSON_DEPTH,
+  MessageBatchRequest,
+  addFieldError,
+  describeFieldErrors,
+  findJsonHazards,
+  formatPath,
+  toFieldErrors,
+  type FieldErrors,
 } from "../../schemas";
 
 const parsedMessage = (extra: string) => JSON.parse(`{"tos":["+254712345678"],"body":"x",${extra}}`);
@@ -64,7 +71,11 @@ describe("the client refuses what JSON would change, naming the field, before an
     ["a bigint in a model", { n: 1n }, "messages[0].template.model.n"],
     ["a function in a model", { f: () => 1 }, "messages[0].template.model.f"],
     ["an own __proto__ key in a model", JSON.parse(`{"__proto__":{"x":1}}`), 'messages[0].template.model["__proto__"]'],
-    ["a model nested deeper than the limit", JSON.parse(`${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${"}".repeat(MAX_JSON_DEPTH + 1)}`), "messages[0].template.model.a"],
+    [
+      "a model nested deeper than the limit",
+      JSON.parse(`${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${"}".repeat(MAX_JSON_DEPTH + 1)}`),
+      "messages[0].template.model.a",
+    ],
   ];
   it.each(cases)("%s", async (_name, model, field) => {
     const error = await validationError(

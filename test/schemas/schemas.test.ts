@@ -1,7 +1,16 @@
 /** Every rule of the wire schemas, one case each: the client, the provider and the emulator rely on them. */
 import {
-  CloudEventEnvelope, formatPath, MAX_MESSAGES_PER_BATCH, Message, MessageBatchRequest, MessageBatchResult,
-  MessagingEvent, PhoneNumber, Problem, toFieldErrors, WebhookEndpointCreate,
+  CloudEventEnvelope,
+  formatPath,
+  MAX_MESSAGES_PER_BATCH,
+  Message,
+  MessageBatchRequest,
+  MessageBatchResult,
+  MessagingEvent,
+  PhoneNumber,
+  Problem,
+  toFieldErrors,
+  WebhookEndpointCreate,
 } from "../../schemas";
 
 const issuesOf = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
@@ -61,7 +70,9 @@ describe("MessageBatchRequest", () => {
     const full = Array.from({ length: MAX_MESSAGES_PER_BATCH }, () => message);
     expect(MessageBatchRequest.safeParse({ stream: "transactional", messages: full }).success).toBe(true);
     expect(Object.keys(issuesOf(MessageBatchRequest.safeParse({ stream: "transactional", messages: [] })))).toEqual(["messages"]);
-    expect(Object.keys(issuesOf(MessageBatchRequest.safeParse({ stream: "transactional", messages: [...full, message] })))).toEqual(["messages"]);
+    expect(Object.keys(issuesOf(MessageBatchRequest.safeParse({ stream: "transactional", messages: [...full, message] })))).toEqual([
+      "messages",
+    ]);
   });
   test("stream is any non-empty string", () => {
     expect(MessageBatchRequest.safeParse({ stream: "marketing", messages: [message] }).success).toBe(true);
@@ -102,7 +113,9 @@ describe("events", () => {
   const event = { id: "evt_1", created: "2026-11-22T00:00:00Z", data: { object: { amount: 1 }, previous: null } };
   test("type is optional (the spec's sample has none); request is optional", () => {
     expect(MessagingEvent.safeParse(event).success).toBe(true);
-    expect(MessagingEvent.safeParse({ ...event, type: "payment.succeeded", request: { id: "req_1", idempotency_key: "k" } }).success).toBe(true);
+    expect(MessagingEvent.safeParse({ ...event, type: "payment.succeeded", request: { id: "req_1", idempotency_key: "k" } }).success).toBe(
+      true,
+    );
   });
   test("id, created and data.object are required", () => {
     expect(Object.keys(issuesOf(MessagingEvent.safeParse({ ...event, data: {} })))).toEqual(["data.object"]);

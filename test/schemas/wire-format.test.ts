@@ -2,8 +2,13 @@
 import { z } from "zod";
 import * as schemas from "../../schemas";
 import {
-  ApiVersion, IdempotencyKey, IdempotencyKeyPrefix, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_IDEMPOTENCY_KEY_PREFIX_LENGTH,
-  WebhookEndpointObject, describeFieldErrors,
+  ApiVersion,
+  IdempotencyKey,
+  IdempotencyKeyPrefix,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  MAX_IDEMPOTENCY_KEY_PREFIX_LENGTH,
+  WebhookEndpointObject,
+  describeFieldErrors,
 } from "../../schemas";
 import { chunkIdempotencyKey } from "../../client/idempotency";
 import { endpointObject } from "../client/mock-service";
@@ -19,7 +24,15 @@ describe("package root exports", () => {
   };
 
   it("has the resources, the client, the receiver helpers, the error checks and startEmulator", () => {
-    for (const name of ["WebhookEndpoint", "MessageBatch", "MessagingClient", "verifySignature", "parseEvent", "isApiError", "startEmulator"]) {
+    for (const name of [
+      "WebhookEndpoint",
+      "MessageBatch",
+      "MessagingClient",
+      "verifySignature",
+      "parseEvent",
+      "isApiError",
+      "startEmulator",
+    ]) {
       expect(typeof root[name]).toBe("function");
     }
   });
@@ -94,14 +107,23 @@ describe("ApiVersion", () => {
     expect(ApiVersion.safeParse(value).success).toBe(true);
   });
 
-  it.each(["2023-02-29", "2024-02-30", "2024-04-31", "2024-13-01", "2024-00-10", "2024-6-1", "20240601", "June 1 2024", " 2024-06-01", "", "2024-06-01T00:00:00Z"])(
-    "rejects %p",
-    (value) => {
-      const result = ApiVersion.safeParse(value);
-      expect(result.success).toBe(false);
-      expect(result.error?.issues[0].message).toMatch(/YYYY-MM-DD/);
-    },
-  );
+  it.each([
+    "2023-02-29",
+    "2024-02-30",
+    "2024-04-31",
+    "2024-13-01",
+    "2024-00-10",
+    "2024-6-1",
+    "20240601",
+    "June 1 2024",
+    " 2024-06-01",
+    "",
+    "2024-06-01T00:00:00Z",
+  ])("rejects %p", (value) => {
+    const result = ApiVersion.safeParse(value);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0].message).toMatch(/YYYY-MM-DD/);
+  });
 
   it.each([20240601, null, undefined, {}])("rejects the non-string %p", (value) => {
     expect(ApiVersion.safeParse(value).success).toBe(false);
