@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { readSetting, SETTINGS } from "../client/settings";
 import {
   DEFAULT_EMULATOR_API_KEY,
   DEFAULT_MAX_STORED_MESSAGES,
@@ -12,7 +13,7 @@ const USAGE =
   "  the key is taken from MESSAGING_API_KEY when --api-key is absent (sk_test_emulator when neither is set)";
 
 /** Where the key came from, for the ready line (the key itself is printed only when it is the public default). */
-type KeySource = "default" | "--api-key" | "MESSAGING_API_KEY";
+type KeySource = "default" | "--api-key" | "environment";
 
 function parse(argv: string[], env: NodeJS.ProcessEnv): { options: EmulatorOptions; keySource: KeySource } | string {
   let values: Record<string, string | undefined>;
@@ -45,9 +46,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { options: EmulatorOptio
   const schedule = values["delivery-retry-schedule"] === undefined ? undefined : parseRetrySchedule(values["delivery-retry-schedule"]);
   if (typeof schedule === "string") return `--delivery-retry-schedule: ${schedule}`;
 
-  const envKey = env.MESSAGING_API_KEY === "" ? undefined : env.MESSAGING_API_KEY;
+  const envKey = readSetting("apiKey", { env });
   const apiKey = values["api-key"] ?? envKey;
-  const keySource: KeySource = values["api-key"] !== undefined ? "--api-key" : envKey !== undefined ? "MESSAGING_API_KEY" : "default";
+  const keySource: KeySource = values["api-key"] !== undefined ? "--api-key" : envKey !== undefined ? "environment" : "default";
   return {
     options: { port, host: values.host, apiKey, maxStoredMessages, ...(schedule !== undefined ? { deliveryRetrySchedule: schedule } : {}) },
     keySource,
@@ -75,7 +76,7 @@ export async function runEmulatorCommand(argv: string[], env: NodeJS.ProcessEnv 
       ? DEFAULT_EMULATOR_API_KEY
       : parsed.keySource === "--api-key"
         ? "the one given with --api-key"
-        : "from MESSAGING_API_KEY";
+        : `from ${SETTINGS.apiKey.env}`;
   process.stdout.write(`messaging emulator listening on ${emulator.url} (api key: ${keyNote})\n`);
   process.stdout.write(`inspector: ${emulator.url}/_emulator/ (user name: the api key, no password)\n`);
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, type Hash } from "node:crypto";
 import { parseArgs } from "node:util";
-import { MessagingClient } from "../client/messaging-client";
+import type { MessagingClient } from "../client/messaging-client";
+import { clientFromSettings, SETTINGS } from "../client/settings";
 import { PREVALIDATED, type SendMessagesOptions } from "../client/send-messages";
 import { checkMessage, InvalidMessages } from "../client/validate";
 import {
@@ -16,7 +17,6 @@ import {
 } from "../errors/messaging-error";
 import { IdempotencyKeyPrefix } from "../schemas/idempotency-key";
 import { MAX_MESSAGES_PER_BATCH, type Message } from "../schemas/types";
-import { clientSettingsFromEnvironment, withEnvironmentNames } from "./environment";
 import { FileError, fileFormat, readEntries, type FileFormat } from "./message-file";
 import { createProgress } from "./progress";
 import { defaultStateDir, KEY_MEMORY_MS, SendJournal, sendKeyPrefix, type SendIdentity } from "./send-journal";
@@ -295,7 +295,7 @@ async function send(options: SendOptions, signals: SignalWatch): Promise<number>
 
   let client: MessagingClient;
   try {
-    client = withEnvironmentNames(() => new MessagingClient(clientSettingsFromEnvironment()));
+    client = clientFromSettings();
   } catch (error) {
     if (!isConfigurationError(error)) throw error;
     return report(
@@ -476,7 +476,7 @@ function exitCodeOf(interrupted: Interrupted): number {
 
 /** A failure that running the same command again cannot fix, with what to fix; undefined for others. */
 function whatToFix(cause: unknown): string | undefined {
-  if (isAuthenticationError(cause)) return "the service did not accept the API key: set MESSAGING_API_KEY to a valid key";
+  if (isAuthenticationError(cause)) return `the service did not accept the API key: set ${SETTINGS.apiKey.env} to a valid key`;
   if (isPermissionError(cause)) return "the API key may not send on this stream: use a key that may, or another --stream";
   if (isApiError(cause) && cause.status === 413) return "the service found a call too large: lower --batch-size";
   if (isInvalidRequestError(cause)) return "the service rejected the messages (see above): correct the file";

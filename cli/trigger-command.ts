@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { Agent, request } from "undici";
+import { readSetting, SETTINGS } from "../client/settings";
 import type { Delivery } from "../emulator";
 import { DEFAULT_EMULATOR_API_KEY } from "../emulator/auth";
 import { describeFieldErrors, findJsonHazards, jsonHazardField, Problem } from "../schemas";
@@ -93,12 +94,12 @@ export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv =
     io.stderr(`messaging trigger: ${args}\n${USAGE}\n`);
     return 2;
   }
-  const baseUrl = env.MESSAGING_BASE_URL?.replace(/\/+$/, "");
+  const baseUrl = readSetting("baseUrl", { env })?.replace(/\/+$/, "");
   if (!baseUrl || !/^https?:\/\/./.test(baseUrl)) {
-    io.stderr("messaging trigger: set MESSAGING_BASE_URL to the emulator's URL (printed by `messaging emulator`)\n");
+    io.stderr(`messaging trigger: set ${SETTINGS.baseUrl.env} to the emulator's URL (printed by \`messaging emulator\`)\n`);
     return 2;
   }
-  const apiKey = env.MESSAGING_API_KEY || DEFAULT_EMULATOR_API_KEY;
+  const apiKey = readSetting("apiKey", { env }) ?? DEFAULT_EMULATOR_API_KEY;
   const dispatcher = new Agent({ connect: { timeout: 10_000 } });
   const authorization = `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}`;
   try {

@@ -1,15 +1,16 @@
-import { MessagingClient } from "../client";
-import { ConfigSource, ProviderSettings, resolveSettings } from "./settings";
+import type { MessagingClient } from "../client/messaging-client";
+import { clientFromSettings, type ConfigSource } from "../client/settings";
 
 /**
- * What every provider method receives: settings and a client built on first use (so
- * preview, refresh and destroy work without an API key), and a way to tell the user
- * something. One context per configured provider, reused across its calls.
+ * What every provider method receives: a client built on first use (so preview, refresh and
+ * destroy work without an API key), and a way to tell the user something. One context per
+ * configured provider, reused across its calls.
  */
 export interface ProviderContext {
-  /** Stack config, then the environment; throws a `ConfigurationError` naming both ways to set a missing value. */
-  settings(): ProviderSettings;
-  /** One client for the life of the provider process. */
+  /**
+   * One client for the life of the provider process, from stack config, then the environment
+   * (client/settings.ts); a missing or invalid setting is a `ConfigurationError` naming both.
+   */
   client(): MessagingClient;
   /**
    * A line the user reads. The engine shows a provider's stderr as info diagnostics
@@ -19,18 +20,18 @@ export interface ProviderContext {
 }
 
 const contexts = new WeakMap<object, ProviderContext>();
-const NO_CONFIG = {};
+// Before Pulumi CLI 3.139 the host never calls `configure`: there is no stack config to read,
+// but the error for a missing setting should still name it.
+const NO_CONFIG: ConfigSource = { get: () => undefined };
 
 /** The context of the provider configured with `config` (one per `configure`). */
 export function contextFor(config: ConfigSource | undefined): ProviderContext {
   const key = config ?? NO_CONFIG;
   let context = contexts.get(key);
   if (!context) {
-    let settings: ProviderSettings | undefined;
     let client: MessagingClient | undefined;
     context = {
-      settings: () => (settings ??= resolveSettings(config)),
-      client: () => (client ??= new MessagingClient(context!.settings())),
+      client: () => (client ??= clientFromSettings({ config: key })),
       warn: (message) => process.stderr.write(`${message}\n`),
     };
     contexts.set(key, context);

@@ -1,5 +1,6 @@
 /** Program-side rules shared by the resource classes: what they refuse, scope and warn about. */
 import * as pulumi from "@pulumi/pulumi";
+import { SETTINGS } from "../client/settings";
 import { UnsupportedOperationError } from "../errors";
 
 /**
@@ -26,7 +27,7 @@ export function resourceScope(name: string, opts: pulumi.CustomResourceOptions |
   return parent.urn.apply((urn) => `${urn}/${name}`);
 }
 
-const API_KEY_CONFIG = "messaging:apiKey";
+const API_KEY_CONFIG = SETTINGS.apiKey.config;
 let apiKeyChecked = false;
 
 /**

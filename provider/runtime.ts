@@ -8,7 +8,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { contextFor, ProviderContext } from "./context";
-import type { ConfigSource } from "./settings";
+import type { ConfigSource } from "../client/settings";
 import * as webhookEndpoint from "./webhook-endpoint-runtime";
 import * as messageBatch from "./message-batch-runtime";
 

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { ConfigSource } from "./settings";
+import type { ConfigSource } from "../client/settings";
 import type { ResourceKind, ResourceRuntime } from "./runtime";
 
 type Props = Record<string, unknown>;

@@ -5,9 +5,6 @@ export function testContext(client?: unknown): ProviderContext & { warnings: str
   const warnings: string[] = [];
   return {
     warnings,
-    settings: () => {
-      throw new Error("settings are not needed here");
-    },
     client: () => {
       if (!client) throw new Error("the service must not be called here");
       return client as never;

@@ -1,0 +1,94 @@
+import { ConfigurationError, isConfigurationError } from "../errors/messaging-error";
+import { MessagingClient } from "./messaging-client";
+import { DEFAULT_API_VERSION, type MessagingClientOptions } from "./options";
+
+/**
+ * Every setting the package reads from outside a call, named once: its stack config key
+ * (read by the provider), its environment variable (read by the provider as a fallback and
+ * by the CLI) and how to set it in config.
+ */
+export const SETTINGS = {
+  apiKey: {
+    what: "API key",
+    config: "messaging:apiKey",
+    env: "MESSAGING_API_KEY",
+    set: "pulumi config set --secret messaging:apiKey <key>",
+  },
+  baseUrl: {
+    what: "base URL",
+    config: "messaging:baseUrl",
+    env: "MESSAGING_BASE_URL",
+    set: "pulumi config set messaging:baseUrl <url>",
+  },
+  apiVersion: {
+    what: "API version",
+    config: "messaging:apiVersion",
+    env: "MESSAGING_API_VERSION",
+    set: "pulumi config set messaging:apiVersion <YYYY-MM-DD>",
+  },
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+
+/** The part of the dynamic provider's `configure` request read here: stack config. */
+export interface ConfigSource {
+  get(key: string): string | undefined;
+}
+
+/** Where settings come from: stack config first (when there is one), then the environment. */
+export interface SettingSources {
+  /** Stack config as the provider's `configure` delivers it; absent outside a Pulumi program (the CLI). */
+  config?: ConfigSource;
+  /** Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** How a {@link MessagingClient} reaches the service. */
+export type ConnectionSettings = Required<Pick<MessagingClientOptions, "apiKey" | "baseUrl" | "apiVersion">>;
+
+/** One setting, or `undefined` when no source has it; an empty value counts as unset. */
+export function readSetting(name: SettingName, sources: SettingSources = {}): string | undefined {
+  const fromConfig = sources.config?.get(SETTINGS[name].config);
+  if (fromConfig) return fromConfig;
+  return (sources.env ?? process.env)[SETTINGS[name].env] || undefined;
+}
+
+function whereToSet(name: SettingName, sources: SettingSources): string {
+  const { set, env } = SETTINGS[name];
+  return sources.config ? `stack config (\`${set}\`) or the environment variable ${env}` : `the environment variable ${env}`;
+}
+
+/**
+ * The connection settings. A missing key or URL is a {@link ConfigurationError} naming where
+ * to set it; the key itself is never echoed. The version defaults to the client's default.
+ */
+export function connectionSettings(sources: SettingSources = {}): ConnectionSettings {
+  const required = (name: "apiKey" | "baseUrl"): string => {
+    const value = readSetting(name, sources);
+    if (value === undefined)
+      throw new ConfigurationError(`No ${SETTINGS[name].what} for the messaging service: set ${whereToSet(name, sources)}.`);
+    return value;
+  };
+  return {
+    apiKey: required("apiKey"),
+    baseUrl: required("baseUrl"),
+    apiVersion: readSetting("apiVersion", sources) ?? DEFAULT_API_VERSION,
+  };
+}
+
+/**
+ * A client built from {@link connectionSettings}. The client checks the values and names the
+ * option; its error is re-worded here to say where the settings were read from.
+ */
+export function clientFromSettings(sources: SettingSources = {}): MessagingClient {
+  const settings = connectionSettings(sources);
+  try {
+    return new MessagingClient(settings);
+  } catch (error) {
+    if (!isConfigurationError(error)) throw error;
+    const names = (Object.keys(SETTINGS) as SettingName[]).map((name) =>
+      sources.config ? `${SETTINGS[name].config} or ${SETTINGS[name].env}` : SETTINGS[name].env,
+    );
+    throw new ConfigurationError(`${error.message} (read from ${names.join(", ")})`);
+  }
+}
