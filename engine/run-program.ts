@@ -157,7 +157,8 @@ async function runProgram(
   if (typeErrors) {
     result.steps.push(...monitor.steps);
     fail(typeErrors);
-    return { resources: prior.resources.filter((resource) => !resource.delete), outputs: prior.outputs };
+    // Nothing ran, so nothing changed: the prior state stays whole, pending deletes included.
+    return { resources: prior.resources, outputs: prior.outputs };
   }
 
   const engine = await startEngineService(sdkRoot, result.diagnostics);
@@ -198,9 +199,10 @@ async function runProgram(
       if (!result.errors.some((line) => message.includes(line) || line.includes(message))) fail(message);
     }
     result.steps.push(...monitor.steps);
-    // Like the engine: what was not reached stays as it was (pending deletes included); what
-    // this run replaced stays, pending deletion (step.go `CreateStep.Apply` sets `Delete`).
-    const kept = prior.resources.filter((old) => !monitor.registered.has(old.urn) && !monitor.replaced.includes(old));
+    // Like the engine: what was not reached stays as it was; pending deletes of earlier runs
+    // stay even when their URN was registered again (deployment.go keeps them out of the
+    // olds); what this run replaced stays, pending deletion (step.go `CreateStep.Apply` sets `Delete`).
+    const kept = prior.resources.filter((old) => old.delete || (!monitor.registered.has(old.urn) && !monitor.replaced.includes(old)));
     const pending = monitor.replaced.map((old): ResourceState => ({ ...old, delete: true }));
     return { resources: [...registered, ...kept, ...pending], outputs: prior.outputs };
   }

@@ -1,10 +1,12 @@
 /**
  * Services that misbehave in ways the emulator does not: one whose endpoint answers lack the
- * secret, one that accepts only a batch's first chunk until told otherwise. Both listen on
- * 127.0.0.1, port 0; `close()` ends them.
+ * secret, one that accepts only a batch's first chunk until told otherwise, and a proxy in
+ * front of the emulator that refuses chosen requests. All listen on 127.0.0.1, port 0;
+ * `close()` ends them.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import { request } from "undici";
 
 export interface FakeService {
   url: string;
@@ -68,4 +70,52 @@ export async function startFirstChunkOnlyService(): Promise<FakeService & { acce
     },
     recipients: () => [...accepted.values()].flatMap((batch) => batch.messages.map((message) => message.tos[0])),
   };
+}
+
+/**
+ * Forwards every request to `target` (the emulator) except, while `refuse` is set, those whose
+ * body contains it, which get a 400. Counts what it forwarded.
+ */
+export async function startRefusingProxy(target: string): Promise<FakeService & { refuse: string | undefined; forwarded(): number }> {
+  let forwarded = 0;
+  const proxy = {
+    refuse: undefined as string | undefined,
+    forwarded: () => forwarded,
+  };
+  const service = await listen(
+    http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk) => chunks.push(chunk));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        if (proxy.refuse !== undefined && body.toString().includes(proxy.refuse)) {
+          res.writeHead(400, { "content-type": "application/problem+json" });
+          res.end(JSON.stringify({ title: "refused_for_test", status: 400 }));
+          return;
+        }
+        forwarded += 1;
+        request(`${target}${req.url}`, {
+          method: req.method as "GET",
+          headers: endToEnd(req.headers),
+          body: body.length > 0 ? body : undefined,
+        }).then(
+          async (answer) => {
+            res.writeHead(answer.statusCode, endToEnd(answer.headers) as http.OutgoingHttpHeaders);
+            res.end(Buffer.from(await answer.body.arrayBuffer()));
+          },
+          (error: Error) => {
+            res.writeHead(502);
+            res.end(error.message);
+          },
+        );
+      });
+    }),
+  );
+  return Object.assign(proxy, service);
+}
+
+/** Headers without the hop-by-hop ones (and host), which belong to each connection. */
+function endToEnd(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+  const { host: _h, connection: _c, "keep-alive": _k, "transfer-encoding": _t, ...rest } = headers;
+  return rest;
 }
