@@ -5,9 +5,9 @@
  * pulumi/pulumi v3.239.0 (see engine/README.md); what it does not model it refuses.
  */
 import { randomUUID } from "node:crypto";
-import { isDeepStrictEqual } from "node:util";
 import type { Diagnostic } from "./engine-service";
 import { generateUrn } from "./urn";
+import { sameProperties } from "./properties";
 import type { PlanStep, StepOp } from "./plan";
 import { ProviderHost, ResourceInitError } from "./provider-host";
 import { markSecretOutputs, plainProps as plain, wrapSecret } from "./secrets";
@@ -104,7 +104,13 @@ export class LocalMonitor {
   }
 
   registerResourceOutputs(req: any, callback: Callback): void {
-    if (req.getUrn() === this.rootUrn) this.stackOutputs = req.getOutputs()?.toJavaScript() ?? {};
+    const outputs = req.getOutputs()?.toJavaScript() ?? {};
+    if (req.getUrn() === this.rootUrn) this.stackOutputs = outputs;
+    else if (Object.keys(outputs).length > 0) {
+      // The engine records a component's registered outputs in its state (step_executor.go `executeRegisterResourceOutputs`).
+      callback(new Error(`the local engine does not model a component's registered outputs (${req.getUrn()})`));
+      return;
+    }
     callback(null, {});
   }
 
@@ -179,7 +185,7 @@ export class LocalMonitor {
     if (!req.getCustom()) {
       // Components have no provider: the engine compares their inputs itself (step_generator.go `diff`, no provider).
       if (type === ROOT_STACK_TYPE) this.rootUrn = urn;
-      const op: StepOp = !old ? "create" : isDeepStrictEqual(old.inputs, goal) ? "same" : "update";
+      const op: StepOp = !old ? "create" : sameProperties(old.inputs, goal) ? "same" : "update";
       this.steps.push({ op, urn, type, name, id: "" });
       this.registered.set(urn, { ...base, custom: false, id: "", provider: "", inputs: goal, outputs: old?.outputs ?? {}, initErrors: [] });
       return this.respond(urn, "", {});
@@ -217,7 +223,7 @@ export class LocalMonitor {
     const old = prior.resources.find((resource) => resource.urn === urn);
     // In a preview a new provider's id is the engine's UnknownID (the unknown sentinel).
     const id = old?.id ?? (preview ? UNKNOWN_ID : randomUUID());
-    const op: StepOp = !old ? "create" : isDeepStrictEqual(old.outputs, inputs) ? "same" : "update";
+    const op: StepOp = !old ? "create" : sameProperties(old.outputs, inputs) ? "same" : "update";
     this.steps.push({ op, urn, type: DYNAMIC_PROVIDER_TYPE, name: "default", id });
     this.registered.set(urn, {
       urn,
@@ -277,16 +283,17 @@ export class LocalMonitor {
     // Check gets the old inputs as olds (step_generator.go `generateSteps`); the host accepts no
     // secrets, so they go in plain and come back re-marked by name (provider_plugin.go `annotateSecrets`).
     const inputs = await this.check(urn, type, name, old ? old.inputs : {}, news);
+    const additional: readonly string[] = req.getAdditionalsecretoutputsList();
 
     if (!old) {
       // A preview does not call Create: the host has no preview support, so the engine uses the inputs (provider_plugin.go `Create`).
       if (preview) return { state: { ...base, id: "", inputs, outputs: inputs, initErrors: [] }, step: step("create", "") };
-      return this.create(urn, inputs, base, "create", step, fail);
+      return this.create(urn, inputs, additional, base, "create", step, fail);
     }
 
     const diff = await host.diff(urn, old.id, plain(old.outputs), plain(inputs), plain(old.inputs));
     // DIFF_UNKNOWN: the engine diffs the inputs itself (step_generator.go `diffResource`).
-    const changes = diff.changes === "unknown" ? !isDeepStrictEqual(old.inputs, inputs) : diff.changes === "some";
+    const changes = diff.changes === "unknown" ? !sameProperties(old.inputs, inputs) : diff.changes === "some";
     // Init errors force an update, but only when there are reasons (step_generator.go `generateStepsFromDiff`: hasInitErrors := len(old.InitErrors) > 0).
     const hasInitErrors = old.initErrors.length > 0;
 
@@ -313,7 +320,7 @@ export class LocalMonitor {
       if (deleteFirst) {
         await this.deleteResource(old, "delete-replaced");
         try {
-          return await this.create(urn, replacementInputs, base, op, (o, id, more) => step(o, id, { ...extra, ...more }), fail);
+          return await this.create(urn, replacementInputs, additional, base, op, (o, id, more) => step(o, id, { ...extra, ...more }), fail);
         } catch (error) {
           // The engine then keeps the deleted resource as PendingReplacement; not modelled.
           throw new Error(
@@ -326,6 +333,7 @@ export class LocalMonitor {
       return this.create(
         urn,
         replacementInputs,
+        additional,
         base,
         op,
         (o, id, more) => step(o, id, { ...extra, ...more }),
@@ -344,12 +352,14 @@ export class LocalMonitor {
       } catch (error) {
         if (error instanceof ResourceInitError) {
           // Recorded with the old inputs, the partial outputs and the reasons (step.go `UpdateStep.Apply`;
-          // pkg/engine/update.go `OnResourceStepPost`: "old inputs and new outputs").
+          // pkg/engine/update.go `OnResourceStepPost`: "old inputs and new outputs"). The outputs'
+          // secrets are marked first, by the new inputs (provider_plugin.go `Update` annotateSecrets;
+          // step_executor.go `continueExecuteStep`).
           this.registered.set(urn, {
             ...base,
             id: old.id,
             inputs: old.inputs,
-            outputs: markSecretOutputs(error.properties, old.inputs, []),
+            outputs: markSecretOutputs(error.properties, inputs, additional),
             initErrors: error.reasons,
           });
           return fail("update", old.id, initErrorMessage(error.reasons));
@@ -383,6 +393,7 @@ export class LocalMonitor {
   private async create(
     urn: string,
     inputs: Props,
+    additional: readonly string[],
     base: Omit<ResourceState, "id" | "inputs" | "outputs" | "initErrors">,
     op: StepOp,
     step: (op: StepOp, id: string, extra?: Partial<PlanStep>) => PlanStep,
@@ -396,12 +407,13 @@ export class LocalMonitor {
     } catch (error) {
       if (error instanceof ResourceInitError) {
         onMade();
-        // Kept in state with the partial outputs and the reasons (step.go `CreateStep.Apply`).
+        // Kept in state with the partial outputs and the reasons (step.go `CreateStep.Apply`),
+        // secrets marked as on success (step_executor.go `continueExecuteStep` runs for a failed step too).
         this.registered.set(urn, {
           ...base,
           id: error.id,
           inputs,
-          outputs: markSecretOutputs(error.properties, inputs, []),
+          outputs: markSecretOutputs(error.properties, inputs, additional),
           initErrors: error.reasons,
         });
         return fail(op, error.id, initErrorMessage(error.reasons));
@@ -442,14 +454,25 @@ export class LocalMonitor {
 
   /**
    * Deletes `resources` newest first; a resource whose delete was refused keeps its parent
-   * and provider in the stack (their deletes depend on it). Returns the resources kept.
+   * and provider in the stack (their deletes depend on it); a failed delete stops there.
+   * Returns the resources kept, in their order; the errors are in `errors`.
    */
   async deleteAll(resources: ResourceState[], kind: (resource: ResourceState) => "delete" | "delete-replaced"): Promise<ResourceState[]> {
     const kept: ResourceState[] = [];
     const needed = new Set<string>();
-    for (const resource of [...resources].reverse()) {
+    const newestFirst = [...resources].reverse();
+    for (const [index, resource] of newestFirst.entries()) {
       const providerUrn = resource.provider.split("::").slice(0, -1).join("::");
-      if (needed.has(resource.urn) || !(await this.deleteResource(resource, kind(resource)))) {
+      let deleted: boolean;
+      try {
+        deleted = !needed.has(resource.urn) && (await this.deleteResource(resource, kind(resource)));
+      } catch {
+        // A failed delete cancels the deployment (step_executor.go `cancelDueToError`): it and
+        // everything not reached stay; what was deleted before it is gone (snapshot.go
+        // `deleteSnapshotMutation.End` marks each successful delete done).
+        return [...newestFirst.slice(index).reverse(), ...kept];
+      }
+      if (!deleted) {
         kept.unshift(resource);
         if (resource.parent) needed.add(resource.parent);
         if (providerUrn) needed.add(providerUrn);

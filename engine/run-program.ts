@@ -31,19 +31,34 @@ export interface RunRequest {
 interface Project {
   name: string;
   main: string;
+  /** Where the program and the provider host run: main's directory, or main itself when it is one. */
+  pwd: string;
+  /** `runtime.options` of Pulumi.yaml, which the engine hands to plugins as `PULUMI_RUNTIME_<NAME>`. */
+  runtimeOptions: Record<string, unknown>;
 }
 
-function readProject(projectDir: string, projectRequire: NodeRequire): Project {
+function readProject(projectDir: string): Project {
+  const projectRequire = createRequire(path.join(projectDir, "package.json"));
   const yaml = projectRequire(
     projectRequire.resolve("js-yaml", { paths: [path.dirname(projectRequire.resolve("@pulumi/pulumi/package.json"))] }),
   );
-  const doc = yaml.load(fs.readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8")) as { name: string; main?: string };
-  return { name: doc.name, main: path.resolve(projectDir, doc.main ?? ".") };
+  const doc = yaml.load(fs.readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8")) as {
+    name: string;
+    main?: string;
+    runtime?: string | { options?: Record<string, unknown> };
+  };
+  const main = path.resolve(projectDir, doc.main ?? ".");
+  // The engine runs the program and its plugins in main's directory, or in main itself when
+  // it is one (pkg/engine/project.go `getPwdMain`).
+  const pwd = fs.statSync(main).isDirectory() ? main : path.dirname(main);
+  const runtimeOptions = typeof doc.runtime === "object" ? (doc.runtime.options ?? {}) : {};
+  return { name: doc.name, main, pwd, runtimeOptions };
 }
 
 async function run(request: RunRequest): Promise<EngineResult> {
-  const projectRequire = createRequire(path.join(request.projectDir, "package.json"));
-  const project = readProject(request.projectDir, projectRequire);
+  const project = readProject(request.projectDir);
+  // The program's modules resolve from where it runs.
+  const projectRequire = createRequire(path.join(project.pwd, "package.json"));
   const prior = loadState(request.stateFile);
   const config = JSON.parse(process.env.PULUMI_CONFIG ?? "{}") as Record<string, string>;
   const secretKeys = JSON.parse(process.env.PULUMI_CONFIG_SECRET_KEYS ?? "[]") as string[];
@@ -58,7 +73,7 @@ async function run(request: RunRequest): Promise<EngineResult> {
     providerStderr: [],
   };
   // The host loads in its own process while this one loads the SDK and the program.
-  const hostStarting = startProviderHost(request.projectDir, hostEnvironment(project.name, config));
+  const hostStarting = startProviderHost(project.pwd, hostEnvironment(project, config));
   const fail = (message: string): void => {
     result.ok = false;
     if (!result.errors.includes(message)) {
@@ -69,7 +84,7 @@ async function run(request: RunRequest): Promise<EngineResult> {
   let host: ProviderHost | undefined;
   try {
     const runsProgram = request.operation === "up" || request.operation === "preview";
-    const program = runsProgram ? prepareProgram(request, project, projectRequire) : undefined;
+    const program = runsProgram ? prepareProgram(project, projectRequire) : undefined;
     host = await hostStarting;
     // The default provider is configured with the whole stack config (target.go `GetPackageConfig`);
     // refresh and destroy configure it from its state, i.e. the config of the last up
@@ -79,7 +94,7 @@ async function run(request: RunRequest): Promise<EngineResult> {
     let next: StackState;
     if (request.operation === "refresh") next = await refresh(host, prior, result, fail);
     else if (request.operation === "destroy")
-      next = await destroy(deployment(host, prior, request, project.name, config, secretKeys, diagnostics), prior, result, fail);
+      next = await destroy(deployment(host, prior, request, project.name, config, secretKeys, diagnostics), prior, result);
     else next = await runProgram(request, project, projectRequire, program!, host, prior, config, secretKeys, result, fail);
     if (request.operation !== "preview") saveState(request.stateFile, next);
     result.outputs = request.operation === "preview" ? (displayUnknowns(next.outputs) as Record<string, unknown>) : next.outputs;
@@ -128,12 +143,12 @@ interface PreparedProgram {
 }
 
 /** Loads the program's own copy of the SDK (the one its `require("@pulumi/pulumi")` loads) and its TypeScript. */
-function prepareProgram(request: RunRequest, project: Project, projectRequire: NodeRequire): PreparedProgram {
-  process.chdir(request.projectDir);
+function prepareProgram(project: Project, projectRequire: NodeRequire): PreparedProgram {
+  process.chdir(project.pwd);
   const sdkRoot = path.dirname(projectRequire.resolve("@pulumi/pulumi/package.json"));
   const sdkRequire = createRequire(path.join(sdkRoot, "package.json"));
   sdkRequire("./index");
-  return { sdkRoot, sdkRequire, typeErrors: loadTypeScript(projectRequire, request.projectDir, project.main) };
+  return { sdkRoot, sdkRequire, typeErrors: loadTypeScript(projectRequire, project.pwd, project.main) };
 }
 
 async function runProgram(
@@ -204,7 +219,7 @@ async function runProgram(
     // olds); what this run replaced stays, pending deletion (step.go `CreateStep.Apply` sets `Delete`).
     const kept = prior.resources.filter((old) => old.delete || (!monitor.registered.has(old.urn) && !monitor.replaced.includes(old)));
     const pending = monitor.replaced.map((old): ResourceState => ({ ...old, delete: true }));
-    return { resources: [...registered, ...kept, ...pending], outputs: prior.outputs };
+    return { resources: [...registered, ...kept, ...pending], outputs: finalStackOutputs(prior, monitor, false) };
   }
   // Then the deletes, newest first, after a successful program only: resources no longer in
   // the program, replaced ones, and those an earlier failed run left pending deletion
@@ -214,7 +229,19 @@ async function runProgram(
   result.steps.push(...monitor.steps);
   result.errors.push(...monitor.errors.filter((message) => !result.errors.includes(message)));
   if (kept.length > 0) result.ok = false;
-  return { resources: [...registered, ...kept], outputs: monitor.stackOutputs };
+  // A replaced resource whose delete did not happen stays pending deletion.
+  const stillPending = kept.map((old): ResourceState => (monitor.replaced.includes(old) ? { ...old, delete: true } : old));
+  return { resources: [...registered, ...stillPending], outputs: finalStackOutputs(prior, monitor, result.ok) };
+}
+
+/**
+ * The stack's outputs after a run (deployment_executor.go `Execute`, "Finalize the stack
+ * outputs"; step_executor.go `executeRegisterResourceOutputs`): the new ones after a success;
+ * after a failure the old ones with any the program did register laid over them, since a
+ * missing output cannot be taken as removed.
+ */
+function finalStackOutputs(prior: StackState, monitor: LocalMonitor, succeeded: boolean): Record<string, unknown> {
+  return succeeded ? monitor.stackOutputs : { ...prior.outputs, ...monitor.stackOutputs };
 }
 
 /**
@@ -234,46 +261,65 @@ async function refresh(host: ProviderHost, prior: StackState, result: EngineResu
     }
     const step: PlanStep = { op: "refresh", urn: resource.urn, type: resource.type, name: resource.name, id: resource.id };
     result.steps.push(step);
-    try {
-      const read = await host.read(resource.urn, resource.id, plainProps(resource.outputs), plainProps(resource.inputs));
-      if (read.id === "") continue;
-      // Secrets keep their marks by name (provider_plugin.go `Read`, `annotateSecrets`).
-      const outputs = markSecretOutputs(read.properties, resource.outputs, []);
-      const inputs = read.inputs ? markSecretOutputs(read.inputs, resource.inputs, []) : resource.inputs;
-      await host.diff(resource.urn, read.id, plainProps(outputs), plainProps(resource.inputs), plainProps(inputs));
-      resources.push({ ...resource, id: read.id, outputs, inputs, initErrors: [] });
-    } catch (error) {
+    const failed = (error: unknown) => {
       step.error = (error as Error).message;
       fail(step.error);
+    };
+    let read;
+    try {
+      read = await host.read(resource.urn, resource.id, plainProps(resource.outputs), plainProps(resource.inputs));
+    } catch (error) {
+      // A failed Read keeps the resource as it was.
+      failed(error);
       resources.push(resource);
+      continue;
+    }
+    if (read.id === "") continue;
+    // Secrets keep their marks by name (provider_plugin.go `Read`, `annotateSecrets`).
+    const outputs = markSecretOutputs(read.properties, resource.outputs, []);
+    const inputs = read.inputs ? markSecretOutputs(read.inputs, resource.inputs, []) : resource.inputs;
+    // The refreshed state is set before the Diff, so it is recorded even when the Diff fails (step.go `RefreshStep.Apply`).
+    resources.push({ ...resource, id: read.id, outputs, inputs, initErrors: [] });
+    try {
+      await host.diff(resource.urn, read.id, plainProps(outputs), plainProps(resource.inputs), plainProps(inputs));
+    } catch (error) {
+      failed(error);
     }
   }
   return { resources, outputs: prior.outputs };
 }
 
-/** `pulumi destroy`: every resource deleted, newest first, by the delete rules (protect, retainOnDelete). */
-async function destroy(
-  monitor: LocalMonitor,
-  prior: StackState,
-  result: EngineResult,
-  fail: (message: string) => void,
-): Promise<StackState> {
-  let remaining = prior.resources;
-  try {
-    remaining = await monitor.deleteAll(prior.resources, (resource) => (resource.delete ? "delete-replaced" : "delete"));
-    if (remaining.length > 0) result.ok = false;
-  } catch (error) {
-    fail((error as Error).message);
-  }
+/**
+ * `pulumi destroy`: every resource deleted, newest first, by the delete rules (protect,
+ * retainOnDelete); what was deleted before a failure stays deleted.
+ */
+async function destroy(monitor: LocalMonitor, prior: StackState, result: EngineResult): Promise<StackState> {
+  const remaining = await monitor.deleteAll(prior.resources, (resource) => (resource.delete ? "delete-replaced" : "delete"));
+  if (remaining.length > 0) result.ok = false;
   result.steps.push(...monitor.steps);
   result.errors.push(...monitor.errors.filter((message) => !result.errors.includes(message)));
   return { resources: remaining, outputs: remaining.some((resource) => resource.custom) ? prior.outputs : {} };
 }
 
-/** The environment the engine gives a language plugin: the project's name and the stack config (plugin.go, language host). */
-function hostEnvironment(project: string, config: Record<string, string>): NodeJS.ProcessEnv {
-  const { PULUMI_CONFIG_SECRET_KEYS: _secretKeys, ...env } = process.env;
-  return { ...env, PULUMI_NODEJS_PROJECT: project, PULUMI_PROJECT: project, PULUMI_CONFIG: JSON.stringify(config) };
+const HOST_NAMESPACE = "pulumi-nodejs:";
+
+/**
+ * The environment the engine gives the provider plugin (plugin/provider_plugin.go
+ * `NewProvider`): the project's name, the runtime options as `PULUMI_RUNTIME_<NAME>`, and in
+ * `PULUMI_CONFIG` only the plugin's own namespace, `pulumi-nodejs:*` without the namespace
+ * (plugin/host.go `Provider`). The stack config reaches the provider through Configure.
+ */
+function hostEnvironment(project: Project, config: Record<string, string>): NodeJS.ProcessEnv {
+  const { PULUMI_CONFIG_SECRET_KEYS: _secretKeys, PULUMI_CONFIG: _config, ...env } = process.env;
+  const own = Object.entries(config).filter(([key]) => key.startsWith(HOST_NAMESPACE));
+  const runtime = Object.entries(project.runtimeOptions).map(([name, value]) => [`PULUMI_RUNTIME_${name.toUpperCase()}`, String(value)]);
+  return {
+    ...env,
+    ...Object.fromEntries(runtime),
+    PULUMI_NODEJS_PROJECT: project.name,
+    PULUMI_PROJECT: project.name,
+    PULUMI_CONFIG: JSON.stringify(Object.fromEntries(own.map(([key, value]) => [key.slice(HOST_NAMESPACE.length), value]))),
+  };
 }
 
 /** The default provider's config as the last up recorded it, secrets unwrapped (as Configure receives it). */

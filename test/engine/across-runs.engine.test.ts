@@ -84,3 +84,49 @@ test("a failed run keeps the replaced endpoint pending deletion, across failed r
     await proxy.close();
   }
 });
+
+test("a provider that fails: refresh keeps what Read answered, and a failed delete keeps the run's work and what was deleted before it", async () => {
+  const failing = (endpoint: object, on: boolean) =>
+    config(endpoint, { "endpoint-stack:failing": String(on), "pulumi-nodejs:probe": "on" });
+  const stack = suite.workspace.stack(suite.project, { config: failing(ENDPOINT, true) });
+  expectOk(await stack.up());
+  // The provider host gets only its own namespace of the stack config (plugin/host.go `Provider`).
+  expect(resourceNamed(stack, "failing").outputs.hostConfig).toBe(JSON.stringify({ probe: "on" }));
+
+  // The Diff after Read fails the refresh, but the refreshed state is recorded (step.go `RefreshStep.Apply`).
+  const refreshed = await stack.refresh();
+  expect(refreshed.ok).toBe(false);
+  expect(refreshed.errors.join("\n")).toContain("diff refused for test");
+  expect(resourceNamed(stack, "failing").outputs).toMatchObject({ refreshed: true });
+  expect(resourceNamed(stack, "failing").outputs).not.toHaveProperty("hostConfig");
+
+  // Replacing main and removing `failing`: its delete fails at the end, after main's replacement was made.
+  const changed = await suite.workspace.stack(suite.project, { config: failing(MOVED, false), continues: stack }).up();
+  expect(changed.ok).toBe(false);
+  expect(changed.errors.join("\n")).toContain("delete refused for test");
+  const newMain = stepsOf(changed).find(([op]) => op === "replace[retain]")![1];
+  expect(
+    dynamicResources(stack)
+      .filter((resource) => !resource.delete)
+      .map((resource) => [resource.name, resource.id]),
+  ).toEqual(
+    expect.arrayContaining([
+      ["main", newMain],
+      ["failing", "failing-1"],
+    ]),
+  );
+  const goneAfter = (result: typeof changed) =>
+    result.steps.filter((step) => step.op.startsWith("delete") && !step.error).map((step) => step.id);
+  for (const id of goneAfter(changed))
+    expect(
+      dynamicResources(stack)
+        .filter((resource) => !resource.delete)
+        .map((r) => r.id),
+    ).not.toContain(id);
+
+  // A destroy that fails keeps deleted what it deleted before the failure.
+  const destroyed = await stack.destroy();
+  expect(destroyed.ok).toBe(false);
+  expect(resourceNamed(stack, "failing").id).toBe("failing-1");
+  for (const id of goneAfter(destroyed)) expect(dynamicResources(stack).map((resource) => resource.id)).not.toContain(id);
+});
