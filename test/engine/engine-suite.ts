@@ -17,12 +17,16 @@ export interface EngineSuite {
   readonly emulator: Emulator;
   /** Stack config reaching the emulator (`messaging:apiKey`, `messaging:baseUrl`), plus `extra`. */
   serviceConfig(extra?: Record<string, string>): Record<string, string>;
+  /** The service config for `test/fixtures/endpoint-stack` with its `endpoint` input (default {@link ENDPOINT}), plus `extra`. */
+  endpointConfig(endpoint?: object, extra?: Record<string, string>): Record<string, string>;
 }
 
 /** Registers the file's beforeAll/afterAll; the fields are ready inside tests. */
 export function useEngineSuite(apiKey: string, fixture?: string): EngineSuite {
   const suite = { apiKey } as { -readonly [K in keyof EngineSuite]: EngineSuite[K] };
   suite.serviceConfig = (extra = {}) => ({ "messaging:apiKey": apiKey, "messaging:baseUrl": suite.emulator.url, ...extra });
+  suite.endpointConfig = (endpoint = ENDPOINT, extra = {}) =>
+    suite.serviceConfig({ "endpoint-stack:endpoint": JSON.stringify(endpoint), ...extra });
   beforeAll(async () => {
     suite.workspace = new PackedWorkspace();
     if (fixture) suite.project = suite.workspace.project(fixture);

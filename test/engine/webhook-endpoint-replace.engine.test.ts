@@ -8,8 +8,7 @@ import { dynamicSteps, expectOk, opsByName, stepsOf } from "./harness";
 const API_KEY = "sk_test_engine_replace_2b8c";
 
 const suite = useEngineSuite(API_KEY, "endpoint-stack");
-const config = (endpoint: object = ENDPOINT, extra: Record<string, string> = {}) =>
-  suite.serviceConfig({ "endpoint-stack:endpoint": JSON.stringify(endpoint), ...extra });
+const config = suite.endpointConfig;
 
 describe("changes replace; the old endpoint is retained", () => {
   test("changing any input replaces the endpoint and keeps the old one in the service", async () => {

@@ -20,8 +20,7 @@ import {
 const API_KEY = "sk_test_engine_77d1e0";
 
 const suite = useEngineSuite(API_KEY, "endpoint-stack");
-const config = (endpoint: object = ENDPOINT, extra: Record<string, string> = {}) =>
-  suite.serviceConfig({ "endpoint-stack:endpoint": JSON.stringify(endpoint), ...extra });
+const config = suite.endpointConfig;
 
 describe("configuration", () => {
   test("the key and base URL can come from the environment", async () => {

@@ -11,8 +11,7 @@ import { dynamicResources, expectOk, opsByName, plain, resourceNamed, stateOf, s
 const API_KEY = "sk_test_engine_4f9a2c";
 
 const suite = useEngineSuite(API_KEY, "endpoint-stack");
-const config = (endpoint: object = ENDPOINT, extra: Record<string, string> = {}) =>
-  suite.serviceConfig({ "endpoint-stack:endpoint": JSON.stringify(endpoint), ...extra });
+const config = suite.endpointConfig;
 
 describe("create and a no-op second run", () => {
   test("preview plans a create and calls the service zero times", async () => {
