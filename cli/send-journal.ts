@@ -1,35 +1,28 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import type { Message } from "../schemas/types";
+import { MESSAGE_ID_VERSION } from "./message-identity";
 
 /**
  * How long the service is assumed to remember an idempotency key: the emulator keeps its
- * answers 24 hours. A re-run within that time is safe on the keys alone; after it, only the
- * journal stands between a chunk and a second delivery.
+ * answers 24 hours (and 10,000 keys). A call left in flight is finished safely only within
+ * that time: after it, the service may process it as new.
  */
 export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
 
-/** What a send is: the same values give the same chunk keys, on any machine, in any run. */
-export interface SendIdentity {
-  /** SHA-256 of the file's bytes, hex. */
-  readonly fileDigest: string;
-  readonly stream: string;
-  readonly batchSize: number;
-  /** `""` for the first send of a file; a random id for each `--resend`. */
-  readonly sendId: string;
-}
+/** The journal format this version writes and reads. */
+export const JOURNAL_VERSION = 2;
 
-/**
- * The idempotency key prefix of a send: `ms1-` and 40 hex digits of a SHA-256 over the
- * file's content, the stream, the batch size and the send id. Chunk `i` is sent with
- * `${prefix}-${i}`, so re-running the same command sends every chunk under the key it had.
- */
-export function sendKeyPrefix(identity: SendIdentity): string {
-  const material = ["pulumi-messaging send v1", identity.fileDigest, identity.stream, String(identity.batchSize), identity.sendId].join(
-    "\n",
-  );
-  return `ms1-${createHash("sha256").update(material).digest("hex").slice(0, 40)}`;
+/** What a journal is kept for: one file, sent to one service, on one stream, by one send. */
+export interface SendScope {
+  /** The file's absolute path. */
+  readonly file: string;
+  readonly baseUrl: string;
+  readonly stream: string;
+  /** `""` for the file's send; the id of a `--resend`. */
+  readonly sendId: string;
 }
 
 /**
@@ -42,104 +35,239 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(base, "pulumi-messaging", "sends");
 }
 
-/** First line of a journal. */
-export interface JournalHeader extends SendIdentity {
-  readonly version: 1;
-  readonly keyPrefix: string;
-  /** The file as given, for people reading the journal. */
+/** A call written down before its request goes out, and removed once the service answered it. */
+export interface InFlightCall {
+  readonly key: string;
+  readonly stream: string;
+  /** When the call was first sent, ISO 8601. */
+  readonly startedAt: string;
+  /** Each message's identity and place in the file, in call order. */
+  readonly ids: string[];
+  readonly locations: string[];
+  /** The messages as sent: finishing the call sends these very bytes under the same key. */
+  readonly messages: Message[];
+}
+
+/** A sent message no longer in the file: where it was, and when it was sent. */
+export interface SentElsewhere {
+  readonly location: string;
+  readonly sentAt: string;
+}
+
+interface Header {
+  readonly journal: "pulumi-messaging send";
+  readonly version: number;
+  readonly messageIds: string;
   readonly file: string;
-  readonly messages: number;
-  readonly chunks: number;
-  /** When the send was first started, ISO 8601. */
+  readonly baseUrl: string;
+  readonly stream: string;
+  readonly sendId: string;
   readonly startedAt: string;
 }
 
-/** One confirmed chunk. */
-export interface JournalChunk {
-  readonly chunk: number;
-  readonly count: number;
-  readonly id?: string;
-}
+/** One line after the header: a call the service confirmed, or sent messages the user let go (`--allow-changed`). */
+type JournalRecord =
+  | { sent: { key: string; batchId: string | null; at: string; ids: string[]; locations: string[] } }
+  | { letGo: { at: string; ids: string[] } };
+
+/** The journal of a send could not be used; the message says why and what to do. */
+export class JournalError extends Error {}
 
 /**
- * The record of a send's confirmed chunks: an append-only NDJSON file named after the key
- * prefix, a header line then one line per chunk the service confirmed. It only saves work
- * and answers "what was sent": a chunk confirmed but not yet written (the process killed in
- * between) is sent again under its key, and the service answers it from its record. A torn
- * last line (a crash mid-write) is ignored.
+ * The record of what a send has sent: a directory per {@link SendScope} holding
+ * `journal.ndjson` (a header line, then one line per confirmed call with its messages'
+ * identities) and `in-flight/` (one file per call whose request went out unanswered).
+ *
+ * Order of writes, so that a kill at any point loses nothing and sends nothing twice: a
+ * call's in-flight file is written before its request; once confirmed, its journal line is
+ * appended, then the in-flight file removed. A call found in flight is finished under its
+ * key with its recorded messages; one found both confirmed and in flight is only tidied. A
+ * torn last line or in-flight file (a crash mid-write) is ignored: the request it belonged to
+ * had not been sent, or its call is still in flight.
  */
 export class SendJournal {
-  /** Chunks already confirmed (by earlier runs, then by this one). */
-  readonly confirmed = new Map<number, JournalChunk>();
-  /** When the send was first started. */
+  /** Sent messages: identity → copies sent (copies the user let go with `--allow-changed` excluded). */
+  readonly sent = new Map<string, number>();
+  /** Messages in confirmed calls, every copy counted. */
+  sentMessages = 0;
+  readonly inFlight: InFlightCall[] = [];
   readonly startedAt: Date;
   readonly #fd: number;
+  readonly #inFlightDir: string;
 
   private constructor(
-    readonly path: string,
-    header: JournalHeader,
-    existing: JournalChunk[],
+    readonly directory: string,
+    readonly journalFile: string,
+    startedAt: string,
   ) {
-    for (const chunk of existing) this.confirmed.set(chunk.chunk, chunk);
-    this.startedAt = new Date(header.startedAt);
-    this.#fd = fs.openSync(this.path, "a");
+    this.startedAt = new Date(startedAt);
+    this.#inFlightDir = path.join(directory, "in-flight");
+    this.#fd = fs.openSync(journalFile, "a");
   }
 
-  /** Opens (or starts) the journal of the send `header` describes, in `stateDir`. */
-  static open(stateDir: string, header: JournalHeader): SendJournal {
-    fs.mkdirSync(stateDir, { recursive: true });
-    const file = path.join(stateDir, `${header.keyPrefix}.ndjson`);
-    const existing = SendJournal.#read(file);
-    if (existing === undefined) {
-      fs.writeFileSync(file, `${JSON.stringify(header)}\n`);
-      return new SendJournal(file, header, []);
+  /** The directory of `scope`'s journal in `stateDir`. */
+  static directoryOf(stateDir: string, scope: SendScope): string {
+    const name = hash("sha256", ["pulumi-messaging send journal", scope.file, scope.baseUrl, scope.stream, scope.sendId].join("\n"));
+    return path.join(stateDir, `send-${name.slice(0, 32)}`);
+  }
+
+  /** True when `scope` has a journal in `stateDir` (nothing is created). */
+  static exists(stateDir: string, scope: SendScope): boolean {
+    return fs.existsSync(path.join(SendJournal.directoryOf(stateDir, scope), "journal.ndjson"));
+  }
+
+  /**
+   * Opens the journal of `scope` in `stateDir`, or starts one.
+   * @throws JournalError when it was written by a newer version or for another scope
+   */
+  static open(stateDir: string, scope: SendScope): SendJournal {
+    const directory = SendJournal.directoryOf(stateDir, scope);
+    fs.mkdirSync(path.join(directory, "in-flight"), { recursive: true });
+    const journalFile = path.join(directory, "journal.ndjson");
+    const text = readIfExists(journalFile);
+    const lines = text === undefined ? [] : text.split("\n");
+    let header = parseLine<Header>(lines[0] ?? "");
+    if (header === undefined) {
+      header = {
+        journal: "pulumi-messaging send",
+        version: JOURNAL_VERSION,
+        messageIds: MESSAGE_ID_VERSION,
+        ...scope,
+        startedAt: new Date().toISOString(),
+      };
+      fs.writeFileSync(journalFile, `${JSON.stringify(header)}\n`);
+    } else {
+      checkHeader(journalFile, header, scope);
+      // A line torn by a crash would swallow the next record: start on a fresh line.
+      if (!text!.endsWith("\n")) fs.appendFileSync(journalFile, "\n");
     }
-    // A line torn by a crash would swallow the next record: start on a fresh line.
-    if (!existing.endsWithNewline) fs.appendFileSync(file, "\n");
-    return new SendJournal(file, existing.header, existing.chunks);
+    const journal = new SendJournal(directory, journalFile, header.startedAt);
+    const confirmedKeys = new Set<string>();
+    for (const line of lines.slice(1)) {
+      const record = parseLine<JournalRecord>(line);
+      if (record === undefined) continue;
+      if ("sent" in record) {
+        confirmedKeys.add(record.sent.key);
+        journal.sentMessages += record.sent.ids.length;
+        for (const id of record.sent.ids) journal.sent.set(id, (journal.sent.get(id) ?? 0) + 1);
+      } else if ("letGo" in record) {
+        for (const id of record.letGo.ids) journal.#forget(id);
+      }
+    }
+    journal.#readInFlight(confirmedKeys);
+    return journal;
   }
 
-  /** Messages in the confirmed chunks. */
-  get confirmedMessages(): number {
-    let total = 0;
-    for (const chunk of this.confirmed.values()) total += chunk.count;
-    return total;
+  /** Writes a call down as in flight; call before its request goes out. */
+  recordInFlight(call: InFlightCall): void {
+    fs.writeFileSync(this.#inFlightFile(call.key), JSON.stringify(call));
   }
 
-  /** Records a confirmed chunk (one line, written at once). */
-  record(chunk: JournalChunk): void {
-    this.confirmed.set(chunk.chunk, chunk);
-    fs.writeSync(this.#fd, `${JSON.stringify(chunk)}\n`);
+  /** Records a confirmed call, then clears its in-flight file. */
+  recordSent(key: string, batchId: string | null, ids: string[], locations: string[]): void {
+    const record: JournalRecord = { sent: { key, batchId, at: new Date().toISOString(), ids, locations } };
+    fs.writeSync(this.#fd, `${JSON.stringify(record)}\n`);
+    this.sentMessages += ids.length;
+    for (const id of ids) this.sent.set(id, (this.sent.get(id) ?? 0) + 1);
+    this.dropInFlight(key);
+  }
+
+  /** Clears a call's in-flight file: the service refused it, so it did nothing. */
+  dropInFlight(key: string): void {
+    fs.rmSync(this.#inFlightFile(key), { force: true });
+  }
+
+  /**
+   * Records that the user let these sent messages go (`--allow-changed`): they no longer stop
+   * a run, and a message with the same content is sent again.
+   * @param ids identities, one entry per copy
+   */
+  letGo(ids: string[]): void {
+    if (ids.length === 0) return;
+    fs.writeSync(this.#fd, `${JSON.stringify({ letGo: { at: new Date().toISOString(), ids } } satisfies JournalRecord)}\n`);
+    for (const id of ids) this.#forget(id);
+  }
+
+  /**
+   * Where the given sent messages were when they were sent (from the journal and the calls in
+   * flight), for telling the user which lines changed.
+   * @param missing identity → copies to find; not modified
+   */
+  whereSent(missing: ReadonlyMap<string, number>): SentElsewhere[] {
+    const left = new Map(missing);
+    const found: SentElsewhere[] = [];
+    const take = (ids: string[], locations: string[], sentAt: string) => {
+      ids.forEach((id, i) => {
+        const copies = left.get(id) ?? 0;
+        if (copies === 0) return;
+        left.set(id, copies - 1);
+        found.push({ location: locations[i] ?? "?", sentAt });
+      });
+    };
+    for (const call of this.inFlight) take(call.ids, call.locations, `${call.startedAt}, in flight`);
+    for (const line of fs.readFileSync(this.journalFile, "utf8").split("\n").slice(1)) {
+      const record = parseLine<JournalRecord>(line);
+      if (record && "sent" in record) take(record.sent.ids, record.sent.locations, record.sent.at);
+    }
+    return found;
   }
 
   close(): void {
     fs.closeSync(this.#fd);
   }
 
-  static #read(file: string): { header: JournalHeader; chunks: JournalChunk[]; endsWithNewline: boolean } | undefined {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-      throw error;
-    }
-    const [first, ...rest] = text.split("\n");
-    let header: JournalHeader;
-    try {
-      header = JSON.parse(first) as JournalHeader;
-    } catch {
-      return undefined; // torn before the header was complete: start again
-    }
-    const chunks: JournalChunk[] = [];
-    for (const line of rest) {
-      try {
-        const chunk = JSON.parse(line) as JournalChunk;
-        if (Number.isInteger(chunk.chunk) && Number.isInteger(chunk.count)) chunks.push(chunk);
-      } catch {
-        // a torn last line
+  #forget(id: string): void {
+    const copies = this.sent.get(id) ?? 0;
+    if (copies <= 1) this.sent.delete(id);
+    else this.sent.set(id, copies - 1);
+  }
+
+  #inFlightFile(key: string): string {
+    return path.join(this.#inFlightDir, `${hash("sha256", key).slice(0, 32)}.json`);
+  }
+
+  #readInFlight(confirmedKeys: ReadonlySet<string>): void {
+    for (const name of fs.readdirSync(this.#inFlightDir).sort()) {
+      const file = path.join(this.#inFlightDir, name);
+      const call = parseLine<InFlightCall>(readIfExists(file) ?? "");
+      // Torn (its request never went out) or already confirmed (killed before the tidy-up).
+      if (call === undefined || !Array.isArray(call.messages) || confirmedKeys.has(call.key)) {
+        fs.rmSync(file, { force: true });
+        continue;
       }
+      this.inFlight.push(call);
     }
-    return { header, chunks, endsWithNewline: text.endsWith("\n") };
+    this.inFlight.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  }
+}
+
+function checkHeader(file: string, header: Header, scope: SendScope): void {
+  if (header.journal !== "pulumi-messaging send" || header.version !== JOURNAL_VERSION || header.messageIds !== MESSAGE_ID_VERSION) {
+    throw new JournalError(
+      `${file} is a journal of another format (version ${JSON.stringify(header.version)}), written by another version of ` +
+        "pulumi-messaging: use that version to finish the send, or a newer one that reads this format",
+    );
+  }
+  if (header.file !== scope.file || header.baseUrl !== scope.baseUrl || header.stream !== scope.stream || header.sendId !== scope.sendId) {
+    throw new JournalError(`${file} belongs to another send (${header.file} to ${header.baseUrl}): move it away, then run again`);
+  }
+}
+
+function readIfExists(file: string): string | undefined {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function parseLine<T>(line: string): T | undefined {
+  if (line.trim() === "") return undefined;
+  try {
+    const value = JSON.parse(line) as unknown;
+    return typeof value === "object" && value !== null ? (value as T) : undefined;
+  } catch {
+    return undefined;
   }
 }

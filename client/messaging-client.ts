@@ -11,7 +11,7 @@ import { newIdempotencyKey } from "./idempotency";
 import { resolveClientOptions, type MessagingClientOptions } from "./options";
 import { createRedactor } from "./redact";
 import { parseResponseBody } from "./response";
-import { sendInChunks, type SendMessagesOptions, type SendMessagesResult } from "./send-messages";
+import { SEND_PLANNED, sendInChunks, type PlannedSendHooks, type SendMessagesOptions, type SendMessagesResult } from "./send-messages";
 import { parseInput } from "./validate";
 import { USER_AGENT } from "./version";
 
@@ -107,6 +107,19 @@ export class MessagingClient {
   }
 
   async sendMessages(messages: Iterable<Message> | AsyncIterable<Message>, options: SendMessagesOptions): Promise<SendMessagesResult> {
+    return this[SEND_PLANNED](messages, options, {});
+  }
+
+  /**
+   * Internal (the `messaging send` command): {@link MessagingClient.sendMessages} with hooks
+   * that choose each chunk's key and see each chunk before it is sent. Not part of the
+   * package's API: the symbol is not exported from it.
+   */
+  async [SEND_PLANNED](
+    messages: Iterable<Message> | AsyncIterable<Message>,
+    options: SendMessagesOptions,
+    hooks: PlannedSendHooks,
+  ): Promise<SendMessagesResult> {
     this.#assertOpen();
     // Chunks are checked by sendInChunks already: they go straight to the operation.
     return sendInChunks(
@@ -114,6 +127,7 @@ export class MessagingClient {
       options,
       (batch, idempotencyKey, signal, onRetry) =>
         this.#send(OPERATIONS.sendMessageBatch, batch, idempotencyKey, signal, onRetry) as Promise<MessageBatchResult>,
+      hooks,
     );
   }
 

@@ -90,11 +90,26 @@ export type SendBatch = (
 ) => Promise<MessageBatchResult>;
 
 /**
- * Internal: set to `true` in the options when every message has already been validated by
- * the package's schemas (the `messaging send` command validates the whole file in a first
- * pass), so it is not validated a second time. Not part of the public options.
+ * What a caller inside the package (the `messaging send` command) adds to a chunked send. Not
+ * part of the public options: it reaches {@link sendInChunks} through the client's
+ * {@link SEND_PLANNED} method only.
  */
-export const PREVALIDATED: unique symbol = Symbol("pulumi-messaging.prevalidated");
+export interface PlannedSendHooks {
+  /** Every message was already validated by the package's schemas (a first pass): not checked again. */
+  readonly prevalidated?: boolean;
+  /** The idempotency key of chunk `index`. Default `${prefix}-${index}`. */
+  readonly keyOf?: (index: number) => string;
+  /**
+   * Called just before a chunk's first request, with its key (e.g. to record it as in flight).
+   * If it throws, the chunk is not sent and the send stops with that error.
+   */
+  readonly beforeSend?: (chunk: Chunk<Message>, key: string) => void;
+  /** Called once for each chunk that failed for good (after its retries), with its key and the error. */
+  readonly onChunkFailed?: (chunk: Chunk<Message>, key: string, error: unknown) => void;
+}
+
+/** The client's method taking {@link PlannedSendHooks}: an internal entry point, not exported from the package. */
+export const SEND_PLANNED: unique symbol = Symbol("pulumi-messaging.sendPlanned");
 
 const SendMessagesOptionsSchema = z.object({
   stream: Stream,
@@ -136,7 +151,12 @@ const SendMessagesOptionsSchema = z.object({
  * prefix used (generated or given: re-running with it resends nothing twice). Before
  * that, the error itself is thrown (`ValidationError`, the signal's reason…).
  */
-export async function sendInChunks(messages: unknown, options: SendMessagesOptions, sendBatch: SendBatch): Promise<SendMessagesResult> {
+export async function sendInChunks(
+  messages: unknown,
+  options: SendMessagesOptions,
+  sendBatch: SendBatch,
+  hooks: PlannedSendHooks = {},
+): Promise<SendMessagesResult> {
   const parsedOptions = SendMessagesOptionsSchema.safeParse(options);
   if (!parsedOptions.success) throw new ValidationError("sendMessages options", toFieldErrors(parsedOptions.error.issues));
   const { stream, onProgress, onRetry, signal, stopSignal } = parsedOptions.data;
@@ -144,7 +164,8 @@ export async function sendInChunks(messages: unknown, options: SendMessagesOptio
   const concurrency = parsedOptions.data.concurrency ?? DEFAULT_SEND_CONCURRENCY;
   const prefix = parsedOptions.data.idempotencyKeyPrefix ?? newIdempotencyKey();
   const skip = parsedOptions.data.skipChunks ?? new Set<number>();
-  const prevalidated = (options as { [PREVALIDATED]?: boolean })[PREVALIDATED] === true;
+  const prevalidated = hooks.prevalidated === true;
+  const keyOf = hooks.keyOf ?? ((index: number) => chunkIdempotencyKey(prefix, index));
 
   if (!isIterable(messages)) {
     throw new ValidationError("messages", { messages: ["expected an array, an iterable or an async iterable of messages"] });
@@ -165,12 +186,19 @@ export async function sendInChunks(messages: unknown, options: SendMessagesOptio
   };
 
   const send = async (chunk: Chunk<Message>) => {
-    const idempotencyKey = chunkIdempotencyKey(prefix, chunk.index);
+    const idempotencyKey = keyOf(chunk.index);
     const notify = onRetry && ((notice: RetryNotice) => onRetry({ ...notice, chunkIndex: chunk.index }));
     let result: MessageBatchResult;
     try {
+      hooks.beforeSend?.(chunk, idempotencyKey);
+    } catch (error) {
+      fail(chunk.index, error);
+      return;
+    }
+    try {
       result = await sendBatch({ stream, messages: chunk.items }, idempotencyKey, signal, notify);
     } catch (error) {
+      hooks.onChunkFailed?.(chunk, idempotencyKey, error);
       fail(chunk.index, error);
       return;
     }
