@@ -1,0 +1,261 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startEmulator, type Emulator, type FaultKind } from "../../emulator";
+import { API_KEY, assertBuilt, ATTEMPTS_PER_CALL, CLI, recipient, runSend, seedFor, type RunResult } from "./send-harness";
+
+/**
+ * `messaging send` run again after the user edited the file: after a run killed in the middle
+ * of a call, and after a finished run. Every assertion counts what the emulator accepted, line
+ * by line (each line's body is unique).
+ *
+ * The killed run is made the same way every time: 30 lines in calls of 10; call 1 is accepted,
+ * call 2 is processed by the emulator but its connection dropped on every attempt (so the
+ * service has it and the command does not know), and the command is then killed with SIGKILL
+ * while it waits to retry. Call 3 was never sent.
+ */
+
+let emulator: Emulator;
+let dir: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  dir = mkdtempSync(path.join(os.tmpdir(), "messaging-send-edits-"));
+  emulator = await startEmulator({ port: 0, host: "127.0.0.1", apiKey: API_KEY });
+});
+
+afterAll(async () => {
+  await emulator?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  emulator.setFaults({ failureRate: 0 });
+});
+
+function send(args: string[] | string): Promise<RunResult> {
+  return runSend(emulator, dir, args);
+}
+
+/** Line `i` (from 0) of file `name`, as text. */
+function line(name: string, i: number, edit = ""): string {
+  return JSON.stringify({ tos: [recipient(i)], body: `${name}: line ${i + 1}${edit}` });
+}
+
+/** Writes `lines` to `name` (NDJSON); returns the name. */
+function write(name: string, lines: string[]): string {
+  writeFileSync(path.join(dir, name), `${lines.join("\n")}\n`);
+  return name;
+}
+
+function lines(name: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => line(name, i));
+}
+
+/** How many times the emulator accepted each message body, over all its batches. */
+function accepted(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const batch of emulator.batches()) {
+    for (const message of batch.messages) counts.set(message.body!, (counts.get(message.body!) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Asserts each of `file`'s `lines` was accepted exactly `times` times. */
+function expectEachAccepted(file: string[], times = 1): void {
+  const counts = accepted();
+  const body = (text: string) => (JSON.parse(text) as { body: string }).body;
+  expect(file.map((text) => [body(text), counts.get(body(text)) ?? 0])).toEqual(file.map((text) => [body(text), times]));
+}
+
+const BATCH = ["--batch-size", "10"];
+const DROPPED: FaultKind[] = ["drop_after_processing"];
+
+/**
+ * Runs `send --file name ...args` so that it is killed (SIGKILL) while call 2 is in flight,
+ * after the emulator processed it; resolves with what the command printed.
+ */
+async function killedRun(name: string, args: string[] = []): Promise<{ stderr: string }> {
+  const before = emulator.batches().length;
+  emulator.setFaults({
+    failureRate: 0.5,
+    kinds: DROPPED,
+    seed: seedFor(0.5, DROPPED, [undefined, ...Array(ATTEMPTS_PER_CALL).fill("drop_after_processing")]),
+  });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MESSAGING_API_KEY: API_KEY,
+    MESSAGING_BASE_URL: emulator.url,
+    MESSAGING_STATE_DIR: path.join(dir, "state"),
+  };
+  const child = spawn(process.execPath, [CLI, "send", "--file", name, ...BATCH, ...args], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
+  try {
+    // Call 2 processed: the command is now waiting to retry it (every retry is dropped too).
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (emulator.batches().length - before >= 2) resolve();
+        else if (child.exitCode !== null) reject(new Error(`the command ended before call 2 was processed:\n${stderr}`));
+        else return;
+        clearInterval(timer);
+      }, 5);
+    });
+  } finally {
+    child.kill("SIGKILL");
+    await exited;
+    emulator.setFaults({ failureRate: 0 });
+  }
+  expect(emulator.batches().length - before).toBe(2);
+  return { stderr };
+}
+
+describe("messaging send after a run killed mid-call, the file then edited", () => {
+  it("a line appended: the call in flight is finished under its key, the rest and the new line sent, each line once", async () => {
+    const name = "killed-append.ndjson";
+    const file = lines(name, 30);
+    write(name, file);
+    await killedRun(name);
+    file.push(line(name, 30));
+    write(name, file);
+
+    const again = await send(["--file", name, ...BATCH]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain("continuing: 10 of 31 message(s) were sent by earlier runs, 10 were left in flight");
+    expectEachAccepted(file);
+  });
+
+  it("a sent line changed: nothing is sent and the line is named; --allow-changed sends the new version once", async () => {
+    const name = "killed-sent.ndjson";
+    const file = lines(name, 30);
+    write(name, file);
+    await killedRun(name);
+    const original = file[4];
+    file[4] = line(name, 4, " (corrected)");
+    write(name, file);
+
+    const before = emulator.batches().length;
+    const refused = await send(["--file", name, ...BATCH]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("1 message(s) sent from killed-sent.ndjson earlier are no longer in it");
+    expect(refused.stderr).toMatch(/^ {2}line 5 \(sent /m);
+    expect(refused.stderr).toContain("add --allow-changed");
+    expect(emulator.batches().length).toBe(before);
+
+    const allowed = await send(["--file", name, ...BATCH, "--allow-changed"]);
+    expect(allowed.code).toBe(0);
+    expectEachAccepted([original, ...file]);
+
+    // The change was decided once: the same command again has nothing to send and refuses nothing.
+    const third = await send(["--file", name, ...BATCH]);
+    expect(third.code).toBe(0);
+    expect(third.stdout).toContain("already sent: all 30 message(s)");
+  });
+
+  it("an unsent line changed: only its new version goes out, with the rest, each once", async () => {
+    const name = "killed-unsent.ndjson";
+    const file = lines(name, 30);
+    write(name, file);
+    await killedRun(name);
+    const original = file[24];
+    file[24] = line(name, 24, " (corrected)");
+    write(name, file);
+
+    const again = await send(["--file", name, ...BATCH]);
+    expect(again.code).toBe(0);
+    expectEachAccepted(file);
+    expectEachAccepted([original], 0);
+  });
+
+  it("a line of the call in flight changed: named as in flight; --allow-changed finishes the call as sent, then the new version", async () => {
+    const name = "killed-in-flight.ndjson";
+    const file = lines(name, 30);
+    write(name, file);
+    await killedRun(name);
+    const original = file[14];
+    file[14] = line(name, 14, " (corrected)");
+    write(name, file);
+
+    const refused = await send(["--file", name, ...BATCH]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^ {2}line 15 \(sent .*, in flight\)$/m);
+
+    const allowed = await send(["--file", name, ...BATCH, "--allow-changed"]);
+    expect(allowed.code).toBe(0);
+    // The service had processed the call in flight: finishing it under its key sent nothing new.
+    expectEachAccepted([original, ...file]);
+  });
+});
+
+describe("messaging send after a finished run, the file then edited", () => {
+  it("lines appended: only they go out", async () => {
+    const name = "finished-append.ndjson";
+    const file = lines(name, 25);
+    write(name, file);
+    expect((await send(["--file", name, ...BATCH])).code).toBe(0);
+    file.push(...Array.from({ length: 5 }, (_, i) => line(name, 25 + i)));
+    write(name, file);
+
+    const again = await send(["--file", name, ...BATCH, "--json"]);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual(expect.objectContaining({ status: "sent", sentNow: 5, skippedMessages: 25, messages: 30 }));
+    expectEachAccepted(file);
+  });
+
+  it("a sent line changed: refused with nothing sent, then sent once with --allow-changed", async () => {
+    const name = "finished-sent.ndjson";
+    const file = lines(name, 12);
+    write(name, file);
+    expect((await send(["--file", name, ...BATCH])).code).toBe(0);
+    const original = file[7];
+    file[7] = line(name, 7, " (corrected)");
+    write(name, file);
+
+    const dryRun = await send(["--file", name, ...BATCH, "--dry-run", "--json"]);
+    expect(JSON.parse(dryRun.stdout)).toEqual(
+      expect.objectContaining({ status: "refused", changed: [expect.objectContaining({ location: "line 8" })] }),
+    );
+    const refused = await send(["--file", name, ...BATCH]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^ {2}line 8 \(sent /m);
+    expectEachAccepted([original, ...file.filter((_, i) => i !== 7)]);
+    expectEachAccepted([file[7]], 0);
+
+    expect((await send(["--file", name, ...BATCH, "--allow-changed"])).code).toBe(0);
+    expectEachAccepted([original, ...file]);
+  });
+
+  it("a line listed twice is two messages: both go out, and a re-run sends neither again", async () => {
+    const name = "finished-twice.ndjson";
+    const file = [line(name, 0), line(name, 1), line(name, 0)];
+    write(name, file);
+    expect((await send(["--file", name])).code).toBe(0);
+    expect((await send(["--file", name])).stdout).toContain("already sent");
+    expect(accepted().get(`${name}: line 1`)).toBe(2);
+    expect(accepted().get(`${name}: line 2`)).toBe(1);
+  });
+});
+
+describe("messaging send --resend killed mid-call", () => {
+  it("prints its send id at the start; the printed command finishes it: every line exactly twice in all", async () => {
+    const name = "resend-killed.ndjson";
+    const file = lines(name, 30);
+    write(name, file);
+    expect((await send(["--file", name, ...BATCH])).code).toBe(0);
+
+    const { stderr } = await killedRun(name, ["--resend"]);
+    const finish = /^resend: send id ([0-9a-f]{12})\. If this run stops before the end, finish it with\n {2}(.*)$/m.exec(stderr);
+    expect(finish).not.toBeNull();
+    expect(finish![2]).toBe(`npx messaging send --file ${name} --stream transactional --batch-size 10 --send-id ${finish![1]}`);
+
+    const again = await send(finish![2]);
+    expect(again.code).toBe(0);
+    expectEachAccepted(file, 2);
+  });
+});
