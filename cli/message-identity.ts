@@ -5,19 +5,10 @@
  * a new version tag and leaves these as they are; test/cli/message-identity.test.ts pins them.
  */
 import { createHash, hash, type Hash } from "node:crypto";
+import { canonicalJson } from "../schemas/canonical-json";
 
 /** Tag of the message identity algorithm below, written into every journal. */
 export const MESSAGE_ID_VERSION = "m1";
-
-// Keys sorted by code unit, not locale: an identity must not change with the machine's LANG.
-const byCodeUnit = ([a]: [string, unknown], [b]: [string, unknown]): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** JSON with every object's keys in code-unit order and no white space: one text per value, whatever its key order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value ?? null, (_key, v) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(byCodeUnit)) : v,
-  );
-}
 
 /**
  * A message's identity (version `m1`): 32 hex digits of SHA-256 over its canonical JSON. What

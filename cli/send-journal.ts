@@ -86,7 +86,7 @@ export class JournalError extends Error {}
  * had not been sent, or its call is still in flight.
  */
 export class SendJournal {
-  /** Sent messages: identity → copies sent (copies the user let go with `--allow-changed` excluded). */
+  /** Messages sent before this run: identity → copies sent (copies the user let go with `--allow-changed` excluded). */
   readonly sent = new Map<string, number>();
   /** Messages in confirmed calls, every copy counted. */
   sentMessages = 0;
@@ -167,8 +167,8 @@ export class SendJournal {
   recordSent(key: string, batchId: string | null, ids: string[], locations: string[]): void {
     const record: JournalRecord = { sent: { key, batchId, at: new Date().toISOString(), ids, locations } };
     fs.writeSync(this.#fd, `${JSON.stringify(record)}\n`);
+    // `sent` stays as read: it is what this run was planned against (and a million entries to keep).
     this.sentMessages += ids.length;
-    for (const id of ids) this.sent.set(id, (this.sent.get(id) ?? 0) + 1);
     this.dropInFlight(key);
   }
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { CallKey, canonicalJson, messageId } from "../../cli/message-identity";
+import { CallKey, messageId } from "../../cli/message-identity";
+import { canonicalJson } from "../../schemas/canonical-json";
 
 /**
  * Golden values: journals on users' disks and keys the service remembers were made with

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator, type FaultKind } from "../../emulator";
@@ -34,8 +34,8 @@ afterEach(() => {
   emulator.setFaults({ failureRate: 0 });
 });
 
-function send(args: string[] | string): Promise<RunResult> {
-  return runSend(emulator, dir, args);
+function send(args: string[] | string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
+  return runSend(emulator, dir, args, env);
 }
 
 /** Line `i` (from 0) of file `name`, as text. */
@@ -257,5 +257,48 @@ describe("messaging send --resend killed mid-call", () => {
     const again = await send(finish![2]);
     expect(again.code).toBe(0);
     expectEachAccepted(file, 2);
+  });
+});
+
+describe("messaging send with no journal, or a journal too old to trust", () => {
+  it("a fresh state directory (a new CI runner): the same file makes the same calls under the same keys, each line once", async () => {
+    const name = "fresh-runner.ndjson";
+    const file = lines(name, 30);
+    write(name, file);
+    await killedRun(name);
+    const again = await send(["--file", name, ...BATCH], { MESSAGING_STATE_DIR: path.join(dir, "another-runner") });
+    expect(again.code).toBe(0);
+    // Calls 1 and 2 were answered from the emulator's record, call 3 sent.
+    expectEachAccepted(file);
+  });
+
+  it("a call left in flight more than 24 hours ago: refused, naming its lines; --in-flight sent records it, the rest go out once", async () => {
+    const name = "stale-in-flight.ndjson";
+    const file = lines(name, 30);
+    write(name, file);
+    await killedRun(name);
+    // Age the in-flight record by a day and an hour.
+    const state = path.join(dir, "state");
+    // The state directory is shared by this file's tests: take the record of this file's call.
+    const [record] = readdirSync(state, { recursive: true, encoding: "utf8" }).filter(
+      (entry) => entry.includes("in-flight") && entry.endsWith(".json") && readFileSync(path.join(state, entry), "utf8").includes(name),
+    );
+    const call = JSON.parse(readFileSync(path.join(state, record), "utf8"));
+    const sentAt = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
+    writeFileSync(path.join(state, record), JSON.stringify({ ...call, startedAt: sentAt }));
+
+    const before = emulator.requestCount();
+    const refused = await send(["--file", name, ...BATCH]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("left in flight more than 24 hours ago");
+    expect(refused.stderr).toContain(`  line 11 (sent ${sentAt}, in flight)`);
+    expect(refused.stderr).toContain("--in-flight sent");
+    expect(emulator.requestCount()).toBe(before);
+
+    const recorded = await send(["--file", name, ...BATCH, "--in-flight", "sent"]);
+    expect(recorded.code).toBe(0);
+    // One call only: lines 21-30. Lines 11-20 were recorded as sent without asking the service.
+    expect(emulator.requestCount()).toBe(before + 1);
+    expectEachAccepted(file);
   });
 });
