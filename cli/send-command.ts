@@ -9,7 +9,7 @@ import { programName } from "./program-name";
 import { createProgress } from "./progress";
 import { finishCommand, parseSendOptions, SEND_HELP, SEND_USAGE, type SendOptions } from "./send-options";
 import { planSend, plannedMessages, type SendPlan } from "./send-plan";
-import { defaultStateDir, JournalError, KEY_MEMORY_MS, SendJournal, type InFlightCall } from "./send-journal";
+import { defaultStateDir, JournalError, KEY_MEMORY_MS, SendJournal, type InFlightCall, type SentElsewhere } from "./send-journal";
 import { listSent, refusedOutright, reportFailure, SendReport } from "./send-report";
 import { SignalWatch } from "./send-signals";
 
@@ -214,7 +214,7 @@ async function sendWith(run: Run): Promise<number> {
   if (changed.length > 0) journal!.letGo([...plan.missing].flatMap(([id, copies]) => Array<string>(copies).fill(id)));
 
   // Pass 2: the planned calls.
-  return sendPlanned(run, plan, { ...counts, finishedInFlight: inFlightMessages });
+  return sendPlanned(run, plan, { ...counts, finishedInFlight: inFlightMessages, changed });
 }
 
 /** Messages in the first `n` in-flight calls. */
@@ -292,6 +292,7 @@ async function sendPlanned(run: Run, plan: SendPlan, counts: Record<string, unkn
   if (failure !== undefined) return reportFailure(report, failure, { ...outcome, total: plan.messages }, run.finish);
   const perSecond = Math.round(sentNow / Math.max(report.seconds, 0.001));
   const finishedInFlight = counts.finishedInFlight as number;
+  const changed = counts.changed as SentElsewhere[];
   const confirmedBefore = plan.skipped - finishedInFlight;
   const earlier = [
     confirmedBefore > 0 ? `${confirmedBefore} were sent by earlier runs` : "",
@@ -301,7 +302,10 @@ async function sendPlanned(run: Run, plan: SendPlan, counts: Record<string, unkn
   return report.end(
     { ...outcome, status: "sent", messagesPerSecond: perSecond },
     `sent ${toSend} message(s) in ${plan.calls.length} call(s) in ${report.seconds.toFixed(1)} s (${perSecond} msg/s)${skipped}: ` +
-      `all ${plan.messages} message(s) of ${options.file} are sent\n`,
+      `all ${plan.messages} message(s) of ${options.file} are sent\n` +
+      (changed.length > 0
+        ? `${changed.length} message(s) sent earlier had changed or gone since (--allow-changed):\n${listSent(changed)}\n`
+        : ""),
     0,
   );
 }

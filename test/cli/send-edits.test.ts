@@ -227,7 +227,12 @@ describe("messaging send after a finished run, the file then edited", () => {
     expectEachAccepted([original, ...file.filter((_, i) => i !== 7)]);
     expectEachAccepted([file[7]], 0);
 
-    expect((await send(["--file", name, ...BATCH, "--allow-changed"])).code).toBe(0);
+    const allowed = await send(["--file", name, ...BATCH, "--allow-changed"]);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toMatch(
+      /^sent 1 message\(s\) in 1 call\(s\) .*; 11 were sent by earlier runs: all 12 message\(s\) of finished-sent\.ndjson are sent$/m,
+    );
+    expect(allowed.stdout).toMatch(/^1 message\(s\) sent earlier had changed or gone since \(--allow-changed\):\n {2}line 8 \(sent /m);
     expectEachAccepted([original, ...file]);
   });
 
