@@ -57,9 +57,14 @@ export interface RequestInfo {
   idempotencyKey?: string;
 }
 
-// Appended to the message of every error of a POST: retrying with this key cannot duplicate.
-function keyNote(request: RequestInfo): string {
-  return request.idempotencyKey === undefined
+/** Statuses by which the service refused a call outright: it did nothing, so no retry can make it take effect. */
+const REFUSED_OUTRIGHT: ReadonlySet<number> = new Set([400, 401, 403, 404, 413, 415, 422]);
+
+// Appended to the message of an error of a POST whose outcome a retry can settle: retrying
+// with this key cannot duplicate. A call refused outright (a wrong key, invalid input) gets
+// none: the advice would mislead (the key stays on the error's `idempotencyKey`).
+function keyNote(request: RequestInfo, status?: number): string {
+  return request.idempotencyKey === undefined || (status !== undefined && REFUSED_OUTRIGHT.has(status))
     ? ""
     : `\nidempotency key: ${request.idempotencyKey} (retry with it to make sure the call takes effect once)`;
 }
@@ -102,7 +107,7 @@ function describeApiError(status: number, request: RequestInfo, problem?: Proble
   if (problem?.detail) parts.push(problem.detail);
   if (problem?.errors && Object.keys(problem.errors).length > 0) parts.push(describeFieldErrors(problem.errors, { indent: "  " }));
   if (request.requestId) parts.push(`request id: ${request.requestId}`);
-  return parts.join("\n") + keyNote(request);
+  return parts.join("\n") + keyNote(request, status);
 }
 
 /** 400/422: the service rejected the request's content. */

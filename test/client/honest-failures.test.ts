@@ -43,6 +43,15 @@ const CALLS: Array<[string, Call]> = [
 ];
 
 describe("every error of a POST carries its idempotency key", () => {
+  it.each(CALLS)("%s: a call refused outright (401) keeps the key on the error, and its message gives no retry advice", async (_, call) => {
+    server = await startServer((_req, res) =>
+      res.writeHead(401, { "content-type": "application/problem+json" }).end('{"title":"unauthorized"}'),
+    );
+    const error = await rejection(call(newClient(server.url), { idempotencyKey: "order-42-create" }));
+    expect((error as { idempotencyKey?: string }).idempotencyKey).toBe("order-42-create");
+    expect(error.message).not.toContain("idempotency");
+  });
+
   it.each(CALLS)("%s: ServerError after retries, with the key every attempt used", async (_, call) => {
     server = await startServer((_req, res) =>
       res.writeHead(503, { "content-type": "application/problem+json" }).end('{"title":"unavailable"}'),
