@@ -3,14 +3,14 @@ import * as path from "node:path";
 import type { MessagingClient } from "../client/messaging-client";
 import { SEND_PLANNED } from "../client/send-messages";
 import { clientFromSettings, readSetting } from "../client/settings";
-import { isConfigurationError } from "../errors/messaging-error";
+import { isConfigurationError, isRefusedOutright } from "../errors/messaging-error";
 import { FileError } from "./message-file";
 import { programName } from "./program-name";
 import { createProgress } from "./progress";
 import { finishCommand, parseSendOptions, SEND_HELP, SEND_USAGE, type SendOptions } from "./send-options";
 import { planSend, plannedMessages, type SendPlan } from "./send-plan";
 import { defaultStateDir, JournalError, KEY_MEMORY_MS, SendJournal, type InFlightCall, type SentElsewhere } from "./send-journal";
-import { listSent, refusedOutright, reportFailure, SendReport } from "./send-report";
+import { listSent, reportFailure, SendReport } from "./send-report";
 import { SignalWatch } from "./send-signals";
 
 /** The prefix of call keys when `--idempotency-key-prefix` is not given. */
@@ -206,7 +206,7 @@ async function sendWith(run: Run): Promise<number> {
     try {
       await finishInFlight(client, journal!, call, options.inFlight, signals.cancel.signal);
     } catch (error) {
-      if (refusedOutright(error)) journal!.dropInFlight(call.key);
+      if (isRefusedOutright(error)) journal!.dropInFlight(call.key);
       return reportFailure(report, error, sentSoFar, run.finish);
     }
     finished++;
@@ -279,7 +279,7 @@ async function sendPlanned(run: Run, plan: SendPlan, counts: Record<string, unkn
           journal?.recordInFlight({ key, stream: options.stream, startedAt: new Date().toISOString(), ...place, messages: chunk.items });
         },
         onChunkFailed: (chunk, key, error) => {
-          if (refusedOutright(error)) journal?.dropInFlight(key);
+          if (isRefusedOutright(error)) journal?.dropInFlight(key);
         },
       },
     );

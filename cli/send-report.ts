@@ -53,11 +53,6 @@ export function listSent(where: SentElsewhere[], limit = 20): string {
   return lines.join("\n");
 }
 
-/** True when the service refused the call outright, so it did nothing (its in-flight record can go). */
-export function refusedOutright(error: unknown): boolean {
-  return isApiError(error) && [400, 401, 403, 404, 413, 415, 422].includes(error.status);
-}
-
 /** A failure that running the same command again cannot fix, with what to fix; undefined for others. */
 function whatToFix(cause: unknown): string | undefined {
   if (isAuthenticationError(cause)) return `the service did not accept the API key: set ${SETTINGS.apiKey.env} to a valid key`;

@@ -60,6 +60,14 @@ export interface RequestInfo {
 /** Statuses by which the service refused a call outright: it did nothing, so no retry can make it take effect. */
 const REFUSED_OUTRIGHT: ReadonlySet<number> = new Set([400, 401, 403, 404, 413, 415, 422]);
 
+/**
+ * True when the service refused the call outright (400, 401, 403, 404, 413, 415, 422): it did
+ * nothing. Any other failure (a 5xx, a timeout, a dropped connection) may have taken effect.
+ */
+export function isRefusedOutright(error: unknown): boolean {
+  return isApiError(error) && REFUSED_OUTRIGHT.has(error.status);
+}
+
 // Appended to the message of an error of a POST whose outcome a retry can settle: retrying
 // with this key cannot duplicate. A call refused outright (a wrong key, invalid input) gets
 // none: the advice would mislead (the key stays on the error's `idempotencyKey`).
