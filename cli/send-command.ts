@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import type { MessagingClient } from "../client/messaging-client";
-import { SEND_PLANNED } from "../client/send-messages";
 import { clientFromSettings, readSetting } from "../client/settings";
-import { isConfigurationError, isRefusedOutright } from "../errors/messaging-error";
+import { isConfigurationError } from "../errors/messaging-error";
 import { FileError } from "./message-file";
 import { programName } from "./program-name";
 import { createProgress } from "./progress";
 import { finishCommand, parseSendOptions, SEND_HELP, SEND_USAGE, type SendOptions } from "./send-options";
-import { planSend, plannedMessages, type SendPlan } from "./send-plan";
-import { defaultStateDir, JournalError, KEY_MEMORY_MS, SendJournal, type InFlightCall, type SentElsewhere } from "./send-journal";
+import { planSend, type SendPlan } from "./send-plan";
+import { finishInFlightCalls, sendPlannedCalls } from "./send-calls";
+import { defaultStateDir, JournalError, KEY_MEMORY_MS, SendJournal, type InFlightCall } from "./send-journal";
 import { listSent, reportFailure, SendReport } from "./send-report";
 import { SignalWatch } from "./send-signals";
 
@@ -192,120 +192,58 @@ async function sendWith(run: Run): Promise<number> {
 
   // Calls a killed run left unanswered go first, exactly as they were sent.
   const client = run.client!;
-  const inFlightMessages = countOf(inFlight, inFlight.length);
+  const inFlightMessages = messagesIn(inFlight);
   const confirmedBefore = Math.max(0, plan.skipped - inFlightMessages);
   if (plan.skipped > 0) {
     const pending = inFlightMessages > 0 ? `, ${inFlightMessages} were left in flight (finished first, under their keys)` : "";
     report.note(`continuing: ${confirmedBefore} of ${plan.messages} message(s) were sent by earlier runs${pending}; sending the rest\n`);
   }
-  let finished = 0;
-  for (const call of inFlight) {
+  const inFlightResult = await finishInFlightCalls(client, journal, inFlight, options.inFlight, signals);
+  if (inFlightResult.failure !== undefined) {
     // Until finished, a call in flight counts as not sent.
-    const sentSoFar = { ...counts, sentMessages: confirmedBefore + countOf(inFlight, finished), total: plan.messages };
-    if (signals.received) return reportFailure(report, signals.received, sentSoFar, run.finish);
-    try {
-      await finishInFlight(client, journal!, call, options.inFlight, signals.cancel.signal);
-    } catch (error) {
-      if (isRefusedOutright(error)) journal!.dropInFlight(call.key);
-      return reportFailure(report, error, sentSoFar, run.finish);
-    }
-    finished++;
+    const sentSoFar = { ...counts, sentMessages: confirmedBefore + inFlightResult.finishedMessages, total: plan.messages };
+    return reportFailure(report, inFlightResult.failure, sentSoFar, run.finish);
   }
   if (changed.length > 0) journal!.letGo([...plan.missing].flatMap(([id, copies]) => Array<string>(copies).fill(id)));
 
   // Pass 2: the planned calls.
-  return sendPlanned(run, plan, { ...counts, finishedInFlight: inFlightMessages, changed });
-}
-
-/** Messages in the first `n` in-flight calls. */
-function countOf(calls: InFlightCall[], n: number): number {
-  return calls.slice(0, n).reduce((total, call) => total + call.ids.length, 0);
-}
-
-/** Finishes a call left in flight: the same messages under the same key, so the service answers from its record if it had it. */
-async function finishInFlight(
-  client: MessagingClient,
-  journal: SendJournal,
-  call: InFlightCall,
-  choice: "sent" | "resend" | undefined,
-  signal: AbortSignal,
-): Promise<void> {
-  const stale = Date.now() - Date.parse(call.startedAt) > KEY_MEMORY_MS;
-  if (stale && choice === "sent") {
-    journal.recordSent(call.key, null, call.ids, call.locations);
-    return;
-  }
-  const result = await client.sendMessageBatch({ stream: call.stream, messages: call.messages }, { idempotencyKey: call.key, signal });
-  journal.recordSent(call.key, result.id ?? null, call.ids, call.locations);
-}
-
-async function sendPlanned(run: Run, plan: SendPlan, counts: Record<string, unknown>): Promise<number> {
-  const { options, signals, report, journal } = run;
-  const toSend = plan.messages - plan.skipped;
   const progress = createProgress(plan.messages, plan.skipped);
-  const places = new Map<number, { ids: string[]; locations: string[] }>();
-  const batchIds: Array<string | null> = [];
-  let sentNow = 0;
-  let failure: unknown;
-  try {
-    await run.client![SEND_PLANNED](
-      plannedMessages(options, plan, (call, id, location) => {
-        let place = places.get(call);
-        if (!place) places.set(call, (place = { ids: [], locations: [] }));
-        place.ids.push(id);
-        place.locations.push(location);
-      }),
-      {
-        stream: options.stream,
-        batchSize: options.batchSize,
-        concurrency: options.concurrency,
-        signal: signals.cancel.signal,
-        stopSignal: signals.stop.signal,
-        onProgress: ({ batch }) => {
-          const place = places.get(batch.index)!;
-          journal?.recordSent(batch.idempotencyKey, batch.id ?? null, place.ids, place.locations);
-          places.delete(batch.index);
-          batchIds[batch.index] = batch.id ?? null;
-          sentNow += batch.count;
-          progress.update(plan.skipped + sentNow);
-        },
-        onRetry: ({ reason, delayMs }) => progress.retry(reason, delayMs),
-      },
-      {
-        prevalidated: true,
-        keyOf: (index) => plan.calls[index].key,
-        beforeSend: (chunk, key) => {
-          const place = places.get(chunk.index)!;
-          journal?.recordInFlight({ key, stream: options.stream, startedAt: new Date().toISOString(), ...place, messages: chunk.items });
-        },
-        onChunkFailed: (chunk, key, error) => {
-          if (isRefusedOutright(error)) journal?.dropInFlight(key);
-        },
-      },
-    );
-  } catch (error) {
-    failure = error;
-  } finally {
-    progress.stop();
-  }
-  const outcome = { ...counts, sentMessages: plan.skipped + sentNow, sentNow, batchIds };
-  if (failure !== undefined) return reportFailure(report, failure, { ...outcome, total: plan.messages }, run.finish);
-  const perSecond = Math.round(sentNow / Math.max(report.seconds, 0.001));
-  const finishedInFlight = counts.finishedInFlight as number;
-  const changed = counts.changed as SentElsewhere[];
-  const confirmedBefore = plan.skipped - finishedInFlight;
+  const result = await sendPlannedCalls(
+    client,
+    journal,
+    plan,
+    options,
+    signals,
+    (sentNow) => progress.update(plan.skipped + sentNow),
+    (reason, delayMs) => progress.retry(reason, delayMs),
+  );
+  progress.stop();
+  const outcome = {
+    ...counts,
+    sentMessages: plan.skipped + result.sentNow,
+    sentNow: result.sentNow,
+    finishedInFlight: inFlightMessages,
+    changed,
+    batchIds: result.batchIds,
+  };
+  if (result.failure !== undefined) return reportFailure(report, result.failure, { ...outcome, total: plan.messages }, run.finish);
+  const perSecond = Math.round(result.sentNow / Math.max(report.seconds, 0.001));
   const earlier = [
     confirmedBefore > 0 ? `${confirmedBefore} were sent by earlier runs` : "",
-    finishedInFlight > 0 ? `${finishedInFlight} left in flight were finished under their keys` : "",
+    inFlightMessages > 0 ? `${inFlightMessages} left in flight were finished under their keys` : "",
   ].filter(Boolean);
-  const skipped = earlier.length > 0 ? `; ${earlier.join(", ")}` : "";
   return report.end(
     { ...outcome, status: "sent", messagesPerSecond: perSecond },
-    `sent ${toSend} message(s) in ${plan.calls.length} call(s) in ${report.seconds.toFixed(1)} s (${perSecond} msg/s)${skipped}: ` +
-      `all ${plan.messages} message(s) of ${options.file} are sent\n` +
+    `sent ${result.sentNow} message(s) in ${plan.calls.length} call(s) in ${report.seconds.toFixed(1)} s (${perSecond} msg/s)` +
+      `${earlier.length > 0 ? `; ${earlier.join(", ")}` : ""}: all ${plan.messages} message(s) of ${options.file} are sent\n` +
       (changed.length > 0
         ? `${changed.length} message(s) sent earlier had changed or gone since (--allow-changed):\n${listSent(changed)}\n`
         : ""),
     0,
   );
+}
+
+/** Messages in the given calls. */
+function messagesIn(calls: InFlightCall[]): number {
+  return calls.reduce((total, call) => total + call.ids.length, 0);
 }
