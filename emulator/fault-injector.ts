@@ -4,11 +4,12 @@ import { ValidationError } from "../errors/messaging-error";
 import { toFieldErrors } from "../schemas/field-errors";
 import { chooseFault, FAULT_KINDS, mulberry32, type FaultKind } from "./faults";
 
-/**
- * Body of `POST /_emulator/faults` and argument of `Emulator.setFaults`.
- * `kinds` is an emulator extension: restrict the mix, e.g. `["drop_after_processing"]`.
- */
-export const FaultSettingsInput = z.strictObject({
+/** A scripted request's answer: a fault, or `"none"` to serve it normally. */
+export const ScriptedFault = z.enum([...FAULT_KINDS, "none"]);
+export type ScriptedFault = z.infer<typeof ScriptedFault>;
+
+/** Faults drawn at random: `failureRate`, and optionally `seed` and `kinds`. */
+const RandomFaults = z.strictObject({
   /** Probability in [0, 1] that an API request fails; 0 turns injection off. */
   failureRate: z.number().min(0, { error: "expected a number from 0 to 1" }).max(1, { error: "expected a number from 0 to 1" }),
   /** PRNG seed (integer) so a run repeats; a random one is picked (and reported) when omitted. */
@@ -16,30 +17,61 @@ export const FaultSettingsInput = z.strictObject({
   /** Faults to choose among; all of them when omitted. */
   kinds: z.array(z.enum(FAULT_KINDS)).min(1, { error: "expected at least one fault kind" }).optional(),
 });
-/** Fault settings as given. */
-export type FaultSettingsInput = z.input<typeof FaultSettingsInput>;
+
+/** Faults given one by one: the next API requests meet exactly these, in order; then none. */
+const ScriptedFaults = z.strictObject({
+  script: z.array(ScriptedFault).min(1, { error: "expected at least one entry" }),
+});
+
+/**
+ * Body of `POST /_emulator/faults` and argument of `Emulator.setFaults`: a random mix (for
+ * load) — `{ failureRate, seed?, kinds? }`, where `kinds` restricts the mix, e.g.
+ * `["drop_after_processing"]` — or a script (for tests) — `{ script: ["none",
+ * "drop_after_processing", …] }`, exactly these answers for the next requests, then none.
+ */
+export type FaultSettingsInput = z.input<typeof RandomFaults> | z.input<typeof ScriptedFaults>;
+
+/** Parses fault settings: a script when the body has `script`, a random mix otherwise (so errors name the fields of the one meant). */
+export function parseFaultSettings(input: unknown) {
+  const scripted = typeof input === "object" && input !== null && "script" in input;
+  return scripted ? ScriptedFaults.safeParse(input) : RandomFaults.safeParse(input);
+}
 
 /** Fault settings in force (what `POST /_emulator/faults` answers). */
 export interface FaultSettings {
-  /** Probability in [0, 1] that an API request fails. */
+  /** Probability in [0, 1] that an API request fails (0 while a script runs). */
   readonly failureRate: number;
   /** The PRNG seed in use. */
   readonly seed: number;
   /** The faults chosen among. */
   readonly kinds: readonly FaultKind[];
+  /** The script's entries not used yet; absent when faults are drawn at random. */
+  readonly script?: readonly ScriptedFault[];
 }
 
-/** Holds the current fault settings and the seeded PRNG; one per emulator. */
+/**
+ * Holds the current fault settings, the seeded PRNG or the script, and the log of what each
+ * API request met since the settings were last set; one per emulator.
+ */
 export class FaultInjector {
-  private current: FaultSettings = { failureRate: 0, seed: 0, kinds: FAULT_KINDS };
+  private current: Omit<FaultSettings, "script"> = { failureRate: 0, seed: 0, kinds: FAULT_KINDS };
   private random: () => number = mulberry32(0);
+  private script: ScriptedFault[] | undefined;
+  private met: ScriptedFault[] = [];
 
-  /** Replaces the settings and restarts the PRNG from the seed. Throws a `ValidationError` naming each bad field. */
+  /** Replaces the settings, restarts the PRNG from the seed, and clears the log. Throws a `ValidationError` naming each bad field. */
   configure(input: FaultSettingsInput): FaultSettings {
-    const result = FaultSettingsInput.safeParse(input);
+    const result = parseFaultSettings(input);
     if (!result.success) throw new ValidationError("fault settings", toFieldErrors(result.error.issues));
     const parsed = result.data;
+    this.met = [];
+    if ("script" in parsed) {
+      this.script = [...parsed.script];
+      this.current = { failureRate: 0, seed: 0, kinds: FAULT_KINDS };
+      return this.settings();
+    }
     const seed = parsed.seed ?? randomInt(2 ** 31);
+    this.script = undefined;
     this.current = { failureRate: parsed.failureRate, seed, kinds: parsed.kinds ?? FAULT_KINDS };
     this.random = mulberry32(seed);
     return this.settings();
@@ -47,11 +79,18 @@ export class FaultInjector {
 
   /** The settings in force. */
   settings(): FaultSettings {
-    return { ...this.current, kinds: [...this.current.kinds] };
+    return { ...this.current, kinds: [...this.current.kinds], ...(this.script ? { script: [...this.script] } : {}) };
+  }
+
+  /** What each API request met since the settings were last set, in order (`"none"`: served normally). */
+  log(): ScriptedFault[] {
+    return [...this.met];
   }
 
   /** The fault for the next API request, or undefined to serve it normally. */
   next(): FaultKind | undefined {
-    return chooseFault(this.current.failureRate, this.current.kinds, this.random);
+    const fault = this.script ? this.script.shift() : chooseFault(this.current.failureRate, this.current.kinds, this.random);
+    this.met.push(fault ?? "none");
+    return fault === "none" ? undefined : fault;
   }
 }

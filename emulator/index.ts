@@ -17,4 +17,4 @@ export {
   type AttemptVerdict,
 } from "./delivery-policy";
 export { FAULT_KINDS, type FaultKind } from "./faults";
-export type { FaultSettings, FaultSettingsInput } from "./fault-injector";
+export type { FaultSettings, FaultSettingsInput, ScriptedFault } from "./fault-injector";

@@ -6,7 +6,7 @@ import type { BatchTotals } from "./batch-store";
 import { DELIVERY_TIMEOUT_MS } from "./deliveries";
 import { DEFAULT_DELIVERY_RETRY_SCHEDULE, checkRetrySchedule } from "./delivery-policy";
 import { DeliveryQueue } from "./delivery-queue";
-import { FaultInjector, type FaultSettings, type FaultSettingsInput } from "./fault-injector";
+import { FaultInjector, type FaultSettings, type FaultSettingsInput, type ScriptedFault } from "./fault-injector";
 import { handleRequest } from "./handle-request";
 import { IdempotencyStore } from "./idempotency";
 import {
@@ -72,9 +72,13 @@ export interface Emulator {
   requestCount(): number;
   /**
    * Sets fault injection for `/v1` requests (as `POST /_emulator/faults` does) and returns
-   * the settings in force. Throws a `ValidationError` for a rate outside [0, 1] or a non-integer seed.
+   * the settings in force: a random mix, `{ failureRate, seed?, kinds? }`, or a script,
+   * `{ script: ["none", "drop_after_processing", …] }` (exactly these answers for the next
+   * requests, then none). Throws a `ValidationError` naming a bad field.
    */
   setFaults(settings: FaultSettingsInput): FaultSettings;
+  /** What each `/v1` request met since faults were last set, in order (`"none"`: served normally). */
+  faultLog(): ScriptedFault[];
 }
 
 // Deep copies for the public accessors: the store hands out what it recorded, and a test
@@ -173,5 +177,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     deliveriesSettled: () => deliveries.settled(),
     requestCount: () => apiRequests,
     setFaults: (settings) => faults.configure(settings),
+    faultLog: () => faults.log(),
   };
 }

@@ -1,22 +1,23 @@
 import { toFieldErrors } from "../../schemas";
 import { parseJsonBody } from "../body";
-import { FaultSettingsInput } from "../fault-injector";
+import { parseFaultSettings } from "../fault-injector";
 import { validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
 
 /**
- * `POST /_emulator/faults` with `{ failureRate, seed?, kinds? }`: sets fault injection for
+ * `POST /_emulator/faults` with `{ failureRate, seed?, kinds? }` (a random mix) or
+ * `{ script: [...] }` (exactly these answers for the next requests): sets fault injection for
  * /v1 requests and answers with the settings in force (including the seed picked when none
  * was given, so a run can be repeated). `{ "failureRate": 0 }` turns it off.
  */
 export function setFaults({ req, body, faults }: RouteContext): Reply {
-  const parsed = FaultSettingsInput.safeParse(parseJsonBody(req, body));
+  const parsed = parseFaultSettings(parseJsonBody(req, body));
   if (!parsed.success) throw validationProblem(toFieldErrors(parsed.error.issues));
   return jsonReply(200, faults.configure(parsed.data));
 }
 
-/** `GET /_emulator/faults`: the settings in force. */
+/** `GET /_emulator/faults`: the settings in force, and `log`: what each /v1 request met since they were set. */
 export function getFaults({ faults }: RouteContext): Reply {
-  return jsonReply(200, faults.settings());
+  return jsonReply(200, { ...faults.settings(), log: faults.log() });
 }

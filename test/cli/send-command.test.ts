@@ -2,20 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { FAULT_KINDS, startEmulator, type Emulator, type FaultKind, type RecordedBatch } from "../../emulator";
-import {
-  API_KEY,
-  assertBuilt,
-  ATTEMPTS_PER_CALL,
-  AUTH_HEADER_VALUE,
-  CLI,
-  faultPlan,
-  recipient,
-  ROOT,
-  runSend,
-  seedFor,
-  type RunResult,
-} from "./send-harness";
+import { startEmulator, type Emulator, type RecordedBatch, type ScriptedFault } from "../../emulator";
+import { API_KEY, assertBuilt, ATTEMPTS_PER_CALL, AUTH_HEADER_VALUE, CLI, recipient, ROOT, runSend, type RunResult } from "./send-harness";
 
 /**
  * `messaging send` as users run it: the built CLI in a child process, against a real
@@ -80,28 +68,6 @@ function expectEachMessageOnce(batches: RecordedBatch[], count: number): void {
   const recipients = batches.flatMap((batch) => batch.messages.flatMap((message) => message.tos));
   expect(recipients).toEqual(Array.from({ length: count }, (_, i) => recipient(i)));
   expect(new Set(recipients).size).toBe(count);
-}
-
-const ALL_FAULTS: FaultKind[] = [...FAULT_KINDS];
-
-/**
- * The faults `calls` consecutive calls meet under `plan`, each retried until it succeeds;
- * undefined if some call would run out of attempts (or the plan is too short).
- */
-function simulate(plan: Array<FaultKind | undefined>, calls: number): FaultKind[] | undefined {
-  const met: FaultKind[] = [];
-  let next = 0;
-  for (let call = 0; call < calls; call++) {
-    let attempts = 0;
-    for (;;) {
-      if (next >= plan.length || attempts === ATTEMPTS_PER_CALL) return undefined;
-      const fault = plan[next++];
-      attempts++;
-      if (fault === undefined) break;
-      met.push(fault);
-    }
-  }
-  return met;
 }
 
 describe("messaging send (built CLI against the emulator)", () => {
@@ -240,34 +206,35 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(emulator.requestCount()).toBe(before.requests);
   });
 
-  it("under injected faults (rate 0.3, seeded): every message recorded exactly once", async () => {
-    // The first seed under which the 3 calls meet "processed, then dropped" (a retry without
-    // the same idempotency key would duplicate) and other faults, yet none runs out of attempts.
-    let seed = 0;
-    let faults = simulate(faultPlan(seed, 0.3, ALL_FAULTS, 40), 3);
-    while (faults === undefined || !faults.includes("drop_after_processing") || new Set(faults).size < 2) {
-      faults = simulate(faultPlan(++seed, 0.3, ALL_FAULTS, 40), 3);
-    }
+  it("under injected faults: every message recorded exactly once, every faulted attempt retried", async () => {
+    // Call 1 meets a 500 and a dropped answer after processing (a retry without the same
+    // idempotency key would duplicate), call 2 a reset and a 429, call 3 nothing.
+    const script: ScriptedFault[] = [
+      "internal_error",
+      "drop_after_processing",
+      "none",
+      "reset_before_processing",
+      "rate_limited",
+      "none",
+      "none",
+    ];
     const file = ndjsonFile("faults.ndjson", 2500);
-    emulator.setFaults({ failureRate: 0.3, seed });
+    emulator.setFaults({ script });
     const before = mark();
     const run = await send(["--file", file]);
     expect(run.code).toBe(0);
     expectEachMessageOnce(batchesSince(before), 2500);
-    // Every faulted attempt was retried: one request per fault beyond the 3 calls.
-    expect(emulator.requestCount() - before.requests).toBe(3 + faults.length);
+    expect(emulator.faultLog()).toEqual(script);
+    expect(emulator.requestCount() - before.requests).toBe(script.length);
   });
 
   it("stopped part-way: prints the command to finish; running it completes without duplicates", async () => {
-    // A seed under which call 1 succeeds at once and call 2 is processed, then its
-    // connection dropped, on every attempt: the run stops after the service accepted 2 batches
-    // but confirmed only 1.
-    const kinds: FaultKind[] = ["drop_after_processing"];
-    const seed = seedFor(0.5, kinds, [undefined, ...Array<FaultKind>(ATTEMPTS_PER_CALL).fill("drop_after_processing")]);
+    // Call 1 succeeds at once and call 2 is processed, then its connection dropped, on every
+    // attempt: the run stops after the service accepted 2 batches but confirmed only 1.
 
     // A name a shell would split: the printed command must quote it.
     const file = ndjsonFile("resume list.ndjson", 2500);
-    emulator.setFaults({ failureRate: 0.5, seed, kinds });
+    emulator.setFaults({ script: ["none", ...Array<ScriptedFault>(ATTEMPTS_PER_CALL).fill("drop_after_processing")] });
     const before = mark();
     const first = await send(["--file", file]);
     expect(first.code).toBe(1);
@@ -337,11 +304,9 @@ describe("messaging send (built CLI against the emulator)", () => {
   });
 
   it("on a terminal: a progress bar with rate, ETA and the retries it met", async () => {
-    // A seed under which the first call fails once (HTTP 500), then every call succeeds.
-    const kinds: FaultKind[] = ["internal_error"];
-    const seed = seedFor(0.3, kinds, ["internal_error", undefined, undefined, undefined]);
+    // The first call fails once (HTTP 500), then every call succeeds.
     const file = ndjsonFile("terminal.ndjson", 2500);
-    emulator.setFaults({ failureRate: 0.3, seed, kinds });
+    emulator.setFaults({ script: ["internal_error"] });
     const before = mark();
     // `script` gives the command a pseudo-terminal; its output is what the terminal showed.
     const command = `'${process.execPath}' '${CLI}' send --file ${file}`;

@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startEmulator, type Emulator, type FaultKind } from "../../emulator";
-import { API_KEY, assertBuilt, ATTEMPTS_PER_CALL, CLI, recipient, runSend, seedFor, type RunResult } from "./send-harness";
+import { startEmulator, type Emulator, type ScriptedFault } from "../../emulator";
+import { API_KEY, assertBuilt, ATTEMPTS_PER_CALL, CLI, recipient, runSend, type RunResult } from "./send-harness";
 
 /**
  * `messaging send` run again after the user edited the file: after a run killed in the middle
@@ -70,7 +70,6 @@ function expectEachAccepted(file: string[], times = 1): void {
 }
 
 const BATCH = ["--batch-size", "10"];
-const DROPPED: FaultKind[] = ["drop_after_processing"];
 
 /**
  * Runs `send --file name ...args` so that it is killed (SIGKILL) while call 2 is in flight,
@@ -78,11 +77,7 @@ const DROPPED: FaultKind[] = ["drop_after_processing"];
  */
 async function killedRun(name: string, args: string[] = []): Promise<{ stderr: string }> {
   const before = emulator.batches().length;
-  emulator.setFaults({
-    failureRate: 0.5,
-    kinds: DROPPED,
-    seed: seedFor(0.5, DROPPED, [undefined, ...Array(ATTEMPTS_PER_CALL).fill("drop_after_processing")]),
-  });
+  emulator.setFaults({ script: ["none", ...Array<ScriptedFault>(ATTEMPTS_PER_CALL).fill("drop_after_processing")] });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     MESSAGING_API_KEY: API_KEY,

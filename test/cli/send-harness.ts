@@ -7,8 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { DEFAULT_MAX_RETRIES } from "../../client";
-import type { Emulator, FaultKind } from "../../emulator";
-import { chooseFault, mulberry32 } from "../../emulator/faults";
+import type { Emulator } from "../../emulator";
 
 export const ROOT = path.resolve(__dirname, "../..");
 export const CLI = path.join(ROOT, "dist/cli/main.js");
@@ -79,19 +78,3 @@ export function recipient(i: number): string {
 
 /** Attempts a call gets before the client gives up on it. */
 export const ATTEMPTS_PER_CALL = DEFAULT_MAX_RETRIES + 1;
-
-/**
- * The faults the emulator will inject on its next `count` API requests for these settings
- * (it draws from the same seeded generator, one request after another).
- */
-export function faultPlan(seed: number, failureRate: number, kinds: FaultKind[], count: number): Array<FaultKind | undefined> {
-  const random = mulberry32(seed);
-  return Array.from({ length: count }, () => chooseFault(failureRate, kinds, random));
-}
-
-/** The first seed under which the emulator's next requests meet exactly `wanted` (undefined: no fault). */
-export function seedFor(failureRate: number, kinds: FaultKind[], wanted: Array<FaultKind | undefined>): number {
-  let seed = 0;
-  while (JSON.stringify(faultPlan(seed, failureRate, kinds, wanted.length)) !== JSON.stringify(wanted)) seed++;
-  return seed;
-}

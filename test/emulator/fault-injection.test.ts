@@ -31,7 +31,7 @@ describe("POST /_emulator/faults", () => {
     });
     const noSeed = await faults(emulator, { failureRate: 0.5 });
     expect(Number.isInteger(noSeed.json.seed)).toBe(true);
-    expect((await call(emulator, "/_emulator/faults")).json).toEqual(noSeed.json);
+    expect((await call(emulator, "/_emulator/faults")).json).toEqual({ ...noSeed.json, log: [] });
   });
 
   it.each([
@@ -46,6 +46,30 @@ describe("POST /_emulator/faults", () => {
     const result = await faults(emulator, body);
     expect(result.status).toBe(400);
     expect(result.json.title).toBe("validation_failed");
+    expect(Object.keys(result.json.errors)).toEqual([field]);
+  });
+
+  it("a script: exactly these answers for the next API requests, in order, then none; GET shows what each met", async () => {
+    const settings = await faults(emulator, { script: ["service_unavailable", "none", "rate_limited"] });
+    expect(settings.json).toEqual(expect.objectContaining({ failureRate: 0, script: ["service_unavailable", "none", "rate_limited"] }));
+    const form = endpointForm();
+    const statuses = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push(await outcome(emulator, "/v1/webhooks/endpoints", { form, headers: { "idempotency-key": `script-${i}` } }));
+    expect(statuses).toEqual([503, 200, 429, 200, 200]);
+    const state = (await call(emulator, "/_emulator/faults")).json;
+    expect(state.script).toEqual([]);
+    expect(state.log).toEqual(["service_unavailable", "none", "rate_limited", "none", "none"]);
+    expect(emulator.faultLog()).toEqual(state.log);
+  });
+
+  it.each([
+    [{ script: [] }, "script"],
+    [{ script: ["none", "meteor"] }, "script[1]"],
+    [{ script: ["none"], failureRate: 1 }, "failureRate"],
+  ])("rejects the script %p naming %s", async (body, field) => {
+    const result = await faults(emulator, body);
+    expect(result.status).toBe(400);
     expect(Object.keys(result.json.errors)).toEqual([field]);
   });
 
