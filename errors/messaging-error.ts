@@ -135,9 +135,10 @@ export class NotFoundError extends ApiError {
   static override readonly code: MessagingErrorCode = "not_found";
 }
 /**
- * 409: conflicts with the current state. The emulator's one 409 is `idempotency_key_in_use`
+ * 409: conflicts with the current state. The emulator answers three: `idempotency_key_in_use`
  * (the first request with the key is still being processed), which the client retries, so it
- * surfaces only when retries run out. An idempotency key reused with another body is 422,
+ * surfaces only when retries run out; `endpoint_limit_reached` (its endpoint bound); and, on
+ * its own routes, `delivery_in_progress`. An idempotency key reused with another body is 422,
  * an {@link InvalidRequestError} (title `idempotency_key_reused`).
  */
 export class ConflictError extends ApiError {
