@@ -1,11 +1,33 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * Three tiers, each a jest project (`npm run test:unit`, `test:emulator`, `test:engine`;
+ * `npm test` runs all three):
+ * - unit: schemas, client, provider runtimes, receivers — no child process, no packed package;
+ * - engine: the real dynamic-provider host and the engine model (test/engine);
+ * - emulator: everything else (the emulator, the CLI, examples, the packed package). It is the
+ *   catch-all, so a new test folder always runs somewhere.
+ * @type {import('jest').Config}
+ */
+const UNIT = ["<rootDir>/test/schemas/", "<rootDir>/test/client/", "<rootDir>/test/provider/", "<rootDir>/test/receiver/"];
+const ENGINE = ["<rootDir>/test/engine/"];
+
+const common = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   // tsconfig's isolatedModules makes ts-jest transpile only: `npm run typecheck` type-checks
   // the tests (and CI runs it), so each test file does not pay for a full type-check.
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: "unit", testMatch: UNIT.map((dir) => `${dir}**/*.test.ts`) },
+    { ...common, displayName: "emulator", testPathIgnorePatterns: ["/node_modules/", ...UNIT, ...ENGINE] },
+    { ...common, displayName: "engine", testMatch: ENGINE.map((dir) => `${dir}**/*.test.ts`) },
+  ],
+  // The package is packed once per run, for every test that installs it.
+  globalSetup: "<rootDir>/test/pack-once.js",
+  globalTeardown: "<rootDir>/test/pack-once-teardown.js",
   // Engine-level suites spend most of their time in child processes: two files at a time
   // keep both cores busy.
   maxWorkers: 2,
