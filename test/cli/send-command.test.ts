@@ -1,9 +1,18 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startEmulator, type Emulator, type RecordedBatch, type ScriptedFault } from "../../emulator";
-import { API_KEY, assertBuilt, ATTEMPTS_PER_CALL, AUTH_HEADER_VALUE, CLI, recipient, ROOT, runSend, type RunResult } from "./send-harness";
+import { type Emulator, type RecordedBatch, type ScriptedFault } from "../../emulator";
+import {
+  API_KEY,
+  ATTEMPTS_PER_CALL,
+  AUTH_HEADER_VALUE,
+  CLI,
+  recipient,
+  ROOT,
+  runSend,
+  useSendTestBed,
+  type RunResult,
+} from "./send-harness";
 
 /**
  * `messaging send` as users run it: the built CLI in a child process, against a real
@@ -11,24 +20,10 @@ import { API_KEY, assertBuilt, ATTEMPTS_PER_CALL, AUTH_HEADER_VALUE, CLI, recipi
  * the emulator's event loop. Assertions are on what the emulator recorded.
  */
 
+const bed = useSendTestBed("messaging-send-");
 let emulator: Emulator;
 let dir: string;
-
-beforeAll(async () => {
-  assertBuilt();
-  dir = mkdtempSync(path.join(os.tmpdir(), "messaging-send-"));
-  emulator = await startEmulator({ port: 0, host: "127.0.0.1", apiKey: API_KEY });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-// Fault settings are per emulator: every test starts without faults.
-afterEach(() => {
-  emulator.setFaults({ failureRate: 0 });
-});
+beforeAll(() => ({ emulator, dir } = bed));
 
 interface RunOutput {
   stdout: string;

@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startEmulator, type Emulator, type ScriptedFault } from "../../emulator";
-import { API_KEY, assertBuilt, ATTEMPTS_PER_CALL, CLI, recipient, runSend, type RunResult } from "./send-harness";
+import { type Emulator, type ScriptedFault } from "../../emulator";
+import { API_KEY, ATTEMPTS_PER_CALL, CLI, recipient, runSend, useSendTestBed, type RunResult } from "./send-harness";
 
 /**
  * `messaging send` run again after the user edited the file: after a run killed in the middle
@@ -16,23 +15,10 @@ import { API_KEY, assertBuilt, ATTEMPTS_PER_CALL, CLI, recipient, runSend, type 
  * while it waits to retry. Call 3 was never sent.
  */
 
+const bed = useSendTestBed("messaging-send-edits-");
 let emulator: Emulator;
 let dir: string;
-
-beforeAll(async () => {
-  assertBuilt();
-  dir = mkdtempSync(path.join(os.tmpdir(), "messaging-send-edits-"));
-  emulator = await startEmulator({ port: 0, host: "127.0.0.1", apiKey: API_KEY });
-});
-
-afterAll(async () => {
-  await emulator?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
-
-afterEach(() => {
-  emulator.setFaults({ failureRate: 0 });
-});
+beforeAll(() => ({ emulator, dir } = bed));
 
 function send(args: string[] | string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
   return runSend(emulator, dir, args, env);

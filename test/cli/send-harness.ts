@@ -4,10 +4,11 @@
  * block the emulator's event loop. Shared by the send test files.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { DEFAULT_MAX_RETRIES } from "../../client";
-import type { Emulator } from "../../emulator";
+import { startEmulator, type Emulator } from "../../emulator";
 
 export const ROOT = path.resolve(__dirname, "../..");
 export const CLI = path.join(ROOT, "dist/cli/main.js");
@@ -20,6 +21,35 @@ export function assertBuilt(): void {
   if (!existsSync(CLI)) {
     throw new Error(`${CLI} is missing: these tests run the built CLI; run \`npm run build\` first (\`npm test\` does).`);
   }
+}
+
+/** What a send test file runs against: an emulator and a scratch directory of its own. */
+export interface SendTestBed {
+  readonly emulator: Emulator;
+  readonly dir: string;
+}
+
+/**
+ * Registers the hooks of a send test file: before all, an emulator on 127.0.0.1:0 and a
+ * scratch directory (`prefix…` under the temp dir); after each test, faults off; after all,
+ * both gone, even when a test failed. Read the fields inside tests or hooks, not at load.
+ */
+export function useSendTestBed(prefix: string): SendTestBed {
+  const bed = {} as { emulator: Emulator; dir: string };
+  beforeAll(async () => {
+    assertBuilt();
+    bed.dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+    bed.emulator = await startEmulator({ port: 0, host: "127.0.0.1", apiKey: API_KEY });
+  });
+  afterAll(async () => {
+    await bed.emulator?.close();
+    if (bed.dir) rmSync(bed.dir, { recursive: true, force: true });
+  });
+  // Fault settings are per emulator: every test starts without faults.
+  afterEach(() => {
+    bed.emulator.setFaults({ failureRate: 0 });
+  });
+  return bed;
 }
 
 export interface RunResult {
