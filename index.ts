@@ -7,6 +7,22 @@
  * `pulumi-messaging/schemas`. Nothing declared here reaches zod's type declarations, so a
  * program type-checks under the `tsconfig.json` that `pulumi new typescript` writes.
  */
+import { ConfigurationError } from "./errors/messaging-error";
+
+// Checked before the provider module loads: without it a receiver project that imported the
+// root by mistake would read only "Cannot find module '@pulumi/pulumi'", and not what to import.
+try {
+  require.resolve("@pulumi/pulumi");
+} catch {
+  throw new ConfigurationError(
+    "Cannot find module '@pulumi/pulumi': the root of pulumi-messaging exports the Pulumi resources " +
+      "(WebhookEndpoint, MessageBatch) and needs it (npm install @pulumi/pulumi). Without Pulumi, import " +
+      "from a subpath: pulumi-messaging/receiver (Node webhook receivers), pulumi-messaging/receiver/web " +
+      "(Web Request handlers: Workers, Deno, Bun, Next.js), pulumi-messaging/client, " +
+      "pulumi-messaging/emulator, pulumi-messaging/schemas or pulumi-messaging/errors.",
+  );
+}
+
 import { startEmulator as startFullEmulator } from "./emulator";
 
 export { WebhookEndpoint, MessageBatch } from "./provider";

@@ -68,11 +68,16 @@ describe("installed without @pulumi/pulumi", () => {
     const result = await script(`
       const { Message } = require("pulumi-messaging/schemas");
       const { isMessagingError } = require("pulumi-messaging/errors");
-      let root;
-      try { require("pulumi-messaging"); root = "loaded"; } catch (error) { root = error.message.split("\\n")[0]; }
-      console.log(JSON.stringify({ valid: Message.safeParse({ tos: ["+254712345678"], body: "x" }).success, errors: typeof isMessagingError, root }));
+      let root, rootCode;
+      try { require("pulumi-messaging"); root = "loaded"; } catch (error) { root = error.message; rootCode = error.code; }
+      console.log(JSON.stringify({ valid: Message.safeParse({ tos: ["+254712345678"], body: "x" }).success, errors: typeof isMessagingError, root, rootCode }));
     `);
-    expect(result).toEqual({ valid: true, errors: "function", root: "Cannot find module '@pulumi/pulumi'" });
+    expect(result).toMatchObject({ valid: true, errors: "function", rootCode: "configuration_error" });
+    // The message says what is missing and names every subpath that works without it.
+    expect(result.root).toContain("Cannot find module '@pulumi/pulumi'");
+    for (const subpath of ["receiver", "receiver/web", "client", "emulator", "schemas", "errors"]) {
+      expect(result.root).toContain(`pulumi-messaging/${subpath}`);
+    }
   });
 
   it("keeps the module path old stacks' serialized providers require, and package.json", async () => {
