@@ -22,7 +22,8 @@ export type MessagingErrorCode =
   | "invalid_response"
   | "signature_verification_failed"
   | "unsupported_operation"
-  | "partial_send";
+  | "partial_send"
+  | "payload_too_large";
 
 /** Base of every error this package throws. Messages never contain the API key or a webhook secret. */
 export class MessagingError extends Error {
@@ -286,6 +287,16 @@ export class SignatureVerificationError extends MessagingError {
   }
 }
 
+/** A webhook request's body is larger than the receiver accepts (`maxBodyBytes`); answer 413. */
+export class BodyTooLargeError extends MessagingError {
+  /** The cap that was exceeded, in bytes. */
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    super("payload_too_large", `the request body is larger than ${maxBytes} bytes (maxBodyBytes)`);
+    this.maxBytes = maxBytes;
+  }
+}
+
 /** An operation the service does not offer (update, delete, retrieve). */
 export class UnsupportedOperationError extends MessagingError {
   constructor(message: string) {
@@ -318,3 +329,4 @@ export const isResponseSchemaError = hasCode<ResponseSchemaError>(["invalid_resp
 export const isPartialSendError = hasCode<PartialSendError>(["partial_send"]);
 export const isUnsupportedOperationError = hasCode<UnsupportedOperationError>(["unsupported_operation"]);
 export const isSignatureVerificationError = hasCode<SignatureVerificationError>(["signature_verification_failed"]);
+export const isBodyTooLargeError = hasCode<BodyTooLargeError>(["payload_too_large"]);

@@ -33,14 +33,14 @@ export type ParsedPayload =
  * Named types (`identity.verification.created`, `payment.succeeded`) come back typed; any
  * other type parses as a generic event. Unknown extra fields are kept.
  *
- * @param rawBody The body as received (string or Buffer, UTF-8 JSON), or an already parsed
+ * @param rawBody The body as received (string, or bytes such as a Buffer: UTF-8 JSON), or an already parsed
  *   JSON value. Verify the signature on the raw body first (see {@link constructEvent}).
  * @throws ValidationError (`code` `invalid_input`) when the body is not valid UTF-8 or JSON,
  *   is not an object, misses a required field, has a `__proto__` key or is nested more than
  *   `MAX_JSON_DEPTH` (32) levels deep; `fieldErrors` names each field
  *   (`data.object`, `specversion`, …; `(root)` for the body as a whole).
  */
-export function parseEvent(rawBody: string | Buffer | object): ParsedEvent {
+export function parseEvent(rawBody: string | Uint8Array | object): ParsedEvent {
   return parseWebhookPayload(rawBody).event;
 }
 
@@ -50,7 +50,7 @@ export function parseEvent(rawBody: string | Buffer | object): ParsedEvent {
  *
  * @throws ValidationError as {@link parseEvent} does.
  */
-export function parseWebhookPayload(rawBody: string | Buffer | object): ParsedPayload {
+export function parseWebhookPayload(rawBody: string | Uint8Array | object): ParsedPayload {
   const value = toJsonValue(rawBody);
   // Before any schema: zod would drop a `__proto__` key silently, and a value nested deeper
   // than MAX_JSON_DEPTH is refused rather than walked.
@@ -89,7 +89,7 @@ export function parseWebhookPayload(rawBody: string | Buffer | object): ParsedPa
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-function toJsonValue(rawBody: string | Buffer | object): unknown {
+function toJsonValue(rawBody: string | Uint8Array | object): unknown {
   let text: string;
   if (typeof rawBody === "string") {
     text = rawBody.replace(/^\uFEFF/, "");

@@ -1,12 +1,5 @@
 import type { IncomingMessage } from "node:http";
-
-/** The body exceeded the size cap; the handler answers 413. */
-export class BodyTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`the request body is larger than ${maxBytes} bytes`);
-    this.name = "BodyTooLargeError";
-  }
-}
+import { BodyTooLargeError } from "../errors/messaging-error";
 
 /**
  * Reads a request body as raw bytes, as signature verification needs them. Rejects with

@@ -1,3 +1,5 @@
+import { ConfigurationError } from "../errors/messaging-error";
+
 /**
  * Remembers which events were processed, so that each is processed once: a request replayed
  * within the signature's tolerance window, or an event the service delivers again (a retry
@@ -21,10 +23,10 @@ export interface ReplayGuard {
 
 /** Options of {@link MemoryReplayGuard}. */
 export interface MemoryReplayGuardOptions {
-  /** Most event ids remembered; the oldest are forgotten first. Default 100,000. */
+  /** Most event ids remembered; the oldest are forgotten first. A positive whole number; default 100,000. */
   readonly maxEntries?: number;
   /**
-   * How long an event id is remembered, in seconds. Default 86,400 (24 h): longer than the
+   * How long an event id is remembered, in whole seconds (at least 1). Default 86,400 (24 h): longer than the
    * service's retries of one event are assumed to last.
    */
   readonly ttlSeconds?: number;
@@ -44,9 +46,17 @@ export class MemoryReplayGuard implements ReplayGuard {
   private readonly ttlMs: number;
   private readonly now: () => number;
 
+  /**
+   * @throws ConfigurationError when `maxEntries` or `ttlSeconds` is not a positive whole
+   *   number (NaN, negative, fractional or infinite would silently remove the bound or the
+   *   replay protection), or `now` is not a function.
+   */
   constructor(options: MemoryReplayGuardOptions = {}) {
-    this.maxEntries = options.maxEntries ?? 100_000;
-    this.ttlMs = (options.ttlSeconds ?? 86_400) * 1000;
+    this.maxEntries = positiveWholeNumber("maxEntries", options.maxEntries, 100_000, "event ids");
+    this.ttlMs = positiveWholeNumber("ttlSeconds", options.ttlSeconds, 86_400, "seconds") * 1000;
+    if (options.now !== undefined && typeof options.now !== "function") {
+      throw new ConfigurationError("MemoryReplayGuard: now must be a function returning milliseconds since the epoch");
+    }
     this.now = options.now ?? Date.now;
   }
 
@@ -65,4 +75,13 @@ export class MemoryReplayGuard implements ReplayGuard {
   forget(eventId: string): void {
     this.expiries.delete(eventId);
   }
+}
+
+function positiveWholeNumber(name: string, value: unknown, fallback: number, unit: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    const got = typeof value === "number" ? String(value) : typeof value;
+    throw new ConfigurationError(`MemoryReplayGuard: ${name} must be a positive whole number of ${unit} (default ${fallback}), got ${got}`);
+  }
+  return value;
 }

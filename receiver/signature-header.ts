@@ -7,9 +7,19 @@ import { SignatureVerificationError } from "../errors/messaging-error";
 export interface SignatureHeader {
   /** The `t=` value: when the request was signed, in Unix seconds. */
   readonly timestamp: number;
-  /** Every `sha256=` value, lower-case hex (64 characters each). */
+  /** Every different `sha256=` value, lower-case hex (64 characters each), in header order; at most {@link MAX_SIGNATURE_ENTRIES}. */
   readonly signatures: readonly string[];
 }
+
+/**
+ * Most `sha256=` entries a header may hold: 8. A rotation needs one per secret being rolled
+ * (two, rarely three); a cap keeps a forged header from making the receiver compare
+ * hundreds of entries. Duplicates count once.
+ */
+export const MAX_SIGNATURE_ENTRIES = 8;
+
+/** Most entries of any scheme a header may hold: 32 (entries of other schemes are ignored, but still parsed). */
+export const MAX_HEADER_ENTRIES = 32;
 
 const TIMESTAMP = /^\d{1,15}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -21,7 +31,8 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  * @throws SignatureVerificationError `missing_header` when there is no header or it is
  *   blank; `malformed_header` when an entry is not `key=value`, `t` is missing, not whole
  *   seconds or given twice with different values, a `sha256` value is not 64 hex
- *   characters, or no `sha256` entry is present.
+ *   characters, no `sha256` entry is present, more than {@link MAX_SIGNATURE_ENTRIES} different
+ *   `sha256` entries or more than {@link MAX_HEADER_ENTRIES} entries in all are present.
  */
 export function parseSignatureHeader(value: string | readonly string[] | undefined): SignatureHeader {
   const values = value === undefined ? [] : typeof value === "string" ? [value] : value;
@@ -34,8 +45,10 @@ export function parseSignatureHeader(value: string | readonly string[] | undefin
     throw new SignatureVerificationError("missing_header", "the request has no signature header (or it is empty)");
   }
 
+  if (entries.length > MAX_HEADER_ENTRIES) throw malformed(`it has ${entries.length} entries; at most ${MAX_HEADER_ENTRIES} are accepted`);
+
   let timestamp: number | undefined;
-  const signatures: string[] = [];
+  const signatures = new Set<string>();
   const otherSchemes = new Set<string>();
   for (const [index, entry] of entries.entries()) {
     const eq = entry.indexOf("=");
@@ -54,17 +67,20 @@ export function parseSignatureHeader(value: string | readonly string[] | undefin
       if (!SHA256_HEX.test(hex)) {
         throw malformed(`a sha256= value must be 64 hexadecimal characters (got ${val.length} characters)`);
       }
-      signatures.push(hex);
+      signatures.add(hex);
+      if (signatures.size > MAX_SIGNATURE_ENTRIES) {
+        throw malformed(`it has more than ${MAX_SIGNATURE_ENTRIES} different sha256= entries (MAX_SIGNATURE_ENTRIES)`);
+      }
     } else {
       otherSchemes.add(key);
     }
   }
   if (timestamp === undefined) throw malformed("no t= timestamp entry");
-  if (signatures.length === 0) {
+  if (signatures.size === 0) {
     const seen = otherSchemes.size > 0 ? ` (schemes present: ${[...otherSchemes].join(", ")})` : "";
     throw malformed(`no sha256= signature entry${seen}`);
   }
-  return { timestamp, signatures };
+  return { timestamp, signatures: [...signatures] };
 }
 
 /** Renders the header value from its parts: `t=<timestamp>,sha256=<hex>,…`. */

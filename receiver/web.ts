@@ -1,27 +1,36 @@
 /**
- * The receiver helpers that need no Node-only module: for Cloudflare Workers (without
- * `nodejs_compat`), Deno, Bun, browsers and edge runtimes. `verifyWebhookRequest` verifies a
- * standard `Request` with Web Crypto; the rest parses events and guards against replays.
- * (`signPayload`, `verifySignature`, `constructEvent` and `createWebhookHandler` use
- * `node:crypto` / `node:http` and are in the main receiver module only.)
+ * The receiver helpers that need no Node-only module, and whose declarations use no Node
+ * type: for Cloudflare Workers (without `nodejs_compat`), Deno, Bun, browsers and edge
+ * runtimes. `createWebhookRequestHandler` answers a standard `Request` with a `Response`;
+ * `verifyWebhookRequest` verifies one and returns its event; both use Web Crypto. (`signPayload`,
+ * `verifySignature`, `constructEvent` and `createWebhookHandler` use `node:crypto` /
+ * `node:http` and are in the main receiver module only.)
  */
-export { verifyWebhookRequest, DEFAULT_MAX_BODY_BYTES } from "./verify-request";
+export { createWebhookRequestHandler } from "./request-handler";
+export type { WebhookRequestHandlerOptions, WebhookRequestContext } from "./request-handler";
+export { verifyWebhookRequest } from "./verify-request";
 export type { VerifyWebhookRequestOptions } from "./verify-request";
+export { DEFAULT_MAX_BODY_BYTES } from "./receiver-settings";
+export type { ReceiverOptions } from "./receiver-settings";
+export type { VerifiedSignature } from "./signature-check";
 export { MemoryReplayGuard } from "./replay-guard";
 export type { ReplayGuard, MemoryReplayGuardOptions } from "./replay-guard";
 export { parseEvent, parseWebhookPayload } from "./parse-event";
 export type { ParsedPayload, CloudEventAttributes } from "./parse-event";
 export { isEventType, isKnownEvent } from "./event-types";
 export type { ParsedEvent, GenericEvent, EventOfType, IdentityVerificationCreatedEvent, PaymentSucceededEvent } from "./event-types";
-export { parseSignatureHeader, formatSignatureHeader } from "./signature-header";
+export { parseSignatureHeader, formatSignatureHeader, MAX_SIGNATURE_ENTRIES } from "./signature-header";
+export type { SignatureHeader } from "./signature-header";
 export { DEFAULT_TOLERANCE_SECONDS } from "./signature-options";
-export { BodyTooLargeError } from "./raw-body";
 export { SIGNATURE_HEADER } from "../schemas/http";
 export {
   SignatureVerificationError,
   ValidationError,
   ConfigurationError,
+  BodyTooLargeError,
   isSignatureVerificationError,
   isValidationError,
   isConfigurationError,
+  isBodyTooLargeError,
+  isMessagingError,
 } from "../errors/messaging-error";

@@ -173,7 +173,9 @@ describe("createWebhookHandler options", () => {
   it("answers 413 to a chunked body that grows over the cap", async () => {
     const server = await serve({ maxBodyBytes: 64 });
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request(server.url, { method: "POST", headers: { "x-service-signature": "t=1,sha256=00" } }, (res) => {
+      // A well-formed header: a malformed or missing one is refused (401) before the body is read.
+      const header = `t=${Math.floor(Date.now() / 1000)},sha256=${"0".repeat(64)}`;
+      const req = request(server.url, { method: "POST", headers: { "x-service-signature": header } }, (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });

@@ -1,0 +1,67 @@
+import { ConfigurationError } from "../errors/messaging-error";
+import { SIGNATURE_HEADER } from "../schemas/http";
+import type { ReplayGuard } from "./replay-guard";
+import { normalizeSecrets, resolveTolerance } from "./signature-options";
+
+/** Default cap on a webhook body: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The options every receiver entry point shares (both handlers and `verifyWebhookRequest`). */
+export interface ReceiverOptions {
+  /** Header carrying the signature, any case. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
+  readonly headerName?: string;
+  /** Signature timestamp tolerance in seconds. Default `DEFAULT_TOLERANCE_SECONDS` (300). */
+  readonly toleranceSeconds?: number;
+  /** Largest accepted body, in bytes; larger ones get 413. Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB). */
+  readonly maxBodyBytes?: number;
+  /**
+   * Processes each event once: an event id the guard has seen is a duplicate (the handlers
+   * answer it 204 without calling `onEvent`; `verifyWebhookRequest` throws `duplicate_event`).
+   * See `MemoryReplayGuard`. Default: none (every verified delivery is processed).
+   */
+  readonly replayGuard?: ReplayGuard;
+}
+
+/** {@link ReceiverOptions} and the secrets, checked. Internal. */
+export interface ReceiverSettings {
+  readonly secrets: readonly string[];
+  readonly toleranceSeconds: number;
+  /** Lower-cased. */
+  readonly headerName: string;
+  readonly maxBodyBytes: number;
+  readonly replayGuard?: ReplayGuard;
+}
+
+// RFC 9110 token characters: what Headers.get and node:http accept as a header name.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function shown(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return value === null ? "null" : typeof value;
+}
+
+/**
+ * Checks the secrets and options once (at handler creation, or at the start of a
+ * verification), so that a mistake fails with a `ConfigurationError` that names the option
+ * and says what to pass, never as a TypeError from deep inside.
+ */
+export function resolveReceiverSettings(secretOrSecrets: string | readonly string[], options: ReceiverOptions): ReceiverSettings {
+  const secrets = normalizeSecrets(secretOrSecrets);
+  const toleranceSeconds = resolveTolerance(options.toleranceSeconds);
+  const headerName = options.headerName ?? SIGNATURE_HEADER;
+  if (typeof headerName !== "string" || !HEADER_NAME.test(headerName)) {
+    throw new ConfigurationError(
+      `headerName must be an HTTP header name such as "${SIGNATURE_HEADER}" (letters, digits and !#$%&'*+.^_\`|~-), ` +
+        `got ${shown(headerName)}; leave it out for the default`,
+    );
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (typeof maxBodyBytes !== "number" || !Number.isSafeInteger(maxBodyBytes) || maxBodyBytes <= 0) {
+    throw new ConfigurationError(`maxBodyBytes must be a positive whole number of bytes, got ${String(maxBodyBytes)}`);
+  }
+  const guard = options.replayGuard;
+  if (guard !== undefined && (typeof guard !== "object" || guard === null || typeof guard.seen !== "function")) {
+    throw new ConfigurationError("replayGuard must be an object with a seen(eventId) method, such as new MemoryReplayGuard()");
+  }
+  return { secrets, toleranceSeconds, headerName: headerName.toLowerCase(), maxBodyBytes, replayGuard: guard };
+}
