@@ -5,7 +5,7 @@
 const { buildEvent, eventData, eventPayload } = require("../dist/emulator/events");
 const { parseMessages } = require("../dist/client/validate");
 const { Message, MessageBatchRequest, MAX_MESSAGES_PER_BATCH } = require("../dist/schemas");
-const { constructEvent, parseEvent, signPayload, verifySignature } = require("../dist/receiver");
+const { constructEvent, parseEvent, signPayload, verifySignature, verifyWebhookRequest } = require("../dist/receiver");
 const { collectGarbage, makeMessages, median, timeRepeated } = require("./lib");
 
 async function validation() {
@@ -85,6 +85,63 @@ function payloads() {
   return { basic: eventPayload(padded, "basic").body, cloudEvents: eventPayload(padded, "cloudEvents").body };
 }
 
+// What a forged request costs against an honest one: a 1 MiB body, 2 configured secrets, a
+// header of 8 sha256 entries (the most accepted; one HMAC per secret whatever their number)
+// and one of 200 (refused as malformed before any HMAC).
+function forgedVsHonest() {
+  const OPS = 40;
+  const body = Buffer.from(
+    JSON.stringify({
+      id: "evt_1",
+      type: "payment.succeeded",
+      created: "2024-06-01T00:00:00Z",
+      data: { object: { note: "x".repeat(1024 * 1024 - 200) } },
+    }),
+  );
+  const secrets = ["whsec_bench_current_000000000000000000", "whsec_bench_previous_00000000000000000"];
+  const t = Math.floor(Date.now() / 1000);
+  const honest = signPayload(body, secrets[0], t);
+  const forged = (count) => [`t=${t}`, ...Array.from({ length: count }, (_, i) => `sha256=${i.toString(16).padStart(64, "0")}`)].join(",");
+  const request = (header) =>
+    new Request("http://receiver.bench/webhooks", { method: "POST", body, headers: { "x-service-signature": header } });
+  const refused = (run) => async () => {
+    try {
+      await run();
+    } catch {
+      return;
+    }
+    throw new Error("a forged request verified");
+  };
+  return [
+    ["verifySignature 1 MiB, 2 secrets: honest", body, () => verifySignature(body, honest, secrets, { nowSeconds: t }), OPS],
+    [
+      "verifySignature 1 MiB, 2 secrets: forged, 8 entries",
+      body,
+      refused(() => verifySignature(body, forged(8), secrets, { nowSeconds: t })),
+      OPS,
+    ],
+    [
+      "verifySignature 1 MiB, 2 secrets: forged, 200 entries",
+      body,
+      refused(() => verifySignature(body, forged(200), secrets, { nowSeconds: t })),
+      OPS,
+    ],
+    ["verifyWebhookRequest 1 MiB, 2 secrets: honest", body, () => verifyWebhookRequest(request(honest), secrets, { nowSeconds: t }), OPS],
+    [
+      "verifyWebhookRequest 1 MiB, 2 secrets: forged, 8 entries",
+      body,
+      refused(() => verifyWebhookRequest(request(forged(8)), secrets, { nowSeconds: t })),
+      OPS,
+    ],
+    [
+      "verifyWebhookRequest 1 MiB, 2 secrets: forged, 200 entries",
+      body,
+      refused(() => verifyWebhookRequest(request(forged(200)), secrets, { nowSeconds: t })),
+      OPS,
+    ],
+  ];
+}
+
 async function receiver() {
   const OPS = 20_000;
   const REPEATS = 5;
@@ -102,20 +159,20 @@ async function receiver() {
     ["constructEvent (verify + parse), basic", basic, () => constructEvent(basic, header, secret, { nowSeconds: t })],
   ];
   const results = [];
-  for (const [name, body, op] of cases) {
+  for (const [name, body, op, ops = OPS] of [...cases, ...forgedVsHonest()]) {
     collectGarbage();
     const ms = median(
-      await timeRepeated(() => {
-        for (let i = 0; i < OPS; i++) op();
+      await timeRepeated(async () => {
+        for (let i = 0; i < ops; i++) await op();
       }, REPEATS),
     );
     results.push({
       name,
       bodyBytes: Buffer.byteLength(body),
-      ops: OPS,
+      ops,
       medianMs: ms,
-      opsPerSecond: OPS / (ms / 1000),
-      microsecondsPerOp: (ms * 1000) / OPS,
+      opsPerSecond: ops / (ms / 1000),
+      microsecondsPerOp: (ms * 1000) / ops,
     });
   }
   return results;

@@ -1,4 +1,4 @@
-/** examples/web-receiver: a (Request) => Response handler on verifyWebhookRequest, called with standard Requests. */
+/** examples/web-receiver: a (Request) => Response handler on createWebhookRequestHandler, called with standard Requests. */
 import * as path from "node:path";
 import { signPayload } from "../../receiver";
 
