@@ -160,7 +160,7 @@ describe("POST /_emulator/deliveries/{id}/retry", () => {
     expect(first.json[0].outcome).toBe("failed");
     const id = first.json[0].id;
 
-    const retried = await call(emulator, `/_emulator/deliveries/${id}/retry`, { method: "POST" });
+    const retried = await call(emulator, `/_emulator/deliveries/${id}/retry`, { json: {} });
     expect(retried.status).toBe(200);
     expect(retried.json).toMatchObject({ id, attempt: 2, trigger: "manual", status: 200, ok: true, outcome: "delivered" });
     expect(receiver.received).toHaveLength(2);
@@ -174,14 +174,14 @@ describe("POST /_emulator/deliveries/{id}/retry", () => {
   it("a successful redelivery cancels the scheduled retry", async () => {
     const { emulator, receiver } = await setUp(sequence(503, 200), { deliveryRetrySchedule: [30] });
     const first = await emit(emulator);
-    await call(emulator, `/_emulator/deliveries/${first.json[0].id}/retry`, { method: "POST" });
+    await call(emulator, `/_emulator/deliveries/${first.json[0].id}/retry`, { json: {} });
     await emulator.deliveriesSettled(); // would wait 30 s if the retry were still scheduled
     expect(receiver.received).toHaveLength(2);
   });
 
   it("answers 404 for an unknown delivery", async () => {
     const { emulator } = await setUp(200);
-    const result = await call(emulator, "/_emulator/deliveries/dlv_nope/retry", { method: "POST" });
+    const result = await call(emulator, "/_emulator/deliveries/dlv_nope/retry", { json: {} });
     expect(result.status).toBe(404);
     expect(result.json.title).toBe("not_found");
   });

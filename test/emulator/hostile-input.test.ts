@@ -288,14 +288,14 @@ const CASES: Case[] = [
   {
     name: "redelivering delivery 'constructor'",
     path: "/_emulator/deliveries/constructor/retry",
-    options: { method: "POST" },
+    options: { json: {} },
     status: 404,
     title: "not_found",
   },
   {
     name: "redelivering delivery '__proto__'",
     path: "/_emulator/deliveries/__proto__/retry",
-    options: { method: "POST" },
+    options: { json: {} },
     status: 404,
     title: "not_found",
   },

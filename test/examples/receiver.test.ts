@@ -124,7 +124,7 @@ test("end to end: the emulator delivers to both paths; a redelivery is answered 
     const paid = await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded", data: { id: "pay_e2e" } } });
     const verified = await call(emulator, "/_emulator/events", { json: { type: "identity.verification.created", data: { id: "iv_e2e" } } });
     expect([paid.json[0].status, verified.json[0].status]).toEqual([204, 204]);
-    const redelivered = await call(emulator, `/_emulator/deliveries/${paid.json[0].id}/retry`, { method: "POST" });
+    const redelivered = await call(emulator, `/_emulator/deliveries/${paid.json[0].id}/retry`, { json: {} });
     expect(redelivered.json).toMatchObject({ attempt: 2, status: 204, outcome: "delivered" });
 
     const until = async (text: string) => {
