@@ -5,6 +5,8 @@
  * emulator's own constants, so the text cannot drift from them.
  */
 import { DEFAULT_DELIVERY_RETRY_SCHEDULE, DEFAULT_EMULATOR_API_KEY, DEFAULT_MAX_STORED_MESSAGES } from "../emulator";
+import { KNOWN_EVENT_TYPES } from "../schemas/types";
+import { exitCodesHelp } from "./exit-codes";
 
 export const EMULATOR_HELP = `messaging emulator — a local emulator of the messaging service
 
@@ -29,33 +31,32 @@ options:
 environment:
   MESSAGING_API_KEY  the key, when --api-key is absent (not visible to ps)
 
-exit codes:
-  0    stopped by SIGINT or SIGTERM
-  2    bad arguments
-`;
+${exitCodesHelp()}`;
 
 export const TRIGGER_HELP = `messaging trigger — emit a webhook event through a running emulator
 
-usage: messaging trigger <event-type> [--data JSON] [--previous JSON] [--no-wait]
+usage: messaging trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]
 
 Asks the emulator to emit an event of that type to every endpoint subscribed to it, then
-prints each delivery's outcome, following the retries.
+prints each delivery's first attempt and, when one is to be retried, the retry schedule.
+Without --data, a named type gets a realistic sample object (named types:
+${KNOWN_EVENT_TYPES.join(", ")}). Another type is refused, with the closest
+known one, unless an endpoint of the emulator subscribes to it or --allow-unknown-type is given.
 
 options:
-  --data JSON      the related object (becomes data.object), or the whole data when it has
-                   an "object" member
-  --previous JSON  the object's previous values (data.previous)
-  --no-wait        print the first attempts only; do not follow the retries
-  -h, --help       this help
+  --data JSON           the related object (becomes data.object), or the whole data when it
+                        has an "object" member (default: a sample for a named type, else {})
+  --previous JSON       the object's previous values (data.previous)
+  --wait                follow the retries until each delivery is delivered or has failed
+  --allow-unknown-type  emit a type that is neither named nor subscribed to
+  -h, --help            this help
 
 environment:
   MESSAGING_BASE_URL  the emulator's URL (required; printed by messaging emulator)
   MESSAGING_API_KEY   its key (default: ${DEFAULT_EMULATOR_API_KEY})
 
-exit codes:
-  0    every delivery succeeded (or none was due)
-  1    a delivery failed, or the emulator could not be reached or refused the event
-  2    bad arguments, or MESSAGING_BASE_URL not set
+${exitCodesHelp()}  (trigger: 0 when every delivery succeeded or none was due; 1 when one failed, or
+  is still to be retried and --wait was not given)
 `;
 
 /** Help text by command, for the commands listed here. */

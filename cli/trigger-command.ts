@@ -1,18 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
-import { Agent, request } from "undici";
-import { readSetting, SETTINGS } from "../client/settings";
-import type { Delivery } from "../emulator";
-import { DEFAULT_EMULATOR_API_KEY } from "../emulator/auth";
-import { describeFieldErrors, findJsonHazards, jsonHazardField, Problem } from "../schemas";
+import type { Delivery, RecordedWebhookEndpoint } from "../emulator";
+import { findJsonHazards, jsonHazardField } from "../schemas";
+import { KNOWN_EVENT_TYPES } from "../schemas/types";
+import { parseCommandArgs } from "./command-args";
+import { closestMatch } from "./did-you-mean";
+import { describeAnswer, EmulatorConnection, emulatorTarget } from "./emulator-connection";
+import { EXIT } from "./exit-codes";
+import { sampleObject } from "./sample-events";
 
-const USAGE = `usage: messaging trigger <event-type> [--data JSON] [--previous JSON] [--no-wait]
+const USAGE = `usage: messaging trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]
   emits an event through a running emulator (MESSAGING_BASE_URL; key MESSAGING_API_KEY, default sk_test_emulator)
-  --data      the related object (becomes data.object), or the whole data when it has an "object" member
-  --previous  the object's previous values (data.previous)
-  --no-wait   print the first attempts only, do not follow the retries`;
+  (messaging trigger --help for all)`;
 
-/** How often the retries of a delivery are looked up, in milliseconds. */
+/** How often the retries of a delivery are looked up with --wait, in milliseconds. */
 const POLL_MS = 200;
 
 /** Where the command writes. */
@@ -28,8 +28,10 @@ const processIo: TriggerIo = {
 
 interface TriggerArgs {
   readonly type: string;
+  /** As given with --data / --previous; undefined: a sample for a named type. */
   readonly data?: Record<string, unknown>;
   readonly wait: boolean;
+  readonly allowUnknownType: boolean;
 }
 
 function jsonObject(flag: string, text: string, allowNull: boolean): Record<string, unknown> | null | string {
@@ -48,26 +50,29 @@ function jsonObject(flag: string, text: string, allowNull: boolean): Record<stri
 }
 
 function parse(argv: string[]): TriggerArgs | string {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: { data: { type: "string" }, previous: { type: "string" }, "no-wait": { type: "boolean" } },
-    });
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      data: { type: "string" },
+      previous: { type: "string" },
+      wait: { type: "boolean" },
+      "no-wait": { type: "boolean" }, // the default now; still accepted
+      "allow-unknown-type": { type: "boolean" },
+    },
+    true,
+  );
+  if ("error" in parsed) return parsed.error;
   const { values, positionals } = parsed;
   if (positionals.length !== 1 || positionals[0].trim() === "") return "give exactly one event type, e.g. payment.succeeded";
+  if (values.wait && values["no-wait"]) return "give --wait or --no-wait, not both";
   const data = values.data === undefined ? undefined : jsonObject("--data", values.data, false);
   if (typeof data === "string") return data;
   const previous = values.previous === undefined ? undefined : jsonObject("--previous", values.previous, true);
   if (typeof previous === "string") return previous;
-  const payload =
-    previous === undefined ? (data ?? undefined) : { object: data && "object" in data ? data.object : (data ?? {}), previous };
-  return { type: positionals[0], data: payload ?? undefined, wait: values["no-wait"] !== true };
+  const type = positionals[0];
+  const object = data !== undefined && data !== null && "object" in data ? data.object : (data ?? sampleObject(type) ?? {});
+  const payload = previous === undefined ? (data ?? undefined) : { object, previous };
+  return { type, data: payload ?? undefined, wait: values.wait === true, allowUnknownType: values["allow-unknown-type"] === true };
 }
 
 function describe(attempt: Delivery): string {
@@ -81,63 +86,95 @@ function describe(attempt: Delivery): string {
   return `  ${attempt.url}  attempt ${attempt.attempt}: ${answer} in ${attempt.durationMs} ms → ${outcome}  (${attempt.id})\n`;
 }
 
+function header(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? value.join(",") : (value ?? "");
+}
+
 /**
- * `messaging trigger <event-type> [--data JSON] [--previous JSON] [--no-wait]`: emits an event
- * through a running emulator (`POST /_emulator/events`) and prints each delivery's attempts
- * as they happen, following retries until every delivery is delivered or has failed.
- * @returns 0 when every delivery succeeded (or none was due), 1 when one failed or the
- *   emulator refused, 2 for bad arguments or settings.
+ * The event types this emulator knows: the named ones and every type an endpoint subscribes
+ * to (an endpoint may subscribe to any string). Undefined when the listing failed.
+ */
+async function knownTypes(connection: EmulatorConnection): Promise<Set<string> | undefined> {
+  const listed = await connection.send("GET", "/_emulator/endpoints");
+  if (listed.status !== 200) return undefined;
+  const endpoints = JSON.parse(listed.text) as RecordedWebhookEndpoint[];
+  return new Set([...KNOWN_EVENT_TYPES, ...endpoints.flatMap((endpoint) => endpoint.events)]);
+}
+
+/**
+ * `messaging trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]`:
+ * emits an event through a running emulator (`POST /_emulator/events`) and prints each
+ * delivery's first attempt and, when one is to be retried, the retry schedule; `--wait`
+ * follows the retries until every delivery is delivered or has failed. Without `--data`, a
+ * named type gets a sample object. A type that is neither named nor subscribed to by an
+ * endpoint of the emulator is refused, with the closest known type, unless
+ * `--allow-unknown-type`.
+ * @returns an exit code of the shared table: 0 every delivery succeeded (or none was due);
+ *   1 one failed or is still being retried, or the emulator refused or could not be reached;
+ *   2 bad arguments or settings.
  */
 export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: TriggerIo = processIo): Promise<number> {
   const args = parse(argv);
   if (typeof args === "string") {
     io.stderr(`messaging trigger: ${args}\n${USAGE}\n`);
-    return 2;
+    return EXIT.usage;
   }
-  const baseUrl = readSetting("baseUrl", { env })?.replace(/\/+$/, "");
-  if (!baseUrl || !/^https?:\/\/./.test(baseUrl)) {
-    io.stderr(`messaging trigger: set ${SETTINGS.baseUrl.env} to the emulator's URL (printed by \`messaging emulator\`)\n`);
-    return 2;
+  const target = emulatorTarget(env);
+  if (typeof target === "string") {
+    io.stderr(`messaging trigger: ${target}\n`);
+    return EXIT.usage;
   }
-  const apiKey = readSetting("apiKey", { env }) ?? DEFAULT_EMULATOR_API_KEY;
-  const dispatcher = new Agent({ connect: { timeout: 10_000 } });
-  const authorization = `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}`;
+  const connection = new EmulatorConnection(target);
   try {
-    const emitted = await request(`${baseUrl}/_emulator/events`, {
-      method: "POST",
-      dispatcher,
-      headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify({ type: args.type, ...(args.data !== undefined ? { data: args.data } : {}) }),
-    });
-    const text = await emitted.body.text();
-    if (emitted.statusCode !== 200) {
-      const problem = Problem.safeParse(safeJson(text));
-      const detail = problem.success
-        ? [problem.data.detail, describeFieldErrors(problem.data.errors ?? {}, { indent: "  " })].filter(Boolean).join("\n")
-        : text.slice(0, 500);
-      io.stderr(`messaging trigger: the emulator answered HTTP ${emitted.statusCode}: ${detail}\n`);
-      return 1;
+    if (!args.allowUnknownType && !(KNOWN_EVENT_TYPES as readonly string[]).includes(args.type)) {
+      const known = await knownTypes(connection);
+      if (known !== undefined && !known.has(args.type)) {
+        const match = closestMatch(args.type, known);
+        io.stderr(
+          `messaging trigger: unknown event type '${args.type}'${match ? `; did you mean ${match}?` : ""}\n` +
+            `  known here: ${[...known].join(", ")}\n` +
+            "  to emit it anyway (an endpoint may subscribe to any type), add --allow-unknown-type\n",
+        );
+        return EXIT.usage;
+      }
     }
-    const first = JSON.parse(text) as Delivery[];
-    const eventId = String(emitted.headers["x-emulator-event-id"] ?? first[0]?.eventId ?? "");
+    const emitted = await connection.send("POST", "/_emulator/events", {
+      type: args.type,
+      ...(args.data !== undefined ? { data: args.data } : sampleData(args.type)),
+    });
+    if (emitted.status !== 200) {
+      io.stderr(`messaging trigger: the emulator answered ${describeAnswer(emitted)}\n`);
+      return EXIT.failed;
+    }
+    const first = JSON.parse(emitted.text) as Delivery[];
+    const eventId = header(emitted.headers["x-emulator-event-id"]) || (first[0]?.eventId ?? "");
     io.stdout(`event ${eventId} (${args.type}): ${first.length} endpoint(s) subscribed\n`);
-    if (first.length === 0) return 0;
+    if (first.length === 0) {
+      io.stdout(
+        "  no endpoint subscribes to this type: create one with messaging listen --forward-to <url> or messaging endpoints create\n",
+      );
+      return EXIT.ok;
+    }
     for (const attempt of first) io.stdout(describe(attempt));
 
     const latest = new Map(first.map((attempt) => [attempt.id, attempt]));
+    const pending = () => [...latest.values()].filter((attempt) => attempt.outcome === "retry_scheduled").length;
+    if (!args.wait && pending() > 0) {
+      const schedule = header(emitted.headers["x-emulator-retry-schedule"]);
+      io.stdout(
+        `  retries follow ${schedule ? `after ${schedule.split(",").join(", ")} s` : "on the emulator's schedule"}; ` +
+          "follow them with --wait, messaging listen or the inspector page (/_emulator/)\n",
+      );
+    }
     const printed = new Set(first.map((attempt) => `${attempt.id}#${attempt.attempt}`));
-    while (args.wait && [...latest.values()].some((attempt) => attempt.outcome === "retry_scheduled")) {
+    while (args.wait && pending() > 0) {
       await sleep(POLL_MS);
-      const listed = await request(`${baseUrl}/_emulator/deliveries?event=${encodeURIComponent(eventId)}`, {
-        dispatcher,
-        headers: { authorization },
-      });
-      if (listed.statusCode !== 200) {
-        io.stderr(`messaging trigger: listing deliveries answered HTTP ${listed.statusCode}\n`);
-        await listed.body.dump();
-        return 1;
+      const listed = await connection.send("GET", `/_emulator/deliveries?event=${encodeURIComponent(eventId)}`);
+      if (listed.status !== 200) {
+        io.stderr(`messaging trigger: listing deliveries: the emulator answered ${describeAnswer(listed)}\n`);
+        return EXIT.failed;
       }
-      for (const attempt of (await listed.body.json()) as Delivery[]) {
+      for (const attempt of JSON.parse(listed.text) as Delivery[]) {
         const key = `${attempt.id}#${attempt.attempt}`;
         if (printed.has(key)) continue;
         printed.add(key);
@@ -147,21 +184,21 @@ export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv =
       }
     }
     const failed = [...latest.values()].filter((attempt) => attempt.outcome === "failed").length;
-    const pending = [...latest.values()].filter((attempt) => attempt.outcome === "retry_scheduled").length;
-    io.stdout(`${latest.size - failed - pending} delivered, ${failed} failed${pending > 0 ? `, ${pending} still retrying` : ""}\n`);
-    return failed > 0 ? 1 : 0;
+    const retrying = pending();
+    io.stdout(`${latest.size - failed - retrying} delivered, ${failed} failed${retrying > 0 ? `, ${retrying} to be retried` : ""}\n`);
+    return failed > 0 || retrying > 0 ? EXIT.failed : EXIT.ok;
   } catch (error) {
-    io.stderr(`messaging trigger: could not reach the emulator at ${baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    io.stderr(
+      `messaging trigger: could not reach the emulator at ${target.baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return EXIT.failed;
   } finally {
-    await dispatcher.close();
+    await connection.close();
   }
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+// A named type without --data gets a sample object; any other type the emulator's `{}`.
+function sampleData(type: string): { data?: Record<string, unknown> } {
+  const object = sampleObject(type);
+  return object === undefined ? {} : { data: { object } };
 }

@@ -44,10 +44,11 @@ async function trigger(argv: string[], env: Record<string, string | undefined> =
 }
 
 describe("messaging trigger", () => {
-  it("emits the event, follows the retries and prints every attempt until delivered", async () => {
+  it("with --wait, emits the event, follows the retries and prints every attempt until delivered", async () => {
     const before = receiver.received.length;
     const { code, stdout } = await trigger([
       "payment.succeeded",
+      "--wait",
       "--data",
       '{"id":"pay_1","amount":1200}',
       "--previous",
@@ -72,10 +73,43 @@ describe("messaging trigger", () => {
     expect(stdout).toMatch(/^0 delivered, 1 failed$/m);
   });
 
-  it("says so when no endpoint is subscribed", async () => {
-    const { code, stdout } = await trigger(["nobody.listens"]);
+  it("sends a realistic sample object for a named type without --data", async () => {
+    const before = receiver.received.length;
+    await trigger(["identity.verification.created"]);
+    const event = JSON.parse(receiver.received[before].body);
+    expect(event.type).toBe("identity.verification.created");
+    expect(event.data.object).toMatchObject({ id: expect.stringMatching(/^iv_/), object: "identity.verification", phone: "+254712345678" });
+  });
+
+  it("refuses an unknown type with a did-you-mean; --allow-unknown-type emits it", async () => {
+    const typo = await trigger(["payment.succeded"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("unknown event type 'payment.succeded'; did you mean payment.succeeded?");
+    expect(typo.stderr).toContain("--allow-unknown-type");
+    expect(emulator.deliveries().some((attempt) => attempt.type === "payment.succeded")).toBe(false);
+
+    const { code, stdout } = await trigger(["nobody.listens", "--allow-unknown-type"]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/0 endpoint\(s\) subscribed/);
+  });
+
+  it("accepts a type an endpoint subscribes to; by default returns after the first attempt, showing the retry schedule", async () => {
+    const failing = await startReceiver(503);
+    try {
+      await call(emulator, "/v1/webhooks/endpoints", {
+        form: endpointForm({ url: `${failing.url}/orders`, "events[]": ["order.shipped"] }),
+      });
+      const { code, stdout } = await trigger(["order.shipped", "--data", '{"id":"ord_1"}']);
+      expect(code).toBe(1); // not delivered (yet)
+      expect(stdout).toMatch(/order\.shipped\): 1 endpoint\(s\) subscribed/);
+      expect(stdout).toMatch(/attempt 1: HTTP 503 .*→ retry at /);
+      expect(stdout).not.toMatch(/attempt 2/);
+      expect(stdout).toContain("retries follow after 0.05, 0.1 s; follow them with --wait");
+      expect(stdout).toMatch(/^0 delivered, 0 failed, 1 to be retried$/m);
+      await emulator.deliveriesSettled();
+    } finally {
+      await failing.close();
+    }
   });
 
   it.each([
@@ -86,7 +120,9 @@ describe("messaging trigger", () => {
     [["payment.succeeded", "--data", '{"__proto__":{"x":1}}'], '--data: ["__proto__"]'],
     [["payment.succeeded", "--data", '{"n":1e400}'], "--data: n: expected a finite number"],
     [["payment.succeeded", "--previous", "5"], "--previous must be a JSON object or null"],
-    [["payment.succeeded", "--bogus"], "Unknown option"],
+    [["payment.succeeded", "--bogus"], "unknown option --bogus"],
+    [["payment.succeeded", "--dta", "{}"], "unknown option --dta (did you mean --data?)"],
+    [["payment.succeeded", "--wait", "--no-wait"], "not both"],
   ])("exits 2 for %p", async (argv, message) => {
     const { code, stderr } = await trigger(argv as string[]);
     expect(code).toBe(2);
@@ -95,7 +131,13 @@ describe("messaging trigger", () => {
   });
 
   it("exits 2 without MESSAGING_BASE_URL, and 1 with a wrong key (the emulator's 401 explained)", async () => {
-    expect((await trigger(["payment.succeeded"], { MESSAGING_BASE_URL: undefined })).code).toBe(2);
+    const unset = await trigger(["payment.succeeded"], { MESSAGING_BASE_URL: undefined });
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toContain("MESSAGING_BASE_URL is not set");
+    const bad = await trigger(["payment.succeeded"], { MESSAGING_BASE_URL: "localhost:4010" });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("MESSAGING_BASE_URL is 'localhost:4010', which is not an http(s) URL");
+    expect(bad.stderr).not.toContain("MESSAGING_API_KEY");
     const wrong = await trigger(["payment.succeeded"], { MESSAGING_API_KEY: "sk_test_wrong" });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain("HTTP 401");
