@@ -59,5 +59,73 @@ ${exitCodesHelp()}  (trigger: 0 when every delivery succeeded or none was due; 1
   is still to be retried and --wait was not given)
 `;
 
+export const LISTEN_HELP = `messaging listen — forward the emulator's webhook deliveries to your receiver, and watch them
+
+usage: messaging listen --forward-to URL [--events TYPE,…] [--allow-unknown-type]
+                        [--format basic|cloudEvents] [--show-secret]
+
+Uses the emulator at MESSAGING_BASE_URL, or starts one when it is not set (and prints the
+export line for other terminals). Reuses the emulator's endpoint with the same URL, events
+and format, or creates one, then prints its id and a line that exports its signing secret
+as MESSAGING_WEBHOOK_SECRET for your receiver. Then prints every delivery attempt to it as
+it happens (time, event id, type, attempt, status, ms, and why it failed) until Ctrl-C.
+Emit events with messaging trigger <type> in another terminal.
+
+options:
+  --forward-to URL      your receiver's URL, e.g. http://localhost:3000/webhooks (required)
+  --events TYPE,…       event types to subscribe to, comma-separated or repeated
+                        (default: every named type: ${KNOWN_EVENT_TYPES.join(", ")})
+  --allow-unknown-type  subscribe to a type that is not a named one (refused otherwise: a
+                        typo would wait for events that never come)
+  --format F            basic or cloudEvents (default: basic)
+  --show-secret         print the signing secret itself (default: masked, and the export
+                        line reads it with messaging endpoints secret <id>)
+  -h, --help            this help
+
+environment:
+  MESSAGING_BASE_URL  the emulator's URL (default: start one)
+  MESSAGING_API_KEY   its key (default: ${DEFAULT_EMULATOR_API_KEY})
+
+${exitCodesHelp()}`;
+
+export const ENDPOINTS_HELP = `messaging endpoints — create and list webhook endpoints
+
+usage: messaging endpoints create --url URL [--events TYPE,…] [--format basic|cloudEvents]
+                                  [--description TEXT] [--show-secret] [--json]
+       messaging endpoints list [--show-secret] [--json]
+       messaging endpoints secret <endpoint id>
+
+create  creates an endpoint with POST /v1/webhooks/endpoints at MESSAGING_BASE_URL: the
+        service or the emulator. Prints its id and its signing secret, masked unless
+        --show-secret (--json: the endpoint object, secret masked likewise).
+list    lists the emulator's endpoints (the service has no list operation; its dashboard
+        shows them under Developers → Webhooks).
+secret  prints one endpoint's signing secret, from the emulator, and nothing else:
+        export MESSAGING_WEBHOOK_SECRET="$(messaging endpoints secret we_…)"
+
+options:
+  --url URL          where the events are posted (create; required)
+  --events TYPE,…    event types, comma-separated or repeated (default: every named type:
+                     ${KNOWN_EVENT_TYPES.join(", ")})
+  --allow-unknown-type
+                     subscribe to a type that is not a named one (refused otherwise)
+  --format F         basic or cloudEvents (default: basic)
+  --description TEXT what the endpoint is for
+  --show-secret      print signing secrets instead of masking them
+  --json             print JSON on stdout
+  -h, --help         this help
+
+environment:
+  MESSAGING_BASE_URL     the service's or the emulator's URL (required)
+  MESSAGING_API_KEY      the API key (default: ${DEFAULT_EMULATOR_API_KEY}, the emulator's)
+  MESSAGING_API_VERSION  X-Service-Version (default: 2024-06-01)
+
+${exitCodesHelp()}`;
+
 /** Help text by command, for the commands listed here. */
-export const COMMAND_HELP: Readonly<Record<string, string>> = { emulator: EMULATOR_HELP, trigger: TRIGGER_HELP };
+export const COMMAND_HELP: Readonly<Record<string, string>> = {
+  emulator: EMULATOR_HELP,
+  trigger: TRIGGER_HELP,
+  listen: LISTEN_HELP,
+  endpoints: ENDPOINTS_HELP,
+};

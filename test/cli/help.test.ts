@@ -24,6 +24,10 @@ describe("messaging help", () => {
     ["emulator", ["help", "emulator"]],
     ["trigger", ["trigger", "--help"]],
     ["trigger", ["help", "trigger"]],
+    ["listen", ["listen", "--help"]],
+    ["listen", ["help", "listen"]],
+    ["endpoints", ["endpoints", "--help"]],
+    ["endpoints", ["help", "endpoints"]],
   ])("%s: %p prints its usage, options and exit codes, exit 0", async (command, args) => {
     const run = await messaging(args);
     expect(run.code).toBe(0);
@@ -47,9 +51,40 @@ describe("messaging help", () => {
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
   });
 
-  it("an unknown command: exit 2 with the usage", async () => {
+  it("an unknown command: exit 2 with the usage and the command meant", async () => {
     const run = await messaging(["sned"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("unknown command 'sned'");
+    expect(run.stderr).toContain("unknown command 'sned' (did you mean send?)");
+  });
+
+  it("every command's --help and messaging --help print the one exit-code table", async () => {
+    const { exitCodesHelp } = await import("../../cli/exit-codes");
+    const table = exitCodesHelp();
+    for (const args of [
+      ["--help"],
+      ["emulator", "--help"],
+      ["trigger", "--help"],
+      ["listen", "--help"],
+      ["endpoints", "--help"],
+    ]) {
+      const run = await messaging(args);
+      expect({ args, table: run.stdout.includes(table) }).toEqual({ args, table: true });
+    }
+  });
+
+  it("a port in use: exit 1 with a hint", async () => {
+    const server = await new Promise<import("node:net").Server>((resolve) => {
+      const s = require("node:net").createServer();
+      s.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    try {
+      const port = (server.address() as import("node:net").AddressInfo).port;
+      const run = await messaging(["emulator", "--port", String(port)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("EADDRINUSE");
+      expect(run.stderr).toContain("the port is taken");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

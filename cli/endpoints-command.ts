@@ -1,0 +1,177 @@
+import { MessagingClient } from "../client/messaging-client";
+import { readSetting } from "../client/settings";
+import type { RecordedWebhookEndpoint } from "../emulator";
+import { isMessagingError } from "../errors/messaging-error";
+import { parseCommandArgs } from "./command-args";
+import { didYouMean } from "./did-you-mean";
+import { describeAnswer, EmulatorConnection, emulatorTarget, type EmulatorTarget } from "./emulator-connection";
+import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
+import { EXIT } from "./exit-codes";
+import { displaySecret } from "./secret-display";
+
+const USAGE = `usage: messaging endpoints create --url URL [--events TYPE,…] [--format basic|cloudEvents] [--description TEXT] [--show-secret] [--json]
+       messaging endpoints list [--show-secret] [--json]
+       messaging endpoints secret <endpoint id>
+  (messaging endpoints --help for all)`;
+
+const SUBCOMMANDS = ["create", "list", "secret"];
+
+/** Where the command writes. */
+export interface EndpointsIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+const processIo: EndpointsIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+/** An endpoint as printed: the secret masked unless asked for. */
+function shown<T extends { secret?: string | null }>(endpoint: T, showSecret: boolean): T {
+  return endpoint.secret ? { ...endpoint, secret: displaySecret(endpoint.secret, showSecret) } : endpoint;
+}
+
+/**
+ * `messaging endpoints create|list|secret`: creates a webhook endpoint on any base URL (the
+ * service's `POST /v1/webhooks/endpoints`, or the emulator's), lists the emulator's, or
+ * prints one endpoint's secret from the emulator (for `export X="$(…)"`; the service has no
+ * list or retrieve operation). Secrets are masked unless `--show-secret`.
+ * @returns an exit code of the shared table (0 done, 1 refused or unreachable, 2 bad arguments or settings).
+ */
+export async function runEndpointsCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: EndpointsIo = processIo,
+): Promise<number> {
+  const [subcommand, ...rest] = argv;
+  const fail = (why: string) => {
+    io.stderr(`messaging endpoints: ${why}\n${USAGE}\n`);
+    return EXIT.usage;
+  };
+  if (subcommand === undefined) return fail("give a subcommand: create, list or secret");
+  if (!SUBCOMMANDS.includes(subcommand)) return fail(`unknown subcommand '${subcommand}'${didYouMean(subcommand, SUBCOMMANDS)}`);
+  const target = emulatorTarget(env, "the service's or the emulator's URL");
+  if (typeof target === "string") {
+    io.stderr(`messaging endpoints: ${target}\n`);
+    return EXIT.usage;
+  }
+  if (subcommand === "create") return create(rest, target, env, io, fail);
+  const parsed = parseCommandArgs(rest, { "show-secret": { type: "boolean" }, json: { type: "boolean" } }, subcommand === "secret");
+  if ("error" in parsed) return fail(parsed.error);
+  if (subcommand === "secret" && parsed.positionals.length !== 1) return fail("give one endpoint id, e.g. messaging endpoints secret we_…");
+  const connection = new EmulatorConnection(target);
+  try {
+    const listed = await connection.send("GET", "/_emulator/endpoints");
+    if (listed.status === 404) {
+      io.stderr(
+        `messaging endpoints: ${target.baseUrl} has no endpoint listing: the service offers no list or retrieve operation; ` +
+          "this works against the emulator only (the service's dashboard lists them: Developers → Webhooks)\n",
+      );
+      return EXIT.failed;
+    }
+    if (listed.status !== 200) {
+      io.stderr(`messaging endpoints: the emulator answered ${describeAnswer(listed)}\n`);
+      return EXIT.failed;
+    }
+    const endpoints = JSON.parse(listed.text) as RecordedWebhookEndpoint[];
+    if (subcommand === "secret") {
+      const id = parsed.positionals[0];
+      const endpoint = endpoints.find((candidate) => candidate.id === id);
+      if (endpoint === undefined) {
+        io.stderr(
+          `messaging endpoints: no endpoint ${id} in the emulator at ${target.baseUrl}${didYouMean(
+            id,
+            endpoints.map((e) => e.id),
+          )}\n`,
+        );
+        return EXIT.failed;
+      }
+      io.stdout(`${endpoint.secret}\n`); // what this subcommand is for: export X="$(messaging endpoints secret we_…)"
+      return EXIT.ok;
+    }
+    const showSecret = parsed.values["show-secret"] === true;
+    if (parsed.values.json) {
+      io.stdout(`${JSON.stringify(endpoints.map((endpoint) => shown(endpoint, showSecret)))}\n`);
+      return EXIT.ok;
+    }
+    if (endpoints.length === 0)
+      io.stdout("no webhook endpoints yet: messaging endpoints create --url URL, or messaging listen --forward-to URL\n");
+    for (const endpoint of endpoints) {
+      io.stdout(
+        `${endpoint.id}  ${endpoint.url}  ${endpoint.format}  ${endpoint.events.join(",")}  ${displaySecret(endpoint.secret, showSecret)}` +
+          `${endpoint.description ? `  ${endpoint.description}` : ""}\n`,
+      );
+    }
+    return EXIT.ok;
+  } catch (error) {
+    io.stderr(`messaging endpoints: could not reach ${target.baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failed;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function create(
+  argv: string[],
+  target: EmulatorTarget,
+  env: NodeJS.ProcessEnv,
+  io: EndpointsIo,
+  fail: (why: string) => number,
+): Promise<number> {
+  const parsed = parseCommandArgs(
+    argv,
+    {
+      url: { type: "string" },
+      events: { type: "string", multiple: true },
+      "allow-unknown-type": { type: "boolean" },
+      format: { type: "string" },
+      description: { type: "string" },
+      "show-secret": { type: "boolean" },
+      json: { type: "boolean" },
+    },
+    false,
+  );
+  if ("error" in parsed) return fail(parsed.error);
+  const { values } = parsed;
+  if (values.url === undefined) return fail("--url is required: the URL the events are posted to");
+  const events = parseEventsOption(values.events, values["allow-unknown-type"] === true);
+  if (typeof events === "string") return fail(events);
+  const format = parseFormatOption(values.format);
+  if (format !== "basic" && format !== "cloudEvents") return fail(format);
+
+  let client: MessagingClient;
+  try {
+    client = new MessagingClient({
+      apiKey: target.apiKey,
+      baseUrl: target.baseUrl,
+      ...(readSetting("apiVersion", { env }) ? { apiVersion: readSetting("apiVersion", { env }) } : {}),
+    });
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+  try {
+    const endpoint = await client.createWebhookEndpoint({
+      url: values.url,
+      events: [...events],
+      format,
+      ...(values.description !== undefined ? { description: values.description } : {}),
+    });
+    const showSecret = values["show-secret"] === true;
+    if (values.json) {
+      io.stdout(`${JSON.stringify(shown(endpoint, showSecret))}\n`);
+      return EXIT.ok;
+    }
+    io.stdout(`created ${endpoint.id}: ${endpoint.url} (${(endpoint.events ?? events).join(", ")}; ${endpoint.format ?? format})\n`);
+    if (endpoint.secret) {
+      io.stdout(`signing secret: ${displaySecret(endpoint.secret, showSecret)}${showSecret ? "" : "  (--show-secret prints it)"}\n`);
+    }
+    return EXIT.ok;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    io.stderr(`messaging endpoints create: ${why}\n`);
+    return isMessagingError(error) && error.code === "invalid_input" ? EXIT.usage : EXIT.failed;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,119 @@
+/** messaging listen, in-process, against a real emulator and receivers on 127.0.0.1 port 0. */
+import { runEndpointsCommand } from "../../cli/endpoints-command";
+import { runListenCommand } from "../../cli/listen-command";
+import { startEmulator, type Emulator } from "../../emulator";
+import { call, startReceiver } from "../emulator/helpers";
+import { CapturedOutput } from "./cli-output";
+
+let emulator: Emulator;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ apiKey: "sk_test_listen", deliveryRetrySchedule: [0.05] });
+});
+afterAll(async () => {
+  for (const close of closers.reverse()) await close();
+  await emulator?.close();
+});
+
+function env(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return { MESSAGING_BASE_URL: emulator.url, MESSAGING_API_KEY: "sk_test_listen", ...extra };
+}
+
+/** Starts listen; `stop()` ends it and resolves to its exit code. */
+function listen(argv: string[], environment = env()) {
+  const output = new CapturedOutput();
+  const controller = new AbortController();
+  const done = runListenCommand(argv, environment, { ...output.io, stop: controller.signal });
+  const stop = async () => {
+    controller.abort();
+    return done;
+  };
+  closers.push(async () => void (await stop()));
+  return { output, done, stop };
+}
+
+describe("messaging listen", () => {
+  it("creates an endpoint for the URL, prints its id and the export line (secret masked), then every attempt live", async () => {
+    const receiver = await startReceiver((index) => (index === 0 ? 503 : 204));
+    closers.push(() => receiver.close());
+    const url = `${receiver.url}/webhooks`;
+    const run = listen(["--forward-to", url]);
+    await run.output.until(/^ready: /m);
+
+    const endpoint = emulator.endpoints().find((candidate) => candidate.url === url)!;
+    expect(endpoint.events).toEqual(["identity.verification.created", "payment.succeeded"]);
+    expect(run.output.stdout).toContain(
+      `created endpoint ${endpoint.id}: identity.verification.created, payment.succeeded (basic) → ${url}`,
+    );
+    expect(run.output.stdout).toContain(`export MESSAGING_WEBHOOK_SECRET="$(npx messaging endpoints secret ${endpoint.id})"`);
+    expect(run.output.stdout).toContain("signing secret: whsec_************");
+    expect(run.output.stdout).not.toContain(endpoint.secret);
+
+    const emitted = await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded", data: { id: "pay_listen" } } });
+    const eventId = emitted.headers["x-emulator-event-id"];
+    await run.output.until(new RegExp(`${eventId}  payment\\.succeeded  attempt 2  → 204`));
+    expect(run.output.stdout).toMatch(new RegExp(`${eventId}  payment\\.succeeded  attempt 1  → 503  \\d+ ms  HTTP 503, retry at `));
+    expect(await run.stop()).toBe(0);
+    expect(run.output.stdout).toMatch(/stopped\n$/);
+    expect(run.output.stderr).toBe("");
+
+    // The export line works: the secret subcommand prints exactly the endpoint's secret.
+    const secret = new CapturedOutput();
+    expect(await runEndpointsCommand(["secret", endpoint.id], env(), secret.io)).toBe(0);
+    expect(secret.stdout).toBe(`${endpoint.secret}\n`);
+  });
+
+  it("reuses the endpoint with the same URL, events and format; --show-secret prints the secret; a failure shows why", async () => {
+    const receiver = await startReceiver(204);
+    const url = `${receiver.url}/gone`;
+    await receiver.close(); // nothing listens there any more: connection refused
+    const first = listen(["--forward-to", url, "--events", "payment.succeeded"]);
+    await first.output.until(/^ready: /m);
+    expect(await first.stop()).toBe(0);
+    const second = listen(["--forward-to", url, "--events", "payment.succeeded", "--show-secret"]);
+    await second.output.until(/^ready: /m);
+    const endpoint = emulator.endpoints().filter((candidate) => candidate.url === url);
+    expect(endpoint).toHaveLength(1);
+    expect(second.output.stdout).toContain(`reusing endpoint ${endpoint[0].id}`);
+    expect(second.output.stdout).toContain(`export MESSAGING_WEBHOOK_SECRET=${endpoint[0].secret}`);
+
+    await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded" } });
+    await second.output.until(/attempt 2 {2}→ no answer .*no more retries/);
+    expect(second.output.stdout).toMatch(/attempt 1 {2}→ no answer {2}\d+ ms {2}.*ECONNREFUSED.*, retry at /);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it("starts an emulator when MESSAGING_BASE_URL is not set, and closes it when stopped", async () => {
+    const run = listen(["--forward-to", "http://127.0.0.1:9/webhooks"], { MESSAGING_BASE_URL: undefined });
+    await run.output.until(/^ready: /m);
+    const url = /export MESSAGING_BASE_URL=(\S+)/.exec(run.output.stdout)![1];
+    expect((await fetch(`${url}/_emulator/endpoints`, { headers: { authorization: `Basic ${btoa("sk_test_emulator:")}` } })).status).toBe(
+      200,
+    );
+    expect(await run.stop()).toBe(0);
+    await expect(fetch(`${url}/_emulator/endpoints`)).rejects.toThrow();
+  });
+
+  it.each([
+    [[], "--forward-to is required"],
+    [["--forward-to", "localhost:3000"], "--forward-to must be an http(s) URL"],
+    [["--forward-to", "http://localhost:3000", "--events", "payment.succeded"], "did you mean payment.succeeded?"],
+    [["--forward-to", "http://localhost:3000", "--format", "cloudevent"], "did you mean cloudEvents?"],
+    [["--forward", "http://localhost:3000"], "unknown option --forward (did you mean --forward-to?)"],
+  ])("exits 2 for %p", async (argv, message) => {
+    const output = new CapturedOutput();
+    expect(await runListenCommand(argv as string[], env(), { ...output.io, stop: new AbortController().signal })).toBe(2);
+    expect(output.stderr).toContain(message);
+  });
+
+  it("exits 2 for a bad MESSAGING_BASE_URL, naming it and showing the value", async () => {
+    const output = new CapturedOutput();
+    const code = await runListenCommand(["--forward-to", "http://localhost:3000"], env({ MESSAGING_BASE_URL: "127.0.0.1:4010" }), {
+      ...output.io,
+      stop: new AbortController().signal,
+    });
+    expect(code).toBe(2);
+    expect(output.stderr).toContain("MESSAGING_BASE_URL is '127.0.0.1:4010', which is not an http(s) URL");
+  });
+});
