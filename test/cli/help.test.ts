@@ -60,13 +60,7 @@ describe("messaging help", () => {
   it("every command's --help and messaging --help print the one exit-code table", async () => {
     const { exitCodesHelp } = await import("../../cli/exit-codes");
     const table = exitCodesHelp();
-    for (const args of [
-      ["--help"],
-      ["emulator", "--help"],
-      ["trigger", "--help"],
-      ["listen", "--help"],
-      ["endpoints", "--help"],
-    ]) {
+    for (const args of [["--help"], ["emulator", "--help"], ["trigger", "--help"], ["listen", "--help"], ["endpoints", "--help"]]) {
       const run = await messaging(args);
       expect({ args, table: run.stdout.includes(table) }).toEqual({ args, table: true });
     }
