@@ -3,6 +3,7 @@ import * as path from "node:path";
 import type { MessagingClient } from "../client/messaging-client";
 import { clientFromSettings, readSetting } from "../client/settings";
 import { isConfigurationError } from "../errors/messaging-error";
+import { EXIT } from "./exit-codes";
 import { FileError } from "./message-file";
 import { programName } from "./program-name";
 import { createProgress } from "./progress";
@@ -55,7 +56,7 @@ async function send(options: SendOptions, signals: SignalWatch): Promise<number>
     return report.end(
       { status: "failed", error: { code: error.code, message: error.message, retryable: false } },
       `messaging send: ${error.message}\nnothing was sent\n`,
-      1,
+      EXIT.usage, // a setting missing: the same code as every command's (cli/exit-codes.ts)
     );
   }
   try {

@@ -3,6 +3,7 @@ import { MAX_SEND_CONCURRENCY } from "../client/send-messages";
 import { IdempotencyKeyPrefix, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas/idempotency-key";
 import { MAX_MESSAGES_PER_BATCH } from "../schemas/types";
 import { CALL_KEY_SUFFIX_LENGTH } from "./message-identity";
+import { exitCodesHelp } from "./exit-codes";
 import { fileFormat, type FileFormat } from "./message-file";
 
 export const SEND_USAGE = "usage: messaging send --file FILE [--stream NAME] [options]   (messaging send --help for all)";
@@ -67,14 +68,8 @@ file formats:
   invalid UTF-8, numbers out of range, keys named __proto__, nesting deeper than 32,
   duplicate or unknown CSV columns.
 
-exit codes:
-  0    sent (or already sent; or valid, with --dry-run)
-  1    not sent or not all sent: the message says why, and whether running the same
-       command again finishes it or what to decide or fix first
-  2    bad arguments
-  130  interrupted by SIGINT (Ctrl-C): calls in flight were let finish; the command
-       to finish is printed
-  143  interrupted by SIGTERM, likewise
+${exitCodesHelp()}  (send: 0 sent, already sent, or valid with --dry-run; 1 not sent or not all sent: the
+  message says why, and whether running the same command again finishes it)
 `;
 
 /** Parsed `messaging send` options. */

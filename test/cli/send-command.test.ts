@@ -150,10 +150,10 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(run.stderr).toContain("cannot be read");
   });
 
-  it("without MESSAGING_API_KEY: exits 1 naming it, sends nothing", async () => {
+  it("without MESSAGING_API_KEY: exits 2 (a setting missing) naming it, sends nothing", async () => {
     const before = mark();
     const run = await send(["--file", ndjsonFile("nokey.ndjson", 3)], { MESSAGING_API_KEY: undefined });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain("MESSAGING_API_KEY");
     expect(emulator.requestCount()).toBe(before.requests);
   });
@@ -161,9 +161,9 @@ describe("messaging send (built CLI against the emulator)", () => {
   it.each([
     ["missing", undefined],
     ["not a URL", "not a url"],
-  ])("MESSAGING_BASE_URL %s: exits 1 naming it, without printing the key", async (_, baseUrl) => {
+  ])("MESSAGING_BASE_URL %s: exits 2 (a setting) naming it, without printing the key", async (_, baseUrl) => {
     const run = await send(["--file", ndjsonFile("nobase.ndjson", 3)], { MESSAGING_BASE_URL: baseUrl });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toContain("MESSAGING_BASE_URL");
   });
 
