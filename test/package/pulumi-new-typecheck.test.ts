@@ -1,7 +1,7 @@
 /**
  * A program made with `pulumi new typescript` type-checks against the packed package, with
- * the tsconfig.json that template writes (no skipLibCheck, no esModuleInterop, `moduleResolution:
- * node`), under each TypeScript a user may have: the repository's 5.x, 6 and 7 (the newest;
+ * the tsconfig.json that template writes (no skipLibCheck, no esModuleInterop; `module` and
+ * `moduleResolution` `nodenext` since March 2026, `node` before), under each TypeScript a user may have: the repository's 5.x, 6 and 7 (the newest;
  * installed as the `typescript-6` and `typescript-7` aliases).
  */
 import * as fs from "node:fs";
@@ -65,6 +65,17 @@ export function receive(rawBody: string, header: string, secret: string): string
 export const emulator = startEmulator({ port: 0 }).then((running) => running.url);
 `;
 
+/** The subpaths whose declarations reach zod's (fine under nodenext; `node` needs skipLibCheck for them). */
+const ZOD_SUBPATHS_PROGRAM = `
+import { startEmulator, type Emulator } from "pulumi-messaging/emulator";
+import { Message } from "pulumi-messaging/schemas";
+import { createWebhookRequestHandler } from "pulumi-messaging/receiver/web";
+
+export const valid: boolean = Message.safeParse({ tos: ["+254712345678"], body: "hi" }).success;
+export const running: Promise<Emulator> = startEmulator({ port: 0 });
+export const handle: (request: Request) => Promise<Response> = createWebhookRequestHandler({ secret: "whsec_x", onEvent: () => undefined });
+`;
+
 /** The same program with a mistake the types must catch. */
 const WRONG_PROGRAM = `
 import { WebhookEndpoint } from "pulumi-messaging";
@@ -83,6 +94,7 @@ beforeAll(() => {
       "index.ts": PROGRAM,
       "tsconfig.json": JSON.stringify(PULUMI_NEW_TSCONFIG, null, 2),
       "wrong.ts": WRONG_PROGRAM,
+      "zod-subpaths.ts": ZOD_SUBPATHS_PROGRAM,
     },
     ["@pulumi/pulumi", "@types/node", ...packageDependencies()],
   );
@@ -151,6 +163,23 @@ describe("a pulumi new typescript project, type-checked against the packed packa
     expect(fixed.errors).toEqual([]);
     expect(fixed.code).toBe(0);
   });
+
+  it.each([["typescript"], ["typescript-6"], ["typescript-7"]])(
+    "%s: the current template's module and moduleResolution nodenext, 0 errors, /emulator and /schemas included",
+    async (typescript) => {
+      const config = tsconfig(
+        `nodenext-${typescript}`,
+        (options) => {
+          options.module = "nodenext";
+          options.moduleResolution = "nodenext";
+        },
+        ["index.ts", "zod-subpaths.ts"],
+      );
+      const result = await tsc(typescript, config);
+      expect(result.errors).toEqual([]);
+      expect(result.code).toBe(0);
+    },
+  );
 
   it.each([["typescript"], ["typescript-7"]])(
     "%s: module and moduleResolution node16 (what the examples use), 0 errors",
