@@ -1,4 +1,5 @@
 import type { BatchTotals } from "./batch-store";
+import { eventPayload } from "./events";
 import type { Delivery, RecordedEvent, RecordedWebhookEndpoint, StoredBatch } from "./store";
 
 /** What the inspector page shows. */
@@ -13,7 +14,14 @@ export interface InspectorData {
   readonly attempts: readonly Delivery[];
   /** Seconds before each retry. */
   readonly retrySchedule: readonly number[];
+  /** Every kept event by id, to show what each delivery sent. Default: the shown events. */
+  readonly eventsById?: ReadonlyMap<string, RecordedEvent>;
 }
+
+/** Most characters of one payload shown on the page; the listing routes have the rest. */
+export const INSPECTOR_PAYLOAD_CHARS = 16 * 1024;
+/** Characters of a payload shown before it is expanded. */
+const SUMMARY_CHARS = 80;
 
 /** How often the page refreshes its live part, in milliseconds. */
 export const INSPECTOR_REFRESH_MS = 1500;
@@ -56,6 +64,30 @@ function table(headings: string[], rows: Html[], empty: string, id: string): Htm
   </table>`;
 }
 
+// JSON text indented for reading when it is small enough to parse for that; cut at the cap.
+function readable(json: string): { text: string; cut: number } {
+  if (json.length > INSPECTOR_PAYLOAD_CHARS) return { text: json.slice(0, INSPECTOR_PAYLOAD_CHARS), cut: json.length };
+  try {
+    return { text: JSON.stringify(JSON.parse(json), null, 2), cut: 0 };
+  } catch {
+    return { text: json, cut: 0 };
+  }
+}
+
+/**
+ * A payload, collapsed to its first characters and expandable (`<details>`): always as text
+ * (escaped), wrapped rather than widening the page, and cut at {@link INSPECTOR_PAYLOAD_CHARS}.
+ */
+function payload(json: string, where: string, key: string): Html {
+  const { text, cut } = readable(json);
+  const summary = json.length > SUMMARY_CHARS ? `${json.slice(0, SUMMARY_CHARS)}…` : json;
+  return html`<details class="payload" data-key="${key}">
+    <summary><code>${summary}</code></summary>
+    <pre>${text}</pre>
+    ${cut > 0 ? html`<p class="empty">first ${INSPECTOR_PAYLOAD_CHARS} of ${cut} characters; all of it: ${where}</p>` : ""}
+  </details>`;
+}
+
 function statusCell(attempt: Delivery): Html {
   const text = attempt.status === null ? "no answer" : String(attempt.status);
   return html`<td class="${attempt.ok ? "ok" : "bad"}" data-field="status">${text}</td>`;
@@ -64,7 +96,7 @@ function statusCell(attempt: Delivery): Html {
 /** The part of the page that refreshes itself. */
 export function renderLive(data: InspectorData): string {
   const endpoints = table(
-    ["id", "url", "events", "format"],
+    ["id", "url", "events", "format", "description"],
     data.endpoints.map(
       (e) =>
         html`<tr>
@@ -72,26 +104,33 @@ export function renderLive(data: InspectorData): string {
           <td>${e.url}</td>
           <td>${e.events.join(", ")}</td>
           <td>${e.format}</td>
+          <td data-field="description">${e.description ?? ""}</td>
         </tr>`,
     ),
     "No webhook endpoints yet: create one with POST /v1/webhooks/endpoints.",
     "endpoints",
   );
+  const eventsById = data.eventsById ?? new Map(data.events.map((e) => [e.event.id, e]));
+  // What a delivery sent: the event in the endpoint's format (the same body on every attempt).
+  const requestBody = (a: Delivery): Html => {
+    const recorded = eventsById.get(a.eventId);
+    if (recorded === undefined) return html`<span class="empty">no longer kept</span>`;
+    return payload(eventPayload(recorded.event, a.format).body, `GET /_emulator/events`, `request-${a.id}-${a.attempt}`);
+  };
   const attempts = table(
-    ["delivery", "attempt", "event", "type", "url", "status", "outcome", "ms", "at", "error", ""],
+    ["delivery, attempt", "event", "url", "status", "outcome", "ms", "at", "error", "request body", ""],
     data.attempts.map(
       (a) =>
         html`<tr data-delivery-id="${a.id}" data-event-id="${a.eventId}" data-attempt="${a.attempt}" data-outcome="${a.outcome}">
-          <td><code>${a.id}</code></td>
-          <td>${a.attempt} (${a.trigger})</td>
-          <td><code>${a.eventId}</code></td>
-          <td>${a.type}</td>
+          <td><code>${a.id}</code> ${a.attempt} (${a.trigger})</td>
+          <td><code>${a.eventId}</code> ${a.type}</td>
           <td>${a.url}</td>
           ${statusCell(a)}
           <td data-field="outcome">${a.outcome}${a.nextAttemptAt ? html` (next ${a.nextAttemptAt.slice(11, 23)})` : ""}</td>
-          <td>${a.durationMs}</td>
+          <td>${Math.round(a.durationMs)}</td>
           <td>${a.attemptedAt.slice(11, 23)}</td>
           <td>${a.error ?? ""}</td>
+          <td data-field="request">${requestBody(a)}</td>
           <td><button type="button" class="retry" data-retry="${a.id}">redeliver</button></td>
         </tr>`,
     ),
@@ -99,7 +138,7 @@ export function renderLive(data: InspectorData): string {
     "deliveries",
   );
   const events = table(
-    ["id", "type", "created", "deliveries"],
+    ["id", "type", "created", "deliveries", "payload"],
     data.events.map(
       (e) =>
         html`<tr data-event-id="${e.event.id}">
@@ -107,6 +146,7 @@ export function renderLive(data: InspectorData): string {
           <td>${e.event.type ?? ""}</td>
           <td>${e.event.created}</td>
           <td>${e.deliveryIds.length}</td>
+          <td data-field="payload">${payload(JSON.stringify(e.event), "GET /_emulator/events", `event-${e.event.id}`)}</td>
         </tr>`,
     ),
     "No events yet.",
@@ -114,14 +154,15 @@ export function renderLive(data: InspectorData): string {
   );
   const t = data.totals;
   const batches = table(
-    ["id", "stream", "created", "messages"],
+    ["id", "stream", "created", "messages", "bodies"],
     data.batches.map(
       (b) =>
-        html`<tr>
+        html`<tr data-batch-id="${b.id}">
           <td><code>${b.id}</code></td>
           <td>${b.stream}</td>
           <td>${b.created}</td>
           <td>${b.messageCount}</td>
+          <td data-field="messages">${payload(b.messagesJson, `GET /_emulator/batches?after=… (or ?limit=N)`, `batch-${b.id}`)}</td>
         </tr>`,
     ),
     "No batches yet.",
@@ -150,7 +191,11 @@ async function refresh() {
     if (!response.ok) return;
     const page = new DOMParser().parseFromString(await response.text(), "text/html");
     const fresh = page.getElementById("live");
-    if (fresh) live.innerHTML = fresh.innerHTML;
+    if (!fresh) return;
+    // Payloads the reader expanded stay expanded across the refresh.
+    const open = new Set([...live.querySelectorAll("details[open]")].map((d) => d.dataset.key));
+    live.innerHTML = fresh.innerHTML;
+    for (const d of live.querySelectorAll("details")) if (open.has(d.dataset.key)) d.open = true;
   } catch {}
 }
 setInterval(refresh, ${INSPECTOR_REFRESH_MS});
@@ -183,13 +228,18 @@ live.addEventListener("click", async (e) => {
 });
 `;
 
+// Tables take the page's width and wrap long values (ids, URLs, payloads) rather than
+// widening it: at 1280 px nothing is off-screen.
 const STYLE = `
 body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; margin-bottom: 1em; }
-th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; margin-bottom: 1em; width: 100%; table-layout: fixed; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 24em; overflow: auto; margin: 4px 0; font-size: 12px; }
+details.payload summary { cursor: pointer; } details.payload summary code { overflow-wrap: anywhere; }
+li code, p code { overflow-wrap: anywhere; }
 td.ok { color: #060; font-weight: bold; } td.bad { color: #a00; font-weight: bold; }
 code { font-size: 12px; } .empty { color: #777; } #note { color: #036; }
-form label { display: block; margin: 4px 0; } textarea { width: 40em; height: 5em; }
+form label { display: block; margin: 4px 0; } textarea { width: 40em; max-width: 100%; height: 5em; }
 `;
 
 /** The whole inspector page: server-rendered HTML with a small inline script, no build step. */

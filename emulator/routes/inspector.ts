@@ -18,6 +18,7 @@ export function showInspector({ store, deliveries }: RouteContext): Reply {
     events: newest(store.events(), SHOWN.events),
     attempts: newest(store.deliveries(), SHOWN.attempts),
     retrySchedule: deliveries.retrySchedule,
+    eventsById: new Map(store.events().map((recorded) => [recorded.event.id, recorded])),
   });
   return {
     status: 200,

@@ -1,10 +1,12 @@
 /**
  * The inspector page (`GET /_emulator/`) in a real headless Chromium (Debian's `chromium`,
  * driven by playwright-core): trigger an event from the page and watch its delivery attempts
- * appear. Skipped, saying why, only when Chromium is absent outside CI; in CI (CI=true) a
+ * appear; payloads shown escaped, the page fitting 1280×900; cross-site form posts refused. Skipped, saying why, only when Chromium is absent outside CI; in CI (CI=true) a
  * missing Chromium fails the test (`.ci/run` installs it).
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
@@ -98,6 +100,87 @@ describeBrowser("inspector page in headless Chromium", () => {
       expect(await page.locator("#events").textContent()).toContain(eventIds[0]);
       expect(await page.textContent("#note")).toContain(eventIds[0]);
       await page.close();
+    },
+    WAIT_MS * 2,
+  );
+
+  it(
+    "shows payloads (message bodies, event payloads, delivery request bodies, descriptions) escaped, and fits 1280×900",
+    async () => {
+      const hostile = `<b id="injected">bold</b><img src=x onerror="document.title='pwned'">`;
+      const long = "x".repeat(3000); // one unbreakable word: must wrap, not widen the page
+      const created = await call(emulator, "/v1/webhooks/endpoints", {
+        form: endpointForm({ url: `${receiver.url}/wide/${long}`, "events[]": ["payment.succeeded"], description: `desc ${hostile}` }),
+      });
+      expect(created.status).toBe(200);
+      const batch = await call(emulator, "/v1/message_batches", {
+        json: { stream: "transactional", messages: [{ tos: ["+254712345678"], body: `message ${hostile} ${long}` }] },
+      });
+      expect(batch.status).toBe(200);
+      const emitted = await call(emulator, "/_emulator/events", {
+        json: { type: "payment.succeeded", data: { note: `event ${hostile}`, long } },
+      });
+      expect(emitted.status).toBe(200);
+      const eventId = emitted.headers["x-emulator-event-id"] as string;
+
+      const page = await context!.newPage();
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${emulator.url}/_emulator/`);
+      const fits = () =>
+        page.evaluate("({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })") as Promise<{
+          scrollWidth: number;
+          innerWidth: number;
+        }>;
+      const collapsed = await fits();
+      expect(collapsed.scrollWidth).toBeLessThanOrEqual(collapsed.innerWidth);
+
+      // Expanded, every payload is shown as text.
+      await page.$$eval("details", (all) => all.forEach((d) => d.setAttribute("open", "")));
+      const expanded = await fits();
+      expect(expanded.scrollWidth).toBeLessThanOrEqual(expanded.innerWidth);
+      expect(await page.locator(`#endpoints td[data-field="description"]`).last().textContent()).toBe(`desc ${hostile}`);
+      expect(await page.locator(`#batches tr[data-batch-id="${batch.json.id}"] pre`).textContent()).toContain(
+        `"body": ${JSON.stringify(`message ${hostile}`).slice(0, -1)}`,
+      );
+      expect(await page.locator(`#events tr[data-event-id="${eventId}"] pre`).textContent()).toContain(
+        `"note": ${JSON.stringify(`event ${hostile}`)}`,
+      );
+      expect(await page.locator(`#deliveries tr[data-event-id="${eventId}"] td[data-field="request"] pre`).first().textContent()).toContain(
+        `"id": "${eventId}"`,
+      );
+      expect(await page.locator("#injected").count()).toBe(0);
+      expect(await page.locator("#live img").count()).toBe(0);
+      expect(await page.title()).toBe("messaging emulator");
+      await page.close();
+    },
+    WAIT_MS * 2,
+  );
+
+  it(
+    "refuses a cross-site form POST to a state-changing route, even with the key cached (415, nothing redelivered)",
+    async () => {
+      const attempts = emulator.deliveries();
+      expect(attempts.length).toBeGreaterThan(0);
+      const target = `${emulator.url}/_emulator/deliveries/${attempts[0].id}/retry`;
+      // Another origin (another port) serving a page that submits a form to the emulator.
+      const attacker = http.createServer((_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" });
+        res.end(
+          `<form id="f" method="POST" action="${target}"><input name="x" value="1"></form><script>document.getElementById("f").submit()</script>`,
+        );
+      });
+      await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
+      try {
+        const page = await context!.newPage();
+        const answer = page.waitForResponse((response) => response.url() === target);
+        await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
+        expect((await answer).status()).toBe(415);
+        await page.close();
+        expect(emulator.deliveries()).toHaveLength(attempts.length);
+      } finally {
+        attacker.closeAllConnections();
+        await new Promise<void>((resolve) => attacker.close(() => resolve()));
+      }
     },
     WAIT_MS * 2,
   );
