@@ -86,9 +86,14 @@ export function clientFromSettings(sources: SettingSources = {}): MessagingClien
     return new MessagingClient(settings);
   } catch (error) {
     if (!isConfigurationError(error)) throw error;
-    const names = (Object.keys(SETTINGS) as SettingName[]).map((name) =>
-      sources.config ? `${SETTINGS[name].config} or ${SETTINGS[name].env}` : SETTINGS[name].env,
-    );
-    throw new ConfigurationError(`${error.message} (read from ${names.join(", ")})`);
+    // Name the one setting the client refused (its option name is in the message), and show a
+    // refused base URL: it is not a secret, unless it holds credentials.
+    const option = /option '(\w+)'/.exec(error.message)?.[1];
+    const names = (Object.keys(SETTINGS) as SettingName[]).filter((name) => option === undefined || name === option);
+    const where = (names.length > 0 ? names : (Object.keys(SETTINGS) as SettingName[]))
+      .map((name) => (sources.config ? `${SETTINGS[name].config} or ${SETTINGS[name].env}` : SETTINGS[name].env))
+      .join(", ");
+    const value = option === "baseUrl" && !settings.baseUrl.includes("@") ? `, which is '${settings.baseUrl}'` : "";
+    throw new ConfigurationError(`${error.message} (read from ${where}${value})`);
   }
 }

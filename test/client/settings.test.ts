@@ -54,3 +54,13 @@ test("an invalid value is the client's error, saying where the settings were rea
   expect(error.message).toMatch(/MESSAGING_BASE_URL/);
   expect(error.message).not.toContain("sk_test_secret");
 });
+
+test("a refused base URL names that variable alone and shows its value (not a secret); one with credentials is not shown", () => {
+  const error = thrown(() => clientFromSettings({ env: { MESSAGING_API_KEY: "sk_test_secret", MESSAGING_BASE_URL: "localhost:4010" } }));
+  expect(error.message).toContain("(read from MESSAGING_BASE_URL, which is 'localhost:4010')");
+  expect(error.message).not.toMatch(/MESSAGING_API_KEY|MESSAGING_API_VERSION/);
+  const withCredentials = thrown(() =>
+    clientFromSettings({ env: { MESSAGING_API_KEY: "sk_test_secret", MESSAGING_BASE_URL: "https://user:hunter2@example.com" } }),
+  );
+  expect(withCredentials.message).not.toContain("hunter2");
+});
