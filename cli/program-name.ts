@@ -3,8 +3,9 @@ import * as path from "node:path";
 
 /**
  * How the user should type this command again: `messaging` when that name on PATH is this
- * very program (a global install, or `npm run`'s PATH), `npx messaging` otherwise (a local
- * install puts it in node_modules/.bin, which a shell does not search).
+ * very program (a global install), `npx messaging` otherwise. A `node_modules/.bin` on PATH
+ * does not count: npm puts it there only for its own scripts, and the user's shell will not
+ * have it, while `npx messaging` works in both.
  */
 export function programName(env: NodeJS.ProcessEnv = process.env, script: string | undefined = process.argv[1]): string {
   if (script === undefined) return "npx messaging";
@@ -15,7 +16,7 @@ export function programName(env: NodeJS.ProcessEnv = process.env, script: string
     return "npx messaging";
   }
   for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-    if (dir === "") continue;
+    if (dir === "" || path.basename(dir) === ".bin") continue;
     try {
       if (fs.realpathSync(path.join(dir, "messaging")) === self) return "messaging";
     } catch {
