@@ -1,0 +1,79 @@
+/**
+ * The provider's configuration as the engine hands it over: checked (CheckConfig), compared
+ * (DiffConfig) and read (Configure). The settings are the dynamic provider's
+ * (`client/settings.ts`: stack config first, then the environment), so the same stack and
+ * environment reach the same service by either route.
+ */
+import { resolveClientOptions } from "../client/options";
+import type { ConfigSource } from "../client/settings";
+import { SETTINGS, type SettingName } from "../client/settings";
+import { isConfigurationError } from "../errors";
+import { UNKNOWN } from "../provider/protocol";
+import { PACKAGE_NAME } from "./kinds";
+import { reveal } from "./property-values";
+import { configKey } from "./schema";
+
+type Props = Record<string, unknown>;
+
+/** A check failure on one config key. */
+export interface ConfigFailure {
+  property: string;
+  reason: string;
+}
+
+const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+/**
+ * The settings Configure received. The engine sends them twice: as `args` (the provider's
+ * inputs, keys unqualified, secrets wrapped when the plugin accepts them) and as `variables`
+ * (`messaging:config:apiKey`, the older spelling: `provider_plugin.go` `Configure`). Either
+ * is read; `args` first. Keys are asked for as the settings table names them (`messaging:apiKey`).
+ */
+export function configSource(args: Props, variables: ReadonlyMap<string, string>): ConfigSource {
+  const values = new Map<string, string>();
+  for (const name of SETTING_NAMES) {
+    const key = configKey(name);
+    const fromArgs = reveal(args[key]);
+    const value =
+      typeof fromArgs === "string" ? fromArgs : (variables.get(`${PACKAGE_NAME}:config:${key}`) ?? variables.get(SETTINGS[name].config));
+    if (value !== undefined && value !== "") values.set(SETTINGS[name].config, value);
+  }
+  return { get: (key) => values.get(key) };
+}
+
+/**
+ * CheckConfig's failures, one per bad key, checked by the client's own option rules (the
+ * values are never echoed). Missing settings are not failures: the environment may supply
+ * them, and the first call that needs the service says where to set them.
+ */
+export function checkConfig(news: Props): ConfigFailure[] {
+  const failures: ConfigFailure[] = [];
+  const valid = { apiKey: "placeholder", baseUrl: "http://127.0.0.1" };
+  for (const name of SETTING_NAMES) {
+    const value = reveal(news[configKey(name)]);
+    if (value === undefined || value === null || value === UNKNOWN) continue;
+    if (typeof value !== "string") {
+      failures.push({ property: configKey(name), reason: `expected a string (${SETTINGS[name].set})` });
+      continue;
+    }
+    try {
+      resolveClientOptions({ ...valid, [name]: value });
+    } catch (error) {
+      if (!isConfigurationError(error)) throw error;
+      failures.push({ property: configKey(name), reason: error.message });
+    }
+  }
+  return failures;
+}
+
+/**
+ * DiffConfig: which settings changed. A change never replaces the resources (the dynamic
+ * provider's config changes update its provider in place too); a value not known yet counts
+ * as changed.
+ */
+export function diffConfig(olds: Props, news: Props): string[] {
+  return SETTING_NAMES.map(configKey).filter((key) => {
+    const next = reveal(news[key]);
+    return next === UNKNOWN || (reveal(olds[key]) ?? null) !== (next ?? null);
+  });
+}

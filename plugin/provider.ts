@@ -1,0 +1,136 @@
+/**
+ * What the plugin does for each provider call, on plain property maps (the gRPC service
+ * around it only converts messages). Every resource call goes to the same runtime the
+ * dynamic provider calls (`provider/runtime.ts` `runtimes`), with secrets revealed on the
+ * way in and marked again on the way out.
+ */
+import type { ConfigSource } from "../client/settings";
+import { UnsupportedOperationError } from "../errors";
+import { IDEMPOTENCY_SCOPE, PROVIDER_KEY } from "../provider/protocol";
+import { idempotencyScopeOf } from "./idempotency-scope";
+import { kindOfToken, type KindDefinition } from "./kinds";
+import { markSecrets, revealProps } from "./property-values";
+import { checkConfig, configSource, diffConfig, type ConfigFailure } from "./provider-config";
+
+type Props = Record<string, unknown>;
+
+/** A check failure on one property (`property` is a dotted path). */
+export type CheckFailure = ConfigFailure;
+
+/** What Diff answers. */
+export interface DiffAnswer {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+}
+
+/**
+ * Thrown by Create or Update when the object exists but the operation did not finish: the
+ * service answers with `ErrorResourceInitFailed{id, properties, reasons}`, as the dynamic
+ * host does for the runtimes' `ResourceInitFailedError`.
+ */
+export class InitFailure extends Error {
+  constructor(
+    readonly id: string,
+    readonly properties: Props,
+    readonly reasons: string[],
+  ) {
+    super(reasons.join("\n"));
+  }
+}
+
+/** The resource type of a URN: `urn:pulumi:<stack>::<project>::<parent$type>::<name>`. */
+function typeOfUrn(urn: string): string {
+  const qualified = urn.split("::")[2] ?? "";
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+}
+
+function kindOf(urn: string): KindDefinition {
+  const type = typeOfUrn(urn);
+  const definition = kindOfToken(type);
+  if (!definition) throw new UnsupportedOperationError(`The messaging provider has no resource type ${JSON.stringify(type)} (${urn}).`);
+  return definition;
+}
+
+// A runtime's ResourceInitFailedError, recognised by shape (it may come from another copy of the module).
+const isInitFailed = (error: unknown): error is { id: string; reasons: string[]; properties: Props } =>
+  typeof error === "object" &&
+  error !== null &&
+  typeof (error as { id?: unknown }).id === "string" &&
+  Array.isArray((error as { reasons?: unknown }).reasons) &&
+  typeof (error as { properties?: unknown }).properties === "object";
+
+/** Outputs as the plugin returns them: no `__provider` (the dynamic host's key), secrets marked. */
+function outputs(definition: KindDefinition, outs: Props, ...secretSources: Props[]): Props {
+  const { [PROVIDER_KEY]: _provider, ...rest } = outs;
+  return secretSources.reduce((marked, source) => markSecrets(marked, source, definition.secretOutputs), rest);
+}
+
+/** The plugin's provider: one per process, configured once by the engine. */
+export class MessagingProvider {
+  private config: ConfigSource | undefined;
+
+  /** CheckConfig: the news as given, plus one failure per bad setting. */
+  checkConfig(news: Props): { inputs: Props; failures: CheckFailure[] } {
+    return { inputs: news, failures: checkConfig(news) };
+  }
+
+  /** DiffConfig: a changed setting is a change, never a replacement. */
+  diffConfig(olds: Props, news: Props): DiffAnswer {
+    return { changes: diffConfig(olds, news).length > 0, replaces: [], deleteBeforeReplace: false };
+  }
+
+  /** Configure: keeps the settings for every later call (one client per configuration). */
+  configure(args: Props, variables: ReadonlyMap<string, string>): void {
+    this.config = configSource(args, variables);
+  }
+
+  async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+    const definition = kindOf(urn);
+    const result = await definition.runtime.check(this.config, revealProps(olds), revealProps(news));
+    const inputs = markSecrets(result.inputs ?? revealProps(news), news, definition.secretInputs);
+    return { inputs, failures: (result.failures ?? []).map(({ property, reason }) => ({ property, reason })) };
+  }
+
+  async diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffAnswer> {
+    const result = await kindOf(urn).runtime.diff(this.config, id, revealProps(olds), revealProps(news));
+    return { changes: result.changes === true, replaces: result.replaces ?? [], deleteBeforeReplace: result.deleteBeforeReplace === true };
+  }
+
+  async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
+    const definition = kindOf(urn);
+    // Generated SDKs cannot set the hidden scope input: the URN gives it.
+    const inputs = { ...revealProps(properties), [IDEMPOTENCY_SCOPE]: idempotencyScopeOf(urn) };
+    try {
+      const result = await definition.runtime.create(this.config, inputs);
+      return { id: result.id, properties: outputs(definition, result.outs ?? {}, properties) };
+    } catch (error) {
+      throw this.initFailure(definition, error, properties);
+    }
+  }
+
+  async read(urn: string, id: string, properties: Props, inputs: Props): Promise<{ id: string; properties: Props; inputs: Props }> {
+    const definition = kindOf(urn);
+    const result = await definition.runtime.read(this.config, id, revealProps(properties));
+    return { id: result.id ?? id, properties: outputs(definition, result.props ?? {}, properties), inputs };
+  }
+
+  async update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }> {
+    const definition = kindOf(urn);
+    try {
+      const result = await definition.runtime.update(this.config, id, revealProps(olds), revealProps(news));
+      return { properties: outputs(definition, result.outs ?? {}, olds, news) };
+    } catch (error) {
+      throw this.initFailure(definition, error, olds, news);
+    }
+  }
+
+  async delete(urn: string, id: string, properties: Props): Promise<void> {
+    await kindOf(urn).runtime.delete(this.config, id, revealProps(properties));
+  }
+
+  private initFailure(definition: KindDefinition, error: unknown, ...secretSources: Props[]): unknown {
+    if (!isInitFailed(error)) return error;
+    return new InitFailure(error.id, outputs(definition, error.properties, ...secretSources), error.reasons);
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The Pulumi package schema the plugin answers GetSchema with, derived from the zod schemas
+ * (`provider/*-schema.ts`) through zod's JSON Schema: property types, what is required and
+ * what is secret are never written a second time. Generated SDKs and YAML read it.
+ */
+import { z } from "zod";
+import { SETTINGS, type SettingName } from "../client/settings";
+import { DEFAULT_API_VERSION } from "../client/options";
+import { KINDS, PACKAGE_NAME, type KindDefinition } from "./kinds";
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  additionalProperties?: boolean | JsonSchema;
+  anyOf?: JsonSchema[];
+  enum?: unknown[];
+};
+
+/** A Pulumi type spec (`pulumi.json` `typeSpec`). */
+export interface TypeSpec {
+  type?: "string" | "number" | "integer" | "boolean" | "array" | "object";
+  items?: TypeSpec;
+  additionalProperties?: TypeSpec;
+  $ref?: string;
+}
+
+/** A Pulumi property spec: a type spec plus description and secrecy. */
+export type PropertySpec = TypeSpec & { description?: string; secret?: boolean; default?: unknown };
+
+/** An object type of the schema's `types`. */
+export interface ObjectTypeSpec {
+  type: "object";
+  description?: string;
+  properties: Record<string, PropertySpec>;
+  required?: string[];
+}
+
+/** The parts of the package schema the plugin produces. */
+export interface PackageSchema {
+  name: string;
+  displayName: string;
+  version: string;
+  description: string;
+  keywords: string[];
+  license: string;
+  repository: string;
+  publisher: string;
+  meta: { moduleFormat: string };
+  config: { variables: Record<string, PropertySpec>; defaults: string[] };
+  provider: { description: string; inputProperties: Record<string, PropertySpec>; properties: Record<string, PropertySpec> };
+  resources: Record<string, ResourceSpec>;
+  types: Record<string, ObjectTypeSpec>;
+  language: Record<string, unknown>;
+}
+
+/** A resource of the package schema. */
+export interface ResourceSpec {
+  description: string;
+  properties: Record<string, PropertySpec>;
+  required: string[];
+  inputProperties: Record<string, PropertySpec>;
+  requiredInputs: string[];
+}
+
+const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
+const pascal = (name: string): string => name[0].toUpperCase() + name.slice(1);
+// Array items are named for one element: `messages` holds `Message`s.
+const singular = (name: string): string => (name.endsWith("s") ? name.slice(0, -1) : name);
+
+/** Without `null` among its types: Pulumi has no null type; a nullable output is simply not required. */
+function withoutNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.type)) {
+    const types = schema.type.filter((type) => type !== "null");
+    return { ...schema, type: types.length === 1 ? types[0] : types };
+  }
+  if (schema.anyOf) {
+    const rest = schema.anyOf.filter((option) => option.type !== "null");
+    if (rest.length === 1) return withoutNull(rest[0]);
+  }
+  return schema;
+}
+
+const isNullable = (schema: JsonSchema): boolean =>
+  (Array.isArray(schema.type) && schema.type.includes("null")) || (schema.anyOf ?? []).some((option) => option.type === "null");
+
+/** Translates zod's JSON Schema into Pulumi type specs, naming nested objects `<Owner><Property>` in `types`. */
+class TypeTranslator {
+  readonly types: Record<string, ObjectTypeSpec> = {};
+
+  typeOf(schema: JsonSchema, name: string): TypeSpec {
+    const plain = withoutNull(schema);
+    switch (plain.type) {
+      case "string":
+      case "boolean":
+      case "integer":
+      case "number":
+        return { type: plain.type };
+      case "array":
+        return { type: "array", items: plain.items ? this.typeOf(plain.items, singular(name)) : ANY };
+      case "object":
+        if (plain.properties) return { $ref: `#/types/${this.objectType(plain, name)}` };
+        if (typeof plain.additionalProperties === "object")
+          return { type: "object", additionalProperties: this.typeOf(plain.additionalProperties, name) };
+        return { type: "object", additionalProperties: ANY };
+      default:
+        // No type or a union of types (e.g. a JSON value): anything goes.
+        return ANY;
+    }
+  }
+
+  private objectType(schema: JsonSchema, name: string): string {
+    const token = `${PACKAGE_NAME}:index:${name}`;
+    const properties = Object.fromEntries(
+      Object.entries(schema.properties ?? {}).map(([key, property]) => [key, this.typeOf(property, `${name}${pascal(key)}`)]),
+    );
+    this.types[token] = { type: "object", properties, ...(schema.required?.length ? { required: schema.required } : {}) };
+    return token;
+  }
+}
+
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+  // A JSON value (e.g. a template's model) cannot be written in JSON Schema: it becomes `{}`, i.e. Any.
+  return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+}
+
+function resourceSpec(definition: KindDefinition, translator: TypeTranslator): ResourceSpec {
+  const describe = (key: string): { description?: string } => {
+    const description = (definition.properties as Record<string, string | undefined>)[key];
+    return description ? { description } : {};
+  };
+  const inputs = jsonSchemaOf(definition.inputs, "input");
+  const state = jsonSchemaOf(definition.state, "output");
+  const inputProperties = Object.fromEntries(
+    Object.entries(inputs.properties ?? {}).map(([key, property]) => [
+      key,
+      {
+        ...translator.typeOf(property, `${definition.kind}${pascal(key)}`),
+        ...describe(key),
+        ...((definition.secretInputs as readonly string[]).includes(key) ? { secret: true } : {}),
+      },
+    ]),
+  );
+  const properties = Object.fromEntries(
+    Object.entries(state.properties ?? {}).map(([key, property]) => [
+      key,
+      {
+        ...translator.typeOf(property, `${definition.kind}${pascal(key)}`),
+        ...describe(key),
+        ...((definition.secretOutputs as readonly string[]).includes(key) ? { secret: true } : {}),
+      },
+    ]),
+  );
+  return {
+    description: definition.description,
+    properties,
+    // Outputs that can be null are not required: a generated SDK then types them optional.
+    required: (state.required ?? []).filter((key) => !isNullable(state.properties![key])),
+    inputProperties,
+    requiredInputs: inputs.required ?? [],
+  };
+}
+
+/** The provider's configuration, from the one settings table (`client/settings.ts`). */
+function configSpec(): Record<string, PropertySpec> {
+  const descriptions: Record<SettingName, string> = {
+    apiKey: `API key of the messaging service (a secret). Falls back to the environment variable ${SETTINGS.apiKey.env}.`,
+    baseUrl: `Base URL of the messaging service, e.g. the local emulator's. Falls back to ${SETTINGS.baseUrl.env}.`,
+    apiVersion: `Value of the X-Service-Version header, YYYY-MM-DD. Falls back to ${SETTINGS.apiVersion.env}, then ${DEFAULT_API_VERSION}.`,
+  };
+  return Object.fromEntries(
+    (Object.keys(SETTINGS) as SettingName[]).map((name) => [
+      configKey(name),
+      { type: "string", description: descriptions[name], ...(name === "apiKey" ? { secret: true } : {}) },
+    ]),
+  );
+}
+
+/** The unqualified config key of a setting: `apiKey` for `messaging:apiKey`. */
+export function configKey(name: SettingName): string {
+  return SETTINGS[name].config.slice(`${PACKAGE_NAME}:`.length);
+}
+
+/** The package schema, for a plugin of `version`. */
+export function packageSchema(version: string): PackageSchema {
+  const translator = new TypeTranslator();
+  const resources = Object.fromEntries(Object.values(KINDS).map((definition) => [definition.token, resourceSpec(definition, translator)]));
+  const config = configSpec();
+  return {
+    name: PACKAGE_NAME,
+    displayName: "Messaging",
+    version,
+    description: "Webhook endpoints and message batches of the messaging service.",
+    keywords: ["pulumi", "messaging", "webhooks", "category/utility", "kind/native"],
+    license: "Apache-2.0",
+    repository: "https://github.com/pulumi-messaging/pulumi-messaging",
+    publisher: "pulumi-messaging",
+    meta: { moduleFormat: "(.*)" },
+    config: { variables: config, defaults: [] },
+    provider: {
+      description: "The messaging provider: where the service is and how to authenticate.",
+      inputProperties: config,
+      properties: config,
+    },
+    resources,
+    types: translator.types,
+    language: {
+      go: { importBasePath: "github.com/pulumi-messaging/pulumi-messaging/sdk/go/messaging" },
+      nodejs: { packageName: "@pulumi-messaging/messaging" },
+      python: { packageName: "pulumi_messaging" },
+      csharp: { rootNamespace: "PulumiMessaging" },
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * `pulumirpc.ResourceProvider` served over gRPC by the plugin itself. Not
+ * `@pulumi/pulumi/provider`'s `main()`: at v3.239.0 its server (`sdk/nodejs/provider/server.ts`)
+ * answers Configure without reading the config and leaves CheckConfig and DiffConfig
+ * unimplemented, so a provider behind it never receives its API key.
+ *
+ * Every RPC of the service is listed (the type requires it); those the plugin does not offer
+ * answer UNIMPLEMENTED saying why, which the engine handles for the optional ones
+ * (`provider_plugin.go` `handshake` falls back to Configure's answer).
+ */
+import * as grpc from "@grpc/grpc-js";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { InitFailure, MessagingProvider } from "./provider";
+
+type Props = Record<string, unknown>;
+
+const toJs = (struct: Struct | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
+// `undefined` cannot cross (Struct rejects it): JSON drops it, as a provider's outputs never hold one on purpose.
+const toStruct = (props: Props): Struct => Struct.fromJavaScript(JSON.parse(JSON.stringify(props)));
+
+/** A gRPC error for a failed call; an init failure carries its details as the dynamic host sends them. */
+function toServiceError(error: unknown): Partial<grpc.ServiceError> {
+  const message = error instanceof Error ? error.message : String(error);
+  const metadata = new grpc.Metadata();
+  if (error instanceof InitFailure) {
+    const detail = new proto.ErrorResourceInitFailed();
+    detail.setId(error.id);
+    detail.setProperties(toStruct(error.properties));
+    detail.setReasonsList(error.reasons);
+    const any = new Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new Status();
+    status.setCode(grpc.status.UNKNOWN);
+    status.setMessage(message);
+    status.addDetails(any);
+    // The engine reads the details from this trailer (provider_plugin.go `parseError`).
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  }
+  return { code: grpc.status.UNKNOWN, details: message, metadata };
+}
+
+/** Runs `handle` and answers with its result or its error. */
+function unary<Req, Res>(handle: (request: Req) => Promise<Res> | Res): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    Promise.resolve()
+      .then(() => handle(call.request))
+      .then(
+        (response) => callback(null, response),
+        (error: unknown) => {
+          const serviceError = toServiceError(error);
+          callback(serviceError, null, serviceError.metadata);
+        },
+      );
+  };
+}
+
+function unimplemented(rpc: string, why: string): grpc.handleUnaryCall<unknown, never> {
+  return (_call, callback) =>
+    callback({ code: grpc.status.UNIMPLEMENTED, details: `The messaging provider does not implement ${rpc}: ${why}` }, null);
+}
+
+/** The service for `provider`, reporting `version` from GetPluginInfo and the schema. */
+export function resourceProviderService(provider: MessagingProvider, version: string, schema: () => string): IResourceProviderServer {
+  return {
+    handshake: unimplemented("Handshake", "the engine then takes the protocol from Configure's answer"),
+    parameterize: unimplemented("Parameterize", "the package has no parameters"),
+    invoke: unimplemented("Invoke", "the package has no functions"),
+    call: unimplemented("Call", "the package has no methods"),
+    construct: unimplemented("Construct", "the package has no components"),
+    getMapping: unimplemented("GetMapping", "there is no Terraform mapping"),
+    getMappings: unimplemented("GetMappings", "there is no Terraform mapping"),
+    list: (call) => call.emit("error", { code: grpc.status.UNIMPLEMENTED, details: "The messaging provider does not implement List" }),
+
+    getPluginInfo: unary(() => new PluginInfo().setVersion(version)),
+    getSchema: unary((request: proto.GetSchemaRequest) => {
+      if (request.getVersion() !== 0) throw new Error(`unsupported schema version ${request.getVersion()}`);
+      return new proto.GetSchemaResponse().setSchema(schema());
+    }),
+    attach: unary(() => new Empty()),
+    cancel: unary(() => new Empty()),
+
+    checkConfig: unary((request: proto.CheckRequest) => {
+      const { inputs, failures } = provider.checkConfig(toJs(request.getNews()));
+      return checkResponse(inputs, failures);
+    }),
+    diffConfig: unary((request: proto.DiffRequest) => diffResponse(provider.diffConfig(toJs(request.getOlds()), toJs(request.getNews())))),
+    configure: unary((request: proto.ConfigureRequest) => {
+      provider.configure(toJs(request.getArgs()), new Map(request.getVariablesMap().toArray()));
+      // Secrets stay secrets: inputs arrive wrapped and the provider marks its secret outputs
+      // itself. No provider-side preview: the engine answers a preview's Create and Update with
+      // the inputs, as it does for the dynamic host (provider_plugin.go `Create`).
+      return new proto.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(false).setSupportspreview(false);
+    }),
+
+    check: unary(async (request: proto.CheckRequest) => {
+      const { inputs, failures } = await provider.check(request.getUrn(), toJs(request.getOlds()), toJs(request.getNews()));
+      return checkResponse(inputs, failures);
+    }),
+    diff: unary(async (request: proto.DiffRequest) =>
+      diffResponse(await provider.diff(request.getUrn(), request.getId(), toJs(request.getOlds()), toJs(request.getNews()))),
+    ),
+    create: unary(async (request: proto.CreateRequest) => {
+      // Not called in a preview (supportsPreview is false); answered like the engine would, should it be.
+      if (request.getPreview()) return new proto.CreateResponse().setProperties(request.getProperties());
+      const created = await provider.create(request.getUrn(), toJs(request.getProperties()));
+      return new proto.CreateResponse().setId(created.id).setProperties(toStruct(created.properties));
+    }),
+    read: unary(async (request: proto.ReadRequest) => {
+      const read = await provider.read(request.getUrn(), request.getId(), toJs(request.getProperties()), toJs(request.getInputs()));
+      return new proto.ReadResponse().setId(read.id).setProperties(toStruct(read.properties)).setInputs(toStruct(read.inputs));
+    }),
+    update: unary(async (request: proto.UpdateRequest) => {
+      if (request.getPreview()) return new proto.UpdateResponse().setProperties(request.getNews());
+      const updated = await provider.update(request.getUrn(), request.getId(), toJs(request.getOlds()), toJs(request.getNews()));
+      return new proto.UpdateResponse().setProperties(toStruct(updated.properties));
+    }),
+    delete: unary(async (request: proto.DeleteRequest) => {
+      await provider.delete(request.getUrn(), request.getId(), toJs(request.getProperties()));
+      return new Empty();
+    }),
+  };
+}
+
+function checkResponse(inputs: Props, failures: Array<{ property: string; reason: string }>): proto.CheckResponse {
+  const response = new proto.CheckResponse().setInputs(toStruct(inputs));
+  response.setFailuresList(failures.map(({ property, reason }) => new proto.CheckFailure().setProperty(property).setReason(reason)));
+  return response;
+}
+
+function diffResponse(diff: { changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }): proto.DiffResponse {
+  const { DIFF_SOME, DIFF_NONE } = proto.DiffResponse.DiffChanges;
+  return new proto.DiffResponse()
+    .setChanges(diff.changes ? DIFF_SOME : DIFF_NONE)
+    .setReplacesList(diff.replaces)
+    .setDeletebeforereplace(diff.deleteBeforeReplace);
+}
