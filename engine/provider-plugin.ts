@@ -1,0 +1,239 @@
+/**
+ * Starts a provider plugin executable as the engine does and calls it over gRPC as the
+ * engine does once the plugin has answered Configure with `acceptSecrets: true`: property
+ * maps travel with their secret wrappers (`provider_plugin.go`: `KeepSecrets:
+ * protocol.acceptSecrets` in every Marshal), and no outputs are re-marked by input name
+ * (`annotateSecrets` runs only when secrets are not accepted).
+ */
+import { ChildProcess, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as readline from "node:readline";
+import * as grpc from "@grpc/grpc-js";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as proto from "@pulumi/pulumi/proto/provider_pb";
+import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { HostCheckFailure, HostDiff, ResourceInitError } from "./provider-host";
+import { wrapSecret } from "./secrets";
+
+type Props = Record<string, unknown>;
+
+/** A running provider plugin and typed calls to it, as the engine makes them. */
+export interface ProviderPlugin {
+  getPluginInfo(): Promise<string>;
+  getSchema(): Promise<unknown>;
+  /** The error of an RPC the engine may call that the plugin does not implement, as `{ code, details }`. */
+  callRaw(method: string, request: unknown): Promise<unknown>;
+  checkConfig(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: HostCheckFailure[] }>;
+  diffConfig(urn: string, olds: Props, news: Props, oldInputs: Props): Promise<HostDiff>;
+  /**
+   * Configure with the package's config (`messaging:*` stack keys; the engine passes the
+   * package's keys only, unqualified, as `args` with secrets wrapped, and as `variables` under
+   * `<pkg>:config:<key>`). Resolves to Configure's answer.
+   */
+  configure(config: Record<string, string>, secretKeys: string[]): Promise<{ acceptSecrets: boolean; supportsPreview: boolean }>;
+  check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: HostCheckFailure[] }>;
+  diff(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<HostDiff>;
+  create(urn: string, props: Props): Promise<{ id: string; properties: Props }>;
+  read(urn: string, id: string, props: Props, inputs?: Props): Promise<{ id: string; properties: Props; inputs?: Props }>;
+  update(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ properties: Props }>;
+  delete(urn: string, id: string, props: Props, oldInputs?: Props): Promise<void>;
+  /** Lines the plugin wrote to stderr (the engine shows them as info diagnostics). */
+  stderr(): string[];
+  /** The first stderr line matching `pattern`, once it has arrived (stderr is read apart from the gRPC answers). */
+  stderrLine(pattern: RegExp): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Longest wait for one plugin call, in milliseconds. */
+const CALL_DEADLINE_MS = 120_000;
+
+/** `exec.LookPath`: the first executable file named `name` on `PATH`. */
+export function lookPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (fs.statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here: next directory
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Runs `executable` with the engine's address as its only argument, in `cwd`, and reads the
+ * port from the first line of its stdout (`sdk/go/common/resource/plugin/plugin.go`
+ * `newPlugin`, `parsePort`).
+ */
+export async function startProviderPlugin(executable: string, options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<ProviderPlugin> {
+  const child: ChildProcess = spawn(executable, ["127.0.0.1:1"], {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const stderrLines: string[] = [];
+  const waiting = new Set<{ pattern: RegExp; resolve: (line: string) => void }>();
+  readline.createInterface({ input: child.stderr! }).on("line", (line) => {
+    stderrLines.push(line);
+    for (const waiter of waiting) {
+      if (!waiter.pattern.test(line)) continue;
+      waiting.delete(waiter);
+      waiter.resolve(line);
+    }
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve(Number(line.trim())));
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`plugin exited (${code}) before printing its port: ${stderrLines.join("\n")}`)));
+  });
+  const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+
+  const call = <T>(method: string, request: unknown): Promise<T> =>
+    new Promise((resolve, reject) => {
+      (client as any)[method](request, new grpc.Metadata(), { deadline: Date.now() + CALL_DEADLINE_MS }, (error: any, response: T) =>
+        error ? reject(toError(error)) : resolve(response),
+      );
+    });
+
+  /** The engine's `parseError`: init-failure details become ResourceInitError; anything else keeps its code. */
+  function toError(error: any): Error {
+    const raw = error?.metadata?.get?.("grpc-status-details-bin")?.[0];
+    if (raw) {
+      for (const detail of Status.deserializeBinary(raw).getDetailsList() as Any[]) {
+        const failed = detail.unpack(proto.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
+        if (failed) {
+          return new ResourceInitError(
+            error.details ?? error.message,
+            failed.getId(),
+            toJs(failed.getProperties()),
+            failed.getReasonsList(),
+          );
+        }
+      }
+    }
+    return Object.assign(new Error(error?.details ?? String(error)), { code: error?.code });
+  }
+
+  function request<T extends { setUrn(v: string): unknown; setType(v: string): unknown; setName(v: string): unknown }>(
+    message: T,
+    urn: string,
+  ): T {
+    message.setUrn(urn);
+    message.setType(urn.split("::")[2] ?? "");
+    message.setName(urn.split("::")[3] ?? "");
+    return message;
+  }
+  const checkResult = (response: proto.CheckResponse) => ({
+    inputs: toJs(response.getInputs()),
+    failures: response.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+  });
+  const diffResult = (response: proto.DiffResponse): HostDiff => {
+    const kinds = proto.DiffResponse.DiffChanges;
+    const changes = response.getChanges();
+    return {
+      changes: changes === kinds.DIFF_NONE ? "none" : changes === kinds.DIFF_SOME ? "some" : "unknown",
+      replaces: response.getReplacesList(),
+      deleteBeforeReplace: response.getDeletebeforereplace(),
+    };
+  };
+
+  return {
+    async getPluginInfo() {
+      return (await call<PluginInfo>("getPluginInfo", new Empty())).getVersion();
+    },
+    async getSchema() {
+      return JSON.parse((await call<proto.GetSchemaResponse>("getSchema", new proto.GetSchemaRequest())).getSchema());
+    },
+    callRaw: (method, message) => call(method, message),
+    async checkConfig(urn, olds, news) {
+      return checkResult(await call("checkConfig", request(new proto.CheckRequest(), urn).setOlds(toStruct(olds)).setNews(toStruct(news))));
+    },
+    async diffConfig(urn, olds, news, oldInputs) {
+      const message = request(new proto.DiffRequest(), urn)
+        .setOlds(toStruct(olds))
+        .setNews(toStruct(news))
+        .setOldInputs(toStruct(oldInputs));
+      return diffResult(await call("diffConfig", message));
+    },
+    async configure(config, secretKeys) {
+      const args: Props = {};
+      const message = new proto.ConfigureRequest()
+        .setAcceptsecrets(true)
+        .setAcceptresources(true)
+        .setSendsOldInputs(true)
+        .setSendsOldInputsToDelete(true);
+      for (const [key, value] of Object.entries(config)) {
+        const [namespace, name] = key.split(":");
+        if (!name) continue;
+        args[name] = secretKeys.includes(key) ? wrapSecret(value) : value;
+        message.getVariablesMap().set(`${namespace}:config:${name}`, value);
+      }
+      message.setArgs(toStruct(args));
+      const response = await call<proto.ConfigureResponse>("configure", message);
+      return { acceptSecrets: response.getAcceptsecrets(), supportsPreview: response.getSupportspreview() };
+    },
+    async check(urn, olds, news) {
+      return checkResult(await call("check", request(new proto.CheckRequest(), urn).setOlds(toStruct(olds)).setNews(toStruct(news))));
+    },
+    async diff(urn, id, olds, news, oldInputs) {
+      const message = request(new proto.DiffRequest(), urn)
+        .setId(id)
+        .setOlds(toStruct(olds))
+        .setNews(toStruct(news))
+        .setOldInputs(toStruct(oldInputs));
+      return diffResult(await call("diff", message));
+    },
+    async create(urn, props) {
+      const response = await call<proto.CreateResponse>("create", request(new proto.CreateRequest(), urn).setProperties(toStruct(props)));
+      return { id: response.getId(), properties: toJs(response.getProperties()) };
+    },
+    async read(urn, id, props, inputs) {
+      const message = request(new proto.ReadRequest(), urn).setId(id).setProperties(toStruct(props));
+      if (inputs) message.setInputs(toStruct(inputs));
+      const response = await call<proto.ReadResponse>("read", message);
+      return {
+        id: response.getId(),
+        properties: toJs(response.getProperties()),
+        ...(response.hasInputs() ? { inputs: toJs(response.getInputs()) } : {}),
+      };
+    },
+    async update(urn, id, olds, news, oldInputs) {
+      const message = request(new proto.UpdateRequest(), urn)
+        .setId(id)
+        .setOlds(toStruct(olds))
+        .setNews(toStruct(news))
+        .setOldInputs(toStruct(oldInputs));
+      return { properties: toJs((await call<proto.UpdateResponse>("update", message)).getProperties()) };
+    },
+    async delete(urn, id, props, oldInputs = {}) {
+      await call(
+        "delete",
+        request(new proto.DeleteRequest(), urn).setId(id).setProperties(toStruct(props)).setOldInputs(toStruct(oldInputs)),
+      );
+    },
+    stderr: () => [...stderrLines],
+    stderrLine: (pattern) =>
+      new Promise((resolve) => {
+        const seen = stderrLines.find((line) => pattern.test(line));
+        if (seen !== undefined) resolve(seen);
+        else waiting.add({ pattern, resolve });
+      }),
+    async close() {
+      client.close();
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill();
+        await exited;
+      }
+    },
+  };
+}
+
+const toJs = (struct: Struct | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
+const toStruct = (props: Props): Struct => Struct.fromJavaScript(props as never);
