@@ -13,6 +13,22 @@ import { requireBuild, withoutMessagingEnv } from "../engine/harness";
 
 export const PLUGIN_EXECUTABLE = "pulumi-resource-messaging";
 
+/**
+ * Links the installed package's plugin bin into `<project>/node_modules/.bin` as npm does and
+ * returns the executable a `PATH` lookup finds there.
+ */
+export function linkPluginBin(project: string): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(project, "node_modules/pulumi-messaging/package.json"), "utf8"));
+  const target = path.join(project, "node_modules/pulumi-messaging", manifest.bin[PLUGIN_EXECUTABLE]);
+  const binDir = path.join(project, "node_modules", ".bin");
+  fs.mkdirSync(binDir, { recursive: true });
+  fs.chmodSync(target, 0o755);
+  fs.symlinkSync(path.relative(binDir, target), path.join(binDir, PLUGIN_EXECUTABLE));
+  const found = lookPath(PLUGIN_EXECUTABLE, { PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ""}` });
+  if (!found) throw new Error(`${PLUGIN_EXECUTABLE} not found on PATH after linking it into ${binDir}`);
+  return found;
+}
+
 /** A scratch project with the packed package and its plugin bin; `cleanup()` removes it. */
 export class InstalledPlugin {
   readonly root = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-plugin-test-"));
@@ -25,15 +41,7 @@ export class InstalledPlugin {
     requireBuild();
     const empty = fs.mkdtempSync(path.join(this.root, "empty-"));
     this.project = createPackedProject(empty, { tarball: packPackage(this.root), parentDir: this.root });
-    const manifest = JSON.parse(fs.readFileSync(path.join(this.project, "node_modules/pulumi-messaging/package.json"), "utf8"));
-    const target = path.join(this.project, "node_modules/pulumi-messaging", manifest.bin[PLUGIN_EXECUTABLE]);
-    const binDir = path.join(this.project, "node_modules", ".bin");
-    fs.mkdirSync(binDir, { recursive: true });
-    fs.chmodSync(target, 0o755);
-    fs.symlinkSync(path.relative(binDir, target), path.join(binDir, PLUGIN_EXECUTABLE));
-    const found = lookPath(PLUGIN_EXECUTABLE, { PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ""}` });
-    if (!found) throw new Error(`${PLUGIN_EXECUTABLE} not found on PATH after linking it into ${binDir}`);
-    this.executable = found;
+    this.executable = linkPluginBin(this.project);
   }
 
   /** Starts the plugin with the engine's address as its argument; stopped by `cleanup()` if not before. */
