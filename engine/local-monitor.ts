@@ -9,8 +9,10 @@ import type { Diagnostic } from "./engine-service";
 import { generateUrn } from "./urn";
 import { sameProperties } from "./properties";
 import type { PlanStep, StepOp } from "./plan";
+import { NATIVE_PACKAGE, registerNativeProvider } from "./native-provider";
 import { ProviderHost, ResourceInitError } from "./provider-host";
-import { markSecretOutputs, plainProps as plain, wrapSecret } from "./secrets";
+import type { ProviderPlugin } from "./provider-plugin";
+import { isSecretWrapper, markSecretOutputs, plainProps, wrapSecret } from "./secrets";
 import type { ResourceState, StackState } from "./state";
 
 type Props = Record<string, unknown>;
@@ -22,7 +24,12 @@ const DYNAMIC_PROVIDER_TYPE = "pulumi:providers:pulumi-nodejs";
 const UNKNOWN_ID = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export interface LocalMonitorOptions {
+  /** The dynamic-provider host, for `pulumi-nodejs:dynamic:*` resources. */
   host: ProviderHost;
+  /** Starts the provider plugin of a package, for its resources (the native route); none: only dynamic resources run. */
+  startPlugin?: (pkg: string) => Promise<ProviderPlugin>;
+  /** Refresh and destroy: providers are configured from their recorded inputs, not the stack config (registry.go `Same`). */
+  providersFromState?: boolean;
   prior: StackState;
   preview: boolean;
   project: string;
@@ -37,6 +44,21 @@ export interface LocalMonitorOptions {
 }
 
 /**
+ * The provider that serves a resource, and how property maps cross to it: in plain text to
+ * the dynamic host (no secrets accepted: the engine strips them and marks outputs by input
+ * name, provider_plugin.go `annotateSecrets`), or with their secrets to a plugin that
+ * accepted them (the engine then neither strips nor marks).
+ */
+export interface ProviderRoute {
+  host: Pick<ProviderHost, "check" | "diff" | "create" | "read" | "update"> & {
+    delete(urn: string, id: string, props: Props, oldInputs?: Props): Promise<void>;
+  };
+  acceptsSecrets: boolean;
+  /** `<provider urn>::<provider id>`. */
+  ref: string;
+}
+
+/**
  * hashicorp/go-multierror's list format, which `plugin.InitError.Error()` uses
  * (provider_plugin.go): the only text of an init failure the CLI prints.
  */
@@ -46,10 +68,11 @@ export function initErrorMessage(reasons: readonly string[]): string {
   return `${reasons.length} errors occurred:\n\t${reasons.map((reason) => `* ${reason}`).join("\n\t")}\n\n`;
 }
 
-/** Go's `%v` of a `resource.PropertyValue`, as a check failure prints the offending value. */
+/** Go's `%v` of a `resource.PropertyValue`, as a check failure prints the offending value (a secret is a `*Secret`, printed `&{{…}}`). */
 function goValue(value: unknown): string {
   const inner = (v: unknown): string => {
     if (v === undefined || v === null) return "<nil>";
+    if (isSecretWrapper(v)) return `&{${goValue(v.value)}}`;
     if (Array.isArray(v)) return `[${v.map((item) => `{${inner(item)}}`).join(" ")}]`;
     if (typeof v === "object") {
       return `map[${Object.keys(v)
@@ -74,6 +97,10 @@ export class LocalMonitor {
   /** Set by the first failed step: the engine cancels the deployment (step_executor.go `cancelDueToError`). */
   private failed = false;
   private providerRef?: string;
+  /** The native package's provider, registered and configured on first use. */
+  private nativeRoute?: Promise<ProviderRoute>;
+  /** Plugins started by this deployment, closed by its caller. */
+  readonly plugins: ProviderPlugin[] = [];
   /** URNs seen in this deployment, claimed as each registration arrives (step_generator.go `generateURN`). */
   private readonly urns = new Set<string>();
 
@@ -190,21 +217,59 @@ export class LocalMonitor {
       this.registered.set(urn, { ...base, custom: false, id: "", provider: "", inputs: goal, outputs: old?.outputs ?? {}, initErrors: [] });
       return this.respond(urn, "", {});
     }
-    if (!type.startsWith("pulumi-nodejs:dynamic")) throw new Error(`the local engine runs dynamic resources only, not ${type}`);
-    const provider = this.defaultProvider();
-
+    if (req.getVersion()) throw new Error(`the local engine does not model plugin versions (${type} asks for ${req.getVersion()})`);
     try {
-      const { state, step } = await this.stepFor(req, urn, goal, old, { ...base, custom: true, provider });
+      const route = await this.routeFor(type);
+      const { state, step } = await this.stepFor(req, route, urn, goal, old, { ...base, custom: true, provider: route.ref });
       this.steps.push(step);
-      // Secret outputs are marked in the state itself, so the checkpoint encrypts them
-      // (provider_plugin.go `annotateSecrets`; step_executor.go `continueExecuteStep` for additionalSecretOutputs).
-      const marked = { ...state, outputs: markSecretOutputs(state.outputs, state.inputs, req.getAdditionalsecretoutputsList()) };
+      // Secret outputs are marked in the state itself, so the checkpoint encrypts them: by input
+      // name only for a provider that accepts no secrets (provider_plugin.go `annotateSecrets`),
+      // by additionalSecretOutputs always (step_executor.go `continueExecuteStep`).
+      const byName = route.acceptsSecrets ? {} : state.inputs;
+      const marked = { ...state, outputs: markSecretOutputs(state.outputs, byName, req.getAdditionalsecretoutputsList()) };
       this.registered.set(urn, marked);
       return this.respond(urn, marked.id, marked.outputs);
     } catch (error) {
       this.failed = true;
       throw error;
     }
+  }
+
+  /**
+   * The provider of a resource type: the dynamic host's default provider for dynamic
+   * resources, the plugin's default provider for the native package's (its package is the
+   * type's first part, `tokens.Type.Package`). Anything else is refused.
+   */
+  async routeFor(type: string): Promise<ProviderRoute> {
+    if (type.startsWith("pulumi-nodejs:dynamic")) {
+      const ref = this.options.providersFromState ? "" : this.defaultProvider();
+      return { host: this.options.host, acceptsSecrets: false, ref };
+    }
+    if (type.split(":")[0] === NATIVE_PACKAGE && this.options.startPlugin) return (this.nativeRoute ??= this.nativeProvider());
+    throw new Error(`the local engine runs dynamic resources and ${NATIVE_PACKAGE}:* resources only, not ${type}`);
+  }
+
+  private async nativeProvider(): Promise<ProviderRoute> {
+    const plugin = await this.options.startPlugin!(NATIVE_PACKAGE);
+    this.plugins.push(plugin);
+    const { stack, project, config, secretKeys, prior, preview } = this.options;
+    const fromState = this.options.providersFromState === true;
+    const provider = await registerNativeProvider({
+      pkg: NATIVE_PACKAGE,
+      plugin,
+      stack,
+      project,
+      config,
+      secretKeys,
+      prior,
+      preview,
+      fromState,
+    });
+    if (!fromState) {
+      this.steps.push(provider.step);
+      this.registered.set(provider.state.urn, provider.state);
+    }
+    return { host: plugin, acceptsSecrets: provider.acceptsSecrets, ref: `${provider.state.urn}::${provider.state.id}` };
   }
 
   /**
@@ -245,12 +310,18 @@ export class LocalMonitor {
 
   private async stepFor(
     req: any,
+    route: ProviderRoute,
     urn: string,
     goal: Props,
     old: ResourceState | undefined,
     base: Omit<ResourceState, "id" | "inputs" | "outputs" | "initErrors">,
   ): Promise<{ state: ResourceState; step: PlanStep }> {
-    const { host, preview } = this.options;
+    const { preview } = this.options;
+    const { host } = route;
+    const plain = (props: Props): Props => (route.acceptsSecrets ? props : plainProps(props));
+    // Outputs of a failed step get their secrets marked as on success (see `register`).
+    const markFailed = (props: Props, inputs: Props, additional: readonly string[]): Props =>
+      markSecretOutputs(props, route.acceptsSecrets ? {} : inputs, additional);
     const { type, name } = base;
     const step = (op: StepOp, id: string, extra: Partial<PlanStep> = {}): PlanStep => ({ op, urn, type, name, id, ...extra });
     const fail = (op: StepOp, id: string, message: string): never => {
@@ -282,13 +353,13 @@ export class LocalMonitor {
 
     // Check gets the old inputs as olds (step_generator.go `generateSteps`); the host accepts no
     // secrets, so they go in plain and come back re-marked by name (provider_plugin.go `annotateSecrets`).
-    const inputs = await this.check(urn, type, name, old ? old.inputs : {}, news);
+    const inputs = await this.check(route, urn, type, name, old ? old.inputs : {}, news);
     const additional: readonly string[] = req.getAdditionalsecretoutputsList();
 
     if (!old) {
       // A preview does not call Create: the host has no preview support, so the engine uses the inputs (provider_plugin.go `Create`).
       if (preview) return { state: { ...base, id: "", inputs, outputs: inputs, initErrors: [] }, step: step("create", "") };
-      return this.create(urn, inputs, additional, base, "create", step, fail);
+      return this.create(route, urn, inputs, additional, base, "create", step, fail);
     }
 
     const diff = await host.diff(urn, old.id, plain(old.outputs), plain(inputs), plain(old.inputs));
@@ -308,7 +379,7 @@ export class LocalMonitor {
       }
       const op: StepOp = old.retainOnDelete ? "replace[retain]" : "replace";
       // The replacement is checked again with no olds (step_generator.go `generateStepsFromDiff`).
-      const replacementInputs = await this.check(urn, type, name, {}, goal);
+      const replacementInputs = await this.check(route, urn, type, name, {}, goal);
       const extra = { oldId: old.id, replaces: diff.replaces };
       if (preview)
         return {
@@ -320,7 +391,16 @@ export class LocalMonitor {
       if (deleteFirst) {
         await this.deleteResource(old, "delete-replaced");
         try {
-          return await this.create(urn, replacementInputs, additional, base, op, (o, id, more) => step(o, id, { ...extra, ...more }), fail);
+          return await this.create(
+            route,
+            urn,
+            replacementInputs,
+            additional,
+            base,
+            op,
+            (o, id, more) => step(o, id, { ...extra, ...more }),
+            fail,
+          );
         } catch (error) {
           // The engine then keeps the deleted resource as PendingReplacement; not modelled.
           throw new Error(
@@ -331,6 +411,7 @@ export class LocalMonitor {
       }
       // The old resource is marked for deletion only once the create made something (step.go `CreateStep.Apply`).
       return this.create(
+        route,
         urn,
         replacementInputs,
         additional,
@@ -359,7 +440,7 @@ export class LocalMonitor {
             ...base,
             id: old.id,
             inputs: old.inputs,
-            outputs: markSecretOutputs(error.properties, inputs, additional),
+            outputs: markFailed(error.properties, inputs, additional),
             initErrors: error.reasons,
           });
           return fail("update", old.id, initErrorMessage(error.reasons));
@@ -374,8 +455,9 @@ export class LocalMonitor {
     return { state: { ...base, id: old.id, inputs, outputs: old.outputs, initErrors: old.initErrors }, step: step("same", old.id) };
   }
 
-  private async check(urn: string, type: string, name: string, olds: Props, news: Props): Promise<Props> {
-    const checked = await this.options.host.check(urn, plain(olds), plain(news));
+  private async check(route: ProviderRoute, urn: string, type: string, name: string, olds: Props, news: Props): Promise<Props> {
+    const plain = (props: Props): Props => (route.acceptsSecrets ? props : plainProps(props));
+    const checked = await route.host.check(urn, plain(olds), plain(news));
     if (checked.failures.length > 0) {
       // step_generator.go `issueCheckFailures` with diag.GetResourcePropertyInvalidValueError.
       const lines = checked.failures.map((failure) =>
@@ -387,10 +469,12 @@ export class LocalMonitor {
       this.steps.push({ op: "create", urn, type, name, id: "", error: lines.join("\n") });
       throw new Error(lines.join("\n"));
     }
-    return markSecretOutputs(checked.inputs, news, []);
+    // Only for a provider that accepts no secrets are they marked again by name (provider_plugin.go `Check`).
+    return route.acceptsSecrets ? checked.inputs : markSecretOutputs(checked.inputs, news, []);
   }
 
   private async create(
+    route: ProviderRoute,
     urn: string,
     inputs: Props,
     additional: readonly string[],
@@ -401,7 +485,7 @@ export class LocalMonitor {
     onMade: () => void = () => {},
   ): Promise<{ state: ResourceState; step: PlanStep }> {
     try {
-      const created = await this.options.host.create(urn, plain(inputs));
+      const created = await route.host.create(urn, route.acceptsSecrets ? inputs : plainProps(inputs));
       onMade();
       return { state: { ...base, id: created.id, inputs, outputs: created.properties, initErrors: [] }, step: step(op, created.id) };
     } catch (error) {
@@ -413,7 +497,7 @@ export class LocalMonitor {
           ...base,
           id: error.id,
           inputs,
-          outputs: markSecretOutputs(error.properties, inputs, additional),
+          outputs: markSecretOutputs(error.properties, route.acceptsSecrets ? {} : inputs, additional),
           initErrors: error.reasons,
         });
         return fail(op, error.id, initErrorMessage(error.reasons));
@@ -441,9 +525,15 @@ export class LocalMonitor {
       this.error(old.urn, step.error);
       return false;
     }
-    if (this.options.preview || !old.custom || old.retainOnDelete || old.type === DYNAMIC_PROVIDER_TYPE) return true;
+    if (this.options.preview || !old.custom || old.retainOnDelete || old.type.startsWith("pulumi:providers:")) return true;
     try {
-      await this.options.host.delete(old.urn, old.id, plain(old.outputs));
+      const route = await this.routeFor(old.type);
+      await route.host.delete(
+        old.urn,
+        old.id,
+        route.acceptsSecrets ? old.outputs : plainProps(old.outputs),
+        route.acceptsSecrets ? old.inputs : undefined,
+      );
       return true;
     } catch (error) {
       step.error = (error as Error).message;

@@ -14,7 +14,9 @@ import * as path from "node:path";
 import { Diagnostic, startEngineService } from "./engine-service";
 import { LocalMonitor } from "./local-monitor";
 import type { EngineResult, PlanStep } from "./plan";
+import { findProviderPlugin, type ProjectPlugin } from "./native-provider";
 import { ProviderHost, startProviderHost } from "./provider-host";
+import { startProviderPlugin, type ProviderPlugin } from "./provider-plugin";
 import type { ResourceState, StackState } from "./state";
 import { loadState, saveState } from "./state";
 import { loadTypeScript } from "./typescript";
@@ -35,6 +37,8 @@ interface Project {
   pwd: string;
   /** `runtime.options` of Pulumi.yaml, which the engine hands to plugins as `PULUMI_RUNTIME_<NAME>`. */
   runtimeOptions: Record<string, unknown>;
+  /** `plugins.providers` of Pulumi.yaml: provider plugins by directory. */
+  providerPlugins: ProjectPlugin[];
 }
 
 function readProject(projectDir: string): Project {
@@ -46,13 +50,14 @@ function readProject(projectDir: string): Project {
     name: string;
     main?: string;
     runtime?: string | { options?: Record<string, unknown> };
+    plugins?: { providers?: ProjectPlugin[] };
   };
   const main = path.resolve(projectDir, doc.main ?? ".");
   // The engine runs the program and its plugins in main's directory, or in main itself when
   // it is one (pkg/engine/project.go `getPwdMain`).
   const pwd = fs.statSync(main).isDirectory() ? main : path.dirname(main);
   const runtimeOptions = typeof doc.runtime === "object" ? (doc.runtime.options ?? {}) : {};
-  return { name: doc.name, main, pwd, runtimeOptions };
+  return { name: doc.name, main, pwd, runtimeOptions, providerPlugins: doc.plugins?.providers ?? [] };
 }
 
 async function run(request: RunRequest): Promise<EngineResult> {
@@ -82,6 +87,14 @@ async function run(request: RunRequest): Promise<EngineResult> {
     }
   };
   let host: ProviderHost | undefined;
+  // Provider plugins of the native route, started when a deployment first needs one (plugin/host.go `Provider`).
+  const plugins: ProviderPlugin[] = [];
+  const startPlugin = async (pkg: string): Promise<ProviderPlugin> => {
+    const executable = findProviderPlugin(pkg, request.projectDir, project.providerPlugins, process.env);
+    const plugin = await startProviderPlugin(executable, { cwd: project.pwd, env: pluginEnvironment(project, config, pkg) });
+    plugins.push(plugin);
+    return plugin;
+  };
   try {
     const runsProgram = request.operation === "up" || request.operation === "preview";
     const program = runsProgram ? prepareProgram(project, projectRequire) : undefined;
@@ -92,10 +105,16 @@ async function run(request: RunRequest): Promise<EngineResult> {
     const provider = runsProgram ? { config, secretKeys } : (recordedProviderConfig(prior) ?? { config, secretKeys });
     await host.configure(provider.config, provider.secretKeys);
     let next: StackState;
-    if (request.operation === "refresh") next = await refresh(host, prior, result, fail);
+    if (request.operation === "refresh")
+      next = await refresh(
+        deployment(host, startPlugin, prior, request, project.name, config, secretKeys, diagnostics),
+        prior,
+        result,
+        fail,
+      );
     else if (request.operation === "destroy")
-      next = await destroy(deployment(host, prior, request, project.name, config, secretKeys, diagnostics), prior, result);
-    else next = await runProgram(request, project, projectRequire, program!, host, prior, config, secretKeys, result, fail);
+      next = await destroy(deployment(host, startPlugin, prior, request, project.name, config, secretKeys, diagnostics), prior, result);
+    else next = await runProgram(request, project, projectRequire, program!, host, startPlugin, prior, config, secretKeys, result, fail);
     if (request.operation !== "preview") saveState(request.stateFile, next);
     result.outputs = request.operation === "preview" ? (displayUnknowns(next.outputs) as Record<string, unknown>) : next.outputs;
   } catch (error) {
@@ -103,8 +122,8 @@ async function run(request: RunRequest): Promise<EngineResult> {
   } finally {
     // Closed even when preparing the program failed: a provider host outlives its parent otherwise.
     host ??= await hostStarting.catch(() => undefined);
-    await host?.close();
-    result.providerStderr = host?.stderr() ?? [];
+    await Promise.all([host?.close(), ...plugins.map((plugin) => plugin.close())]);
+    result.providerStderr = [...(host?.stderr() ?? []), ...plugins.flatMap((plugin) => plugin.stderr())];
     // The CLI prints a provider's stderr as info diagnostics (plugin.go `newPlugin`, runtrace).
     for (const line of result.providerStderr) diagnostics.push({ severity: "info", urn: "", message: line });
   }
@@ -113,6 +132,7 @@ async function run(request: RunRequest): Promise<EngineResult> {
 
 function deployment(
   host: ProviderHost,
+  startPlugin: (pkg: string) => Promise<ProviderPlugin>,
   prior: StackState,
   request: RunRequest,
   project: string,
@@ -123,6 +143,8 @@ function deployment(
 ): LocalMonitor {
   return new LocalMonitor({
     host,
+    startPlugin,
+    providersFromState: request.operation === "refresh" || request.operation === "destroy",
     prior,
     preview: request.operation === "preview",
     project,
@@ -157,6 +179,7 @@ async function runProgram(
   projectRequire: NodeRequire,
   { sdkRoot, sdkRequire, typeErrors }: PreparedProgram,
   host: ProviderHost,
+  startPlugin: (pkg: string) => Promise<ProviderPlugin>,
   prior: StackState,
   config: Record<string, string>,
   secretKeys: string[],
@@ -167,7 +190,7 @@ async function runProgram(
   const settings = sdkRequire("./runtime/settings");
   const { getStore } = sdkRequire("./runtime/state");
   const { runInPulumiStack } = sdkRequire("./runtime/stack");
-  const monitor = deployment(host, prior, request, project.name, config, secretKeys, result.diagnostics, sdkRequire);
+  const monitor = deployment(host, startPlugin, prior, request, project.name, config, secretKeys, result.diagnostics, sdkRequire);
 
   if (typeErrors) {
     result.steps.push(...monitor.steps);
@@ -252,7 +275,12 @@ function finalStackOutputs(prior: StackState, monitor: LocalMonitor, succeeded: 
  * called with the refreshed state as "old" and the old inputs as "new", to show what changed
  * (a Diff that fails, fails the refresh).
  */
-async function refresh(host: ProviderHost, prior: StackState, result: EngineResult, fail: (message: string) => void): Promise<StackState> {
+async function refresh(
+  monitor: LocalMonitor,
+  prior: StackState,
+  result: EngineResult,
+  fail: (message: string) => void,
+): Promise<StackState> {
   const resources: ResourceState[] = [];
   for (const resource of prior.resources) {
     if (!resource.custom || resource.type.startsWith("pulumi:providers:")) {
@@ -266,8 +294,11 @@ async function refresh(host: ProviderHost, prior: StackState, result: EngineResu
       fail(step.error);
     };
     let read;
+    let route;
     try {
-      read = await host.read(resource.urn, resource.id, plainProps(resource.outputs), plainProps(resource.inputs));
+      route = await monitor.routeFor(resource.type);
+      const wire = (props: Record<string, unknown>) => (route!.acceptsSecrets ? props : plainProps(props));
+      read = await route.host.read(resource.urn, resource.id, wire(resource.outputs), wire(resource.inputs));
     } catch (error) {
       // A failed Read keeps the resource as it was.
       failed(error);
@@ -275,13 +306,17 @@ async function refresh(host: ProviderHost, prior: StackState, result: EngineResu
       continue;
     }
     if (read.id === "") continue;
-    // Secrets keep their marks by name (provider_plugin.go `Read`, `annotateSecrets`).
-    const outputs = markSecretOutputs(read.properties, resource.outputs, []);
-    const inputs = read.inputs ? markSecretOutputs(read.inputs, resource.inputs, []) : resource.inputs;
+    // Secrets keep their marks by name, unless the provider accepts secrets and marks them
+    // itself (provider_plugin.go `Read`, `annotateSecrets`).
+    const byName = (props: Record<string, unknown>, old: Record<string, unknown>) =>
+      route.acceptsSecrets ? props : markSecretOutputs(props, old, []);
+    const outputs = byName(read.properties, resource.outputs);
+    const inputs = read.inputs ? byName(read.inputs, resource.inputs) : resource.inputs;
     // The refreshed state is set before the Diff, so it is recorded even when the Diff fails (step.go `RefreshStep.Apply`).
     resources.push({ ...resource, id: read.id, outputs, inputs, initErrors: [] });
     try {
-      await host.diff(resource.urn, read.id, plainProps(outputs), plainProps(resource.inputs), plainProps(inputs));
+      const wire = (props: Record<string, unknown>) => (route.acceptsSecrets ? props : plainProps(props));
+      await route.host.diff(resource.urn, read.id, wire(outputs), wire(resource.inputs), wire(inputs));
     } catch (error) {
       failed(error);
     }
@@ -319,6 +354,24 @@ function hostEnvironment(project: Project, config: Record<string, string>): Node
     PULUMI_NODEJS_PROJECT: project.name,
     PULUMI_PROJECT: project.name,
     PULUMI_CONFIG: JSON.stringify(Object.fromEntries(own.map(([key, value]) => [key.slice(HOST_NAMESPACE.length), value]))),
+  };
+}
+
+/**
+ * The environment of a package's provider plugin (`provider_plugin.go` `NewProvider`,
+ * `plugin/host.go` `Provider`): the project's name as `PULUMI_PROJECT` (`PULUMI_NODEJS_PROJECT`
+ * is for the dynamic host only), the runtime options, and in `PULUMI_CONFIG` the package's own
+ * keys without the namespace. The plugin reads its config from Configure, not from there.
+ */
+function pluginEnvironment(project: Project, config: Record<string, string>, pkg: string): NodeJS.ProcessEnv {
+  const { PULUMI_CONFIG_SECRET_KEYS: _secretKeys, PULUMI_CONFIG: _config, PULUMI_NODEJS_PROJECT: _nodejs, ...env } = process.env;
+  const own = Object.entries(config).filter(([key]) => key.split(":")[0] === pkg);
+  const runtime = Object.entries(project.runtimeOptions).map(([name, value]) => [`PULUMI_RUNTIME_${name.toUpperCase()}`, String(value)]);
+  return {
+    ...env,
+    ...Object.fromEntries(runtime),
+    PULUMI_PROJECT: project.name,
+    PULUMI_CONFIG: JSON.stringify(Object.fromEntries(own.map(([key, value]) => [key.slice(pkg.length + 1), value]))),
   };
 }
 
