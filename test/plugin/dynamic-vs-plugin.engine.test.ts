@@ -4,12 +4,15 @@
  * the plugin against the same emulator. They must answer alike: the same checked inputs and
  * failures, the same diffs, the same outputs apart from `__provider`.
  */
+import * as path from "node:path";
+import { createPackedProject } from "../../engine/packed-project";
 import { startProviderHost, type ProviderHost } from "../../engine/provider-host";
 import { startProviderPlugin, type ProviderPlugin } from "../../engine/provider-plugin";
 import { plainProps } from "../../engine/secrets";
 import { UNKNOWN } from "../../provider/protocol";
 import { useEngineSuite } from "../engine/engine-suite";
-import { expectOk, resourceNamed, withoutMessagingEnv } from "../engine/harness";
+import type { StackState } from "../../engine/state";
+import { expectOk, stateOf, withoutMessagingEnv } from "../engine/harness";
 import { linkPluginBin } from "./installed-plugin";
 
 const API_KEY = "sk_test_differential_3e9b";
@@ -21,25 +24,30 @@ const withoutHidden = (props: Props): Props => Object.fromEntries(Object.entries
 /** The plugin's URN for a dynamic resource's: the same stack, project and name, the plugin's type. */
 const pluginUrn = (urn: string, token: string): string => urn.replace(/pulumi-nodejs:dynamic\/messaging:\w+/, token);
 
-/** A stack up through the dynamic route, then the host and the plugin started on that project, both configured for the emulator. */
-async function bothRoutes(fixture: string, name: string, config: Record<string, string>) {
-  const project = suite.workspace.project(fixture);
-  const stack = suite.workspace.stack(project, { config: suite.serviceConfig(config) });
+let state: StackState;
+let host: ProviderHost;
+let plugin: ProviderPlugin;
+
+// One stack up through the dynamic route, then the host and the plugin started on that project, both configured for the emulator.
+beforeAll(async () => {
+  const project = createPackedProject(path.join(__dirname, "fixtures", "dynamic-stack"), {
+    tarball: suite.workspace.tarball,
+    parentDir: suite.workspace.root,
+  });
+  const stack = suite.workspace.stack(project, { config: suite.serviceConfig() });
   expectOk(await stack.up());
-  const state = resourceNamed(stack, name);
+  state = stateOf(stack);
   const service = { "messaging:apiKey": API_KEY, "messaging:baseUrl": suite.emulator.url };
-  const host = await startProviderHost(project, withoutMessagingEnv());
-  let plugin: ProviderPlugin | undefined;
-  try {
-    await host.configure(service, ["messaging:apiKey"]);
-    plugin = await startProviderPlugin(linkPluginBin(project), { cwd: project, env: withoutMessagingEnv() });
-    await plugin.configure(service, ["messaging:apiKey"]);
-  } catch (error) {
-    await Promise.all([host.close(), plugin?.close()]);
-    throw error;
-  }
-  return { state, host, plugin, close: () => Promise.all([host.close(), plugin!.close()]) };
-}
+  host = await startProviderHost(project, withoutMessagingEnv());
+  await host.configure(service, ["messaging:apiKey"]);
+  plugin = await startProviderPlugin(linkPluginBin(project), { cwd: project, env: withoutMessagingEnv() });
+  await plugin.configure(service, ["messaging:apiKey"]);
+});
+afterAll(async () => {
+  await Promise.all([host?.close(), plugin?.close()]);
+});
+
+const named = (name: string) => state.resources.find((resource) => resource.name === name)!;
 
 /** Both routes' check and diff for each case, side by side. */
 async function compareCheckAndDiff(
@@ -72,75 +80,59 @@ async function compareCheckAndDiff(
 }
 
 test("WebhookEndpoint: the plugin's create gets the endpoint the dynamic route made (same identity), with the same outputs; check, diff and read agree", async () => {
-  const routes = await bothRoutes("endpoint-stack", "main", {
-    "endpoint-stack:endpoint": JSON.stringify({
-      url: "https://hooks.example.com/differential",
-      events: ["payment.succeeded"],
-      description: "both",
-    }),
-  });
-  try {
-    const { state, host, plugin } = routes;
-    const token = "messaging:index:WebhookEndpoint";
-    const userInputs = withoutHidden(state.inputs);
-    const before = suite.emulator.endpoints().length;
+  const state = named("payments");
+  const token = "messaging:index:WebhookEndpoint";
+  const userInputs = withoutHidden(state.inputs);
+  const before = suite.emulator.endpoints().length;
 
-    const created = await plugin.create(
-      pluginUrn(state.urn, token),
-      (await plugin.check(pluginUrn(state.urn, token), {}, userInputs)).inputs,
-    );
-    expect(created.id).toBe(state.id);
-    // The engine's state holds the host's outputs with `secret` marked by additionalSecretOutputs; the plugin marks it itself.
-    expect(created.properties).toEqual(withoutHidden(state.outputs));
-    expect(suite.emulator.endpoints()).toHaveLength(before);
+  const created = await plugin.create(
+    pluginUrn(state.urn, token),
+    (await plugin.check(pluginUrn(state.urn, token), {}, userInputs)).inputs,
+  );
+  expect(created.id).toBe(state.id);
+  // The engine's state holds the host's outputs with `secret` marked by additionalSecretOutputs; the plugin marks it itself.
+  expect(created.properties).toEqual(withoutHidden(state.outputs));
+  expect(suite.emulator.endpoints()).toHaveLength(before);
 
-    const read = await plugin.read(pluginUrn(state.urn, token), state.id, created.properties, userInputs);
-    const hostRead = await host.read(state.urn, state.id, plainProps(state.outputs), plainProps(state.inputs));
-    expect(plainProps(read.properties)).toEqual(withoutHidden(hostRead.properties));
+  const read = await plugin.read(pluginUrn(state.urn, token), state.id, created.properties, userInputs);
+  const hostRead = await host.read(state.urn, state.id, plainProps(state.outputs), plainProps(state.inputs));
+  expect(plainProps(read.properties)).toEqual(withoutHidden(hostRead.properties));
 
-    await compareCheckAndDiff(host, plugin, state.urn, token, state, [
-      userInputs,
-      { ...userInputs, url: "https://hooks.example.com/elsewhere" },
-      { ...userInputs, events: ["payment.succeeded", "identity.verification.created"] },
-      { ...userInputs, events: ["payment.succeeded", "payment.succeeded"] },
-      Object.fromEntries(Object.entries(userInputs).filter(([key]) => key !== "description")),
-      { ...userInputs, format: "cloudEvents" },
-      { ...userInputs, url: UNKNOWN },
-      { ...userInputs, adopt: { id: "we_other", secret: "whsec_other" } },
-      { url: "ftp://nope", events: [], format: "xml" },
-    ]);
-  } finally {
-    await routes.close();
-  }
+  await compareCheckAndDiff(host, plugin, state.urn, token, state, [
+    userInputs,
+    { ...userInputs, url: "https://hooks.example.com/elsewhere" },
+    { ...userInputs, events: ["payment.succeeded", "identity.verification.created"] },
+    { ...userInputs, events: ["payment.succeeded", "payment.succeeded"] },
+    Object.fromEntries(Object.entries(userInputs).filter(([key]) => key !== "description")),
+    { ...userInputs, format: "cloudEvents" },
+    { ...userInputs, url: UNKNOWN },
+    { ...userInputs, adopt: { id: "we_other", secret: "whsec_other" } },
+    { url: "ftp://nope", events: [], format: "xml" },
+  ]);
 });
 
 test("MessageBatch: the same checks, diffs and outputs (apart from the per-send key prefix, batch ids and time, random by design)", async () => {
-  const routes = await bothRoutes("batch-stack", "reminders", { "batch-stack:count": "3" });
-  try {
-    const { state, host, plugin } = routes;
-    const token = "messaging:index:MessageBatch";
-    const userInputs = withoutHidden(state.inputs);
-    const created = await plugin.create(
-      pluginUrn(state.urn, token),
-      (await plugin.check(pluginUrn(state.urn, token), {}, userInputs)).inputs,
-    );
-    const perSend = (props: Props) => ({ ...withoutHidden(props), idempotencyKeyPrefix: "*", batchIds: "*", sentAt: "*" });
-    expect(perSend(created.properties)).toEqual(perSend(state.outputs));
-    expect(created.properties).toMatchObject({
-      idempotencyKeyPrefix: created.id,
-      sentAt: expect.any(String),
-      batchIds: [expect.stringMatching(/^msba_/)],
-    });
+  const state = named("reminders");
+  const token = "messaging:index:MessageBatch";
+  const userInputs = withoutHidden(state.inputs);
+  const created = await plugin.create(
+    pluginUrn(state.urn, token),
+    (await plugin.check(pluginUrn(state.urn, token), {}, userInputs)).inputs,
+  );
+  const perSend = (props: Props) => ({ ...withoutHidden(props), idempotencyKeyPrefix: "*", batchIds: "*", sentAt: "*" });
+  expect(perSend(created.properties)).toEqual(perSend(state.outputs));
+  expect(created.properties).toMatchObject({
+    idempotencyKeyPrefix: created.id,
+    sentAt: expect.any(String),
+    batchIds: [expect.stringMatching(/^msba_/)],
+  });
 
-    const messages = userInputs.messages as Array<Props>;
-    await compareCheckAndDiff(host, plugin, state.urn, token, state, [
-      userInputs,
-      { ...userInputs, triggers: ["2"] },
-      { ...userInputs, messages: [...messages].reverse() },
-      { ...userInputs, stream: UNKNOWN },
-      { ...userInputs, messages: [{ tos: ["0700"], body: "x", template: { id: "t", model: {} } }] },
-    ]);
-  } finally {
-    await routes.close();
-  }
+  const messages = userInputs.messages as Array<Props>;
+  await compareCheckAndDiff(host, plugin, state.urn, token, state, [
+    userInputs,
+    { ...userInputs, triggers: ["2"] },
+    { ...userInputs, messages: [...messages].reverse() },
+    { ...userInputs, stream: UNKNOWN },
+    { ...userInputs, messages: [{ tos: ["0700"], body: "x", template: { id: "t", model: {} } }] },
+  ]);
 });

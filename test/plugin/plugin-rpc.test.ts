@@ -200,6 +200,20 @@ test("MessageBatch: sent once; the same URN with other inputs replaces; a missin
   });
 });
 
+test("with no config the settings come from the environment, as for the dynamic provider", async () => {
+  const env = withoutMessagingEnv({ MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: emulator.url });
+  await withPlugin(
+    {},
+    async (own) => {
+      const urn = ENDPOINT_URN.replace("payments", "from-env");
+      const inputs = (await own.check(urn, {}, { url: "https://hooks.example.com/from-env", events: ["payment.succeeded"] })).inputs;
+      const created = await own.create(urn, inputs);
+      expect(emulator.endpoints().find((endpoint) => endpoint.id === created.id)?.url).toBe("https://hooks.example.com/from-env");
+    },
+    env,
+  );
+});
+
 test("init failures carry id, reasons and partial outputs: a half-made endpoint, and a part-sent batch that the update finishes with no duplicate", async () => {
   const halfMade = await startHalfMadeEndpointService();
   try {
