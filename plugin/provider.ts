@@ -85,6 +85,7 @@ export class MessagingProvider {
     this.config = configSource(args, variables);
   }
 
+  /** Check: the runtime's validation; the checked inputs keep their secrets (and `adopt` is one). */
   async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
     const definition = kindOf(urn);
     const result = await definition.runtime.check(this.config, revealProps(olds), revealProps(news));
@@ -92,11 +93,13 @@ export class MessagingProvider {
     return { inputs, failures: (result.failures ?? []).map(({ property, reason }) => ({ property, reason })) };
   }
 
+  /** Diff: the runtime's, so both routes replace on the same changes. */
   async diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffAnswer> {
     const result = await kindOf(urn).runtime.diff(this.config, id, revealProps(olds), revealProps(news));
     return { changes: result.changes === true, replaces: result.replaces ?? [], deleteBeforeReplace: result.deleteBeforeReplace === true };
   }
 
+  /** Create: the runtime's, scoped by the URN; secret outputs marked. */
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
     const definition = kindOf(urn);
     // Generated SDKs cannot set the hidden scope input: the URN gives it.
@@ -109,12 +112,14 @@ export class MessagingProvider {
     }
   }
 
+  /** Read (refresh, import): the runtime's, which keeps the recorded state and refuses an import. */
   async read(urn: string, id: string, properties: Props, inputs: Props): Promise<{ id: string; properties: Props; inputs: Props }> {
     const definition = kindOf(urn);
     const result = await definition.runtime.read(this.config, id, revealProps(properties));
     return { id: result.id ?? id, properties: outputs(definition, result.props ?? {}, properties), inputs };
   }
 
+  /** Update: the runtime's (finishing a part-sent batch, correcting an adopted secret). */
   async update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }> {
     const definition = kindOf(urn);
     try {
@@ -125,6 +130,7 @@ export class MessagingProvider {
     }
   }
 
+  /** Delete: the runtime's, which never calls the service and says what stays. */
   async delete(urn: string, id: string, properties: Props): Promise<void> {
     await kindOf(urn).runtime.delete(this.config, id, revealProps(properties));
   }
