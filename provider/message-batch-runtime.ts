@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { isPartialSendError, UnsupportedOperationError } from "../errors";
 import type { Message } from "../schemas";
 import { checkKnownInputs } from "./check-inputs";
 import type { ProviderContext } from "./context";
-import { MESSAGE_BATCH_REPLACE_KEYS, MessageBatchInputs, MessageBatchState } from "./message-batch-schema";
+import { MESSAGE_BATCH_REPLACE_KEYS, MessageBatchInputs, MessageBatchState, RecordedMessageBatch } from "./message-batch-schema";
+import { canonical, digestMatches, messagesDigest } from "./messages-digest";
 import { containsUnknown, PROVIDER_KEY, ResourceInitFailedError } from "./protocol";
 
 type Props = Record<string, unknown>;
@@ -15,37 +16,45 @@ export function check(_context: ProviderContext | undefined, _olds: Props, news:
   return checked.ok ? { inputs: news } : { inputs: news, failures: checked.failures };
 }
 
-// Keys sorted by code unit, not locale: the digest must not change with the machine's LANG.
-const byCodeUnit = ([a]: [string, unknown], [b]: [string, unknown]): number => (a < b ? -1 : a > b ? 1 : 0);
-const canonical = (value: unknown): string =>
-  JSON.stringify(value ?? null, (_key, v) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(byCodeUnit)) : v,
+/**
+ * The recorded state, in any shape this package has written; anything else is an error that
+ * says so, never read as "changed" (which would replace the batch and send it again).
+ */
+function recorded(id: string, olds: Props): RecordedMessageBatch {
+  const parsed = RecordedMessageBatch.safeParse(olds);
+  if (parsed.success) return parsed.data;
+  throw new UnsupportedOperationError(
+    `Message batch ${id}: its recorded state has a shape this version of pulumi-messaging does not know ` +
+      `(keys: ${
+        Object.keys(olds)
+          .filter((key) => key !== PROVIDER_KEY)
+          .join(", ") || "none"
+      }), so it cannot tell whether the ` +
+      "messages changed. Nothing was sent. Install the version of pulumi-messaging that wrote this state, or, to send " +
+      "the batch again on purpose, remove it from the state (`pulumi state delete <urn>`) and run `pulumi up`.",
   );
-
-/** SHA-256 of the messages as sent: what `diff` compares. */
-export const messagesDigest = (messages: unknown): string => createHash("sha256").update(canonical(messages)).digest("hex");
-
-const isPartSent = (olds: Props): boolean => olds.sentAt === null && typeof olds.idempotencyKeyPrefix === "string";
+}
 
 /**
- * Messages cannot be changed once sent: any changed input replaces the batch, which sends
- * again. A part-sent batch with unchanged inputs reports a change, so the engine calls
- * `update`, which sends the rest: this does not depend on the engine's recorded init error,
- * which `pulumi refresh` clears.
+ * Messages cannot be changed once sent: a change to the messages, `stream` or `triggers`
+ * replaces the batch, which sends again. Messages are compared with what state recorded in
+ * whichever shape it was written (a digest, current or legacy; or, from the first release,
+ * the messages themselves), so an upgrade alone never re-sends. A part-sent batch with
+ * unchanged inputs reports a change without replacing, so the engine calls `update`, which
+ * sends the rest: this does not depend on the engine's recorded init error, which
+ * `pulumi refresh` clears. Prints nothing: `diff` also runs at preview and refresh.
  */
-export function diff(context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
+export function diff(_context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
+  const state = recorded(id, olds);
   const changed = (key: keyof MessageBatchInputs): boolean => {
     if (containsUnknown(news[key])) return true;
-    if (key === "messages") return olds.messagesDigest !== messagesDigest(news.messages);
-    return canonical(olds[key]) !== canonical(news[key]);
+    if (key !== "messages") return canonical(olds[key]) !== canonical(news[key]);
+    return "messagesDigest" in state
+      ? !digestMatches(state.messagesDigest, news.messages)
+      : canonical(state.messages) !== canonical(news.messages);
   };
   const replaces = MESSAGE_BATCH_REPLACE_KEYS.filter(changed);
-  if (replaces.length === 0 && isPartSent(olds)) {
-    context.warn(
-      `message batch ${id} was only part-sent: this update sends the rest under the same idempotency keys, so nothing is sent twice.`,
-    );
-    return { changes: true, replaces: [], deleteBeforeReplace: false };
-  }
+  if (replaces.length === 0 && state.sentAt === null) return { changes: true, replaces: [], deleteBeforeReplace: false };
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
 
@@ -99,12 +108,20 @@ export function read(_context: ProviderContext, id: string, props: Props): pulum
 }
 
 /**
- * Only reached for a part-sent batch (see `diff`): resends under the recorded key prefix, so
- * accepted chunks are replayed by the service, not sent twice. Any other update is
+ * Only reached for a part-sent batch (see `diff`), in any recorded shape: resends under the
+ * recorded key prefix, so accepted chunks are replayed by the service, not sent twice, and
+ * records the current shape. (The host takes the provider from the new inputs here, so even
+ * a part-sent state written without `__provider` is finished.) Any other update is
  * impossible: changes replace.
  */
 export async function update(context: ProviderContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
-  if (isPartSent(olds)) return { outs: await send(context, news, olds.idempotencyKeyPrefix as string) };
+  const state = recorded(id, olds);
+  if (state.sentAt === null) {
+    context.warn(
+      `message batch ${id} was only part-sent: sending the rest under the same idempotency keys, so the service sends no message twice.`,
+    );
+    return { outs: await send(context, news, state.idempotencyKeyPrefix) };
+  }
   throw new UnsupportedOperationError(`Message batch ${id} cannot be updated: sent messages cannot be changed; changes replace the batch.`);
 }
 

@@ -35,3 +35,21 @@ export type MessageBatchState = z.infer<typeof MessageBatchState>;
 export const MESSAGE_BATCH_OUTPUT_ONLY_KEYS = Object.keys(MessageBatchState.shape).filter(
   (key) => !(key in MessageBatchInputs.shape),
 ) as Array<keyof MessageBatchState>;
+
+/** A v1 digest as state records it (see provider/messages-digest.ts). */
+const RecordedDigest = z.string().regex(/^[0-9a-f]{64}$/, { error: "expected a SHA-256 hex digest" });
+
+/**
+ * Every state shape this package has written, as `diff` and `update` read it (only what they
+ * need; other keys are ignored):
+ * - `messagesDigest`: the current shape, and the releases that recorded a digest (v1 or the
+ *   legacy locale-ordered one);
+ * - `messages`: the first release, which recorded the messages themselves among the outputs
+ *   (its part-sent state also lacks `__provider`).
+ * `sentAt` is null while a batch is part-sent; `idempotencyKeyPrefix` resumes it.
+ */
+export const RecordedMessageBatch = z.union([
+  z.object({ messagesDigest: RecordedDigest, idempotencyKeyPrefix: z.string(), sentAt: z.string().nullable() }),
+  z.object({ messages: z.array(z.unknown()), idempotencyKeyPrefix: z.string(), sentAt: z.string().nullable() }),
+]);
+export type RecordedMessageBatch = z.infer<typeof RecordedMessageBatch>;

@@ -19,7 +19,8 @@ const provider = createProviderShell("MessageBatch");
  * Sends a set of messages once, when created; again only when replaced (a change to
  * `stream`, `messages` or `triggers`). A send that stops part-way is kept in state and
  * finished by the next `pulumi up` without sending anything twice. Deleting it sends
- * nothing and recalls nothing.
+ * nothing and recalls nothing. State written by earlier releases of this package is read as
+ * it is: an upgrade alone sends nothing.
  */
 export class MessageBatch extends pulumi.dynamic.Resource {
   /** Stream the messages were sent on. */
@@ -28,7 +29,11 @@ export class MessageBatch extends pulumi.dynamic.Resource {
   declare public readonly triggers: pulumi.Output<unknown[] | null>;
   /** Number of messages in the batch. */
   declare public readonly messageCount: pulumi.Output<number>;
-  /** SHA-256 of the messages as sent: what `diff` compares. */
+  /**
+   * Digest of the messages as sent (SHA-256, see provider/messages-digest.ts): what `diff`
+   * compares. A Pulumi secret, so state never holds in plain text anything derived from the
+   * messages' content.
+   */
   declare public readonly messagesDigest: pulumi.Output<string>;
   /** Prefix of every chunk's idempotency key (also the resource id). */
   declare public readonly idempotencyKeyPrefix: pulumi.Output<string>;
@@ -53,7 +58,8 @@ export class MessageBatch extends pulumi.dynamic.Resource {
         batchIds: undefined,
         sentAt: undefined,
       },
-      opts,
+      // An unsalted digest of short texts can be reversed by guessing: encrypted in state like the messages can be.
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "messagesDigest"] },
       "messaging",
       "MessageBatch",
     );

@@ -2,6 +2,7 @@
 import { PartialSendError } from "../../errors";
 import { testContext } from "./test-context";
 import * as batch from "../../provider/message-batch-runtime";
+import { legacyLocaleDigest, messagesDigest } from "../../provider/messages-digest";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
 
 const messages = [
@@ -14,7 +15,7 @@ const sent = (sentAt: string | null) => ({
   stream: "transactional",
   triggers: null,
   messageCount: 2,
-  messagesDigest: batch.messagesDigest(messages),
+  messagesDigest: messagesDigest(messages),
   idempotencyKeyPrefix: "prefix-1",
   batchIds: ["msba_1"],
   sentAt,
@@ -40,10 +41,87 @@ describe("diff", () => {
   ])("a change to %s replaces (sends again)", (key, change) => {
     expect(batch.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), { ...inputs, ...change }).replaces).toEqual([key]);
   });
-  test("a part-sent batch reports a change without replacing, so the engine calls update whatever refresh cleared", () => {
+  test("a part-sent batch reports a change without replacing, so the engine calls update whatever refresh cleared; diff prints nothing", () => {
     const context = testContext();
     expect(batch.diff(context, "prefix-1", sent(null), inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(context.warnings.join("")).toMatch(/part-sent.*sends the rest/);
+    expect(context.warnings).toEqual([]);
+  });
+});
+
+describe("every state shape this package has written", () => {
+  // Template models with mixed-case keys: where the legacy digest and v1 differ.
+  const templated = [{ tos: ["+254700000001"], template: { id: "t_1", model: { Name: "Amina", age: 3, Zeta: { b: 1, A: 2 } } } }];
+  const templatedInputs = { stream: "transactional", messages: templated, [PROVIDER_KEY]: "serialized" };
+  // The first release (no digest): the messages themselves among the outputs; part-sent without __provider.
+  const firstRelease = (sentAt: string | null) => ({
+    stream: "transactional",
+    messages: templated,
+    triggers: null,
+    messageCount: 1,
+    idempotencyKeyPrefix: "prefix-0",
+    batchIds: ["msba_0"],
+    sentAt,
+    ...(sentAt === null ? {} : { [PROVIDER_KEY]: "serialized" }),
+  });
+
+  test("a legacy locale-ordered digest of the same messages: unchanged", () => {
+    expect(legacyLocaleDigest(templated)).not.toBe(messagesDigest(templated));
+    const olds = { ...sent("2026-01-01T00:00:00Z"), messagesDigest: legacyLocaleDigest(templated), messageCount: 1 };
+    expect(batch.diff(testContext(), "prefix-1", olds, templatedInputs)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    expect(batch.diff(testContext(), "prefix-1", olds, { ...templatedInputs, messages: messages }).replaces).toEqual(["messages"]);
+  });
+
+  test("the first release's shape: unchanged when the messages are, whatever their key order; a real change replaces", () => {
+    const reordered = [{ template: { model: { Zeta: { A: 2, b: 1 }, age: 3, Name: "Amina" }, id: "t_1" }, tos: ["+254700000001"] }];
+    expect(
+      batch.diff(testContext(), "prefix-0", firstRelease("2026-01-01T00:00:00Z"), { ...templatedInputs, messages: reordered }),
+    ).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    expect(batch.diff(testContext(), "prefix-0", firstRelease("2026-01-01T00:00:00Z"), inputs).replaces).toEqual(["messages"]);
+  });
+
+  test("the first release's part-sent shape is finished by update under its recorded prefix, in the current shape", async () => {
+    expect(batch.diff(testContext(), "prefix-0", firstRelease(null), templatedInputs)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    const prefixes: string[] = [];
+    const client = {
+      sendMessages: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
+        prefixes.push(options.idempotencyKeyPrefix);
+        return { batches: [{ index: 0, id: "msba_0", count: 1, idempotencyKey: "prefix-0-0" }] };
+      },
+    };
+    const updated = await batch.update(testContext(client), "prefix-0", firstRelease(null), templatedInputs);
+    expect(prefixes).toEqual(["prefix-0"]);
+    expect(updated.outs).toEqual({
+      stream: "transactional",
+      triggers: null,
+      messageCount: 1,
+      messagesDigest: messagesDigest(templated),
+      idempotencyKeyPrefix: "prefix-0",
+      batchIds: ["msba_0"],
+      sentAt: expect.any(String),
+    });
+  });
+
+  test.each([
+    ["no digest and no messages", { stream: "transactional", idempotencyKeyPrefix: "p", sentAt: null }],
+    ["a digest of a form never written", { ...sent("2026-01-01T00:00:00Z"), messagesDigest: `v9:${messagesDigest(messages)}` }],
+    ["no key prefix", { ...sent("2026-01-01T00:00:00Z"), idempotencyKeyPrefix: undefined }],
+  ])("an unknown shape (%s) is an error from diff and update that sends nothing, never a replacement", async (_case, olds) => {
+    expect(() => batch.diff(testContext(), "prefix-1", olds, inputs)).toThrow(
+      /recorded state has a shape this version .* does not know.*Nothing was sent/s,
+    );
+    await expect(batch.update(testContext(), "prefix-1", olds, inputs)).rejects.toThrow(/does not know/);
   });
 });
 
@@ -79,8 +157,11 @@ describe("create and update", () => {
         return { batches: [{ index: 0, id: "msba_1", count: 2, idempotencyKey: "k" }] };
       },
     };
-    const updated = await batch.update(testContext(client), "prefix-1", sent(null), inputs);
+    const context = testContext(client);
+    const updated = await batch.update(context, "prefix-1", sent(null), inputs);
     expect(prefixes).toEqual(["prefix-1"]);
+    // The step that acts says what it does.
+    expect(context.warnings.join("")).toMatch(/prefix-1 was only part-sent: sending the rest under the same idempotency keys/);
     expect(updated.outs).toMatchObject({ idempotencyKeyPrefix: "prefix-1", sentAt: expect.any(String) });
     await expect(batch.update(testContext(client), "prefix-1", sent("2026-01-01T00:00:00Z"), inputs)).rejects.toThrow(/cannot be updated/);
   });

@@ -1,0 +1,45 @@
+/**
+ * The digest a `MessageBatch` records of its messages, and by which `diff` tells whether they
+ * changed. It is part of the state format: a digest that changed for the same messages would
+ * make every recorded batch look changed, and be sent again. So each version is frozen here,
+ * pinned by golden tests (test/provider/messages-digest.test.ts), and never edited.
+ *
+ * - v1, written since the digest was recorded: the SHA-256 hex of the messages' JSON with
+ *   every object's keys sorted by UTF-16 code unit. A bare 64-digit hex string in state.
+ * - legacy: what one earlier release wrote (the same, with keys sorted by `localeCompare`);
+ *   read, never written.
+ *
+ * A future version must write a form v1 cannot be confused with (e.g. `v2:<hex>`) and keep
+ * reading every form above.
+ */
+import { createHash } from "node:crypto";
+
+type KeyOrder = (a: string, b: string) => number;
+
+// Code units, not locale: the digest must not change with the machine's language settings.
+const byCodeUnit: KeyOrder = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+// What the earlier release used (the runtime's default collation).
+const byLocale: KeyOrder = (a, b) => a.localeCompare(b);
+
+/** JSON of `value` with every object's keys in `order`; `undefined` as `null`. */
+function canonicalJson(value: unknown, order: KeyOrder): string {
+  return JSON.stringify(value ?? null, (_key, v) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => order(a, b))) : v,
+  );
+}
+
+const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/** The canonical JSON of a value (keys by code unit): how `diff` compares recorded inputs such as `triggers`. */
+export const canonical = (value: unknown): string => canonicalJson(value, byCodeUnit);
+
+/** The digest this version writes (v1). Frozen: see the module comment. */
+export const messagesDigest = (messages: unknown): string => sha256Hex(canonicalJson(messages, byCodeUnit));
+
+/** The locale-ordered digest an earlier release wrote; read only, so its batches are not sent again. */
+export const legacyLocaleDigest = (messages: unknown): string => sha256Hex(canonicalJson(messages, byLocale));
+
+/** True when `recorded` (a digest from state) is a digest of `messages` in any form this package has written. */
+export function digestMatches(recorded: string, messages: unknown): boolean {
+  return recorded === messagesDigest(messages) || recorded === legacyLocaleDigest(messages);
+}
