@@ -1,6 +1,6 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { ResponseSchemaError, type RequestInfo } from "../errors/messaging-error";
-import { toFieldErrors } from "../schemas/field-errors";
+import { toFieldErrors, type FieldErrors } from "../schemas/field-errors";
 import { NOT_JSON, type HttpResponse } from "./http";
 
 /** How to read a body. */
@@ -12,11 +12,48 @@ export interface ParseResponseOptions {
   readonly emptyAsObject?: boolean;
 }
 
+// Symbol.for: the same key whichever copy of this module made the value.
+const UNREADABLE_FIELDS = Symbol.for("pulumi-messaging.unreadableFields");
+
 /**
- * Parses a 2xx response body with its schema, where it enters the client. On a mismatch
- * throws {@link ResponseSchemaError} naming the fields at fault and, when the body carried
- * a string `id`, that id (the call did take effect). The body itself is never quoted: it
- * may hold a webhook secret.
+ * The fields of a parsed answer that the service sent in a form the client could not read,
+ * and so left out (see {@link parseResponseBody}): field → why. Empty when there were none.
+ * Like stripe-node's `lastResponse`, carried on the answer as a hidden property, so the
+ * answer's type and its JSON stay as the schema defines them.
+ */
+export function unreadableFields(answer: unknown): FieldErrors {
+  const fields = typeof answer === "object" && answer !== null ? (answer as Record<symbol, unknown>)[UNREADABLE_FIELDS] : undefined;
+  return fields === undefined ? {} : { ...(fields as FieldErrors) };
+}
+
+/**
+ * The answer without the top-level fields at fault, when every issue is on a field the
+ * object schema lets be absent and the rest parses; otherwise undefined.
+ */
+function withoutOptionalFieldsAtFault(schema: z.ZodType, raw: unknown, issues: readonly z.core.$ZodIssue[]): unknown {
+  if (!(schema instanceof z.ZodObject) || typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const fields = new Set<string>();
+  for (const issue of issues) {
+    const field = issue.path[0];
+    if (typeof field !== "string" || !Object.hasOwn(shape, field) || !shape[field].safeParse(undefined).success) return undefined;
+    fields.add(field);
+  }
+  const result = schema.safeParse(Object.fromEntries(Object.entries(raw).filter(([field]) => !fields.has(field))));
+  if (!result.success) return undefined;
+  Object.defineProperty(result.data, UNREADABLE_FIELDS, { value: toFieldErrors(issues), enumerable: false });
+  return result.data;
+}
+
+/**
+ * Parses a 2xx response body with its schema, where it enters the client.
+ *
+ * A field the schema lets be absent, sent in a form it does not accept (say `created` as a
+ * number), is left out rather than failing the call, since the call did take effect and
+ * what the caller needs (an endpoint's id and secret) may be fine; {@link unreadableFields}
+ * names what was left out. Otherwise a mismatch throws {@link ResponseSchemaError} naming
+ * the fields at fault and, when the body carried a string `id`, that id (the call did take
+ * effect). The body itself is never quoted: it may hold a webhook secret.
  */
 export function parseResponseBody<S extends z.ZodType>(
   schema: S,
@@ -32,6 +69,8 @@ export function parseResponseBody<S extends z.ZodType>(
   const result = schema.safeParse(response.json);
   if (result.success) return result.data;
   const raw = response.json;
+  const lenient = withoutOptionalFieldsAtFault(schema, raw, result.error.issues);
+  if (lenient !== undefined) return lenient as z.output<S>;
   const id =
     typeof raw === "object" && raw !== null && typeof (raw as { id?: unknown }).id === "string"
       ? response.redact((raw as { id: string }).id)

@@ -19,7 +19,7 @@ import {
   isServerError,
   isValidationError,
 } from "../../errors";
-import { MessagingClient } from "../../client";
+import { MessagingClient, unreadableFields } from "../../client";
 import {
   JSON_HEADERS,
   ORIGIN,
@@ -361,16 +361,18 @@ describe("responses are parsed where they enter the client", () => {
     await expect(service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] })).resolves.toMatchObject({ id: "we_01" });
   });
 
-  it("keeps the id of an endpoint whose body does not match, without quoting the secret", async () => {
+  it("keeps the id of an endpoint whose secret cannot be read, without quoting the secret", async () => {
     service.pool
       .intercept({ path: ENDPOINTS, method: "POST" })
-      .reply(200, endpointObject({ id: "we_half", live: "yes", etag: undefined }), { headers: { "x-request-id": "req_9" } });
+      .reply(200, endpointObject({ id: "we_half", secret: ["whsec_TOP_SECRET_value"], live: "yes", etag: undefined }), {
+        headers: { "x-request-id": "req_9" },
+      });
     const error = (await rejection(service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] }))) as ResponseSchemaError;
     expect(isResponseSchemaError(error)).toBe(true);
     expect(error.resourceId).toBe("we_half");
     expect(error.requestId).toBe("req_9");
-    // A missing etag is allowed; a present field of the wrong type is not.
-    expect(Object.keys(error.fieldErrors).sort()).toEqual(["live"]);
+    // A missing etag is allowed; the fields at fault are named.
+    expect(Object.keys(error.fieldErrors).sort()).toEqual(["live", "secret"]);
     expect(error.message).toMatch(/returned id we_half/);
     expect(allStrings(error).join("\n")).not.toContain("whsec_TOP_SECRET_value");
     expect(JSON.stringify(error)).not.toContain("whsec_TOP_SECRET_value");
@@ -390,6 +392,26 @@ describe("responses are parsed where they enter the client", () => {
     expect(endpoint.etag).toBeUndefined();
     expect(endpoint.metadata).toBeNull();
     expect(endpoint.url).toBe("https://example.com/hook");
+  });
+
+  it("leaves out optional fields it cannot read, naming them, and keeps the id and secret", async () => {
+    service.pool
+      .intercept({ path: ENDPOINTS, method: "POST" })
+      .reply(200, endpointObject({ id: "we_odd", created: 1717200000, live: "yes", metadata: { a: 1 } }));
+    const endpoint = await service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] });
+    expect(endpoint).toMatchObject({ id: "we_odd", secret: "whsec_TOP_SECRET_value", url: "https://example.com/hook" });
+    expect(endpoint).not.toHaveProperty("created");
+    expect(endpoint).not.toHaveProperty("live");
+    expect(endpoint).not.toHaveProperty("metadata");
+    expect(Object.keys(unreadableFields(endpoint)).sort()).toEqual(["created", "live", "metadata.a"]);
+    expect(JSON.stringify(unreadableFields(endpoint))).not.toContain("whsec_TOP_SECRET_value");
+    // Hidden: the answer's JSON is what the schema reads.
+    expect(Object.keys(JSON.parse(JSON.stringify(endpoint)))).not.toContain("created");
+  });
+
+  it("names no unreadable field in a well-formed answer", async () => {
+    service.pool.intercept({ path: ENDPOINTS, method: "POST" }).reply(200, endpointObject());
+    expect(unreadableFields(await service.client.createWebhookEndpoint({ url: "https://e.com", events: ["a"] }))).toEqual({});
   });
 
   it("accepts an endpoint answer with only id and secret", async () => {
