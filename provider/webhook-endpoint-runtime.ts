@@ -1,21 +1,40 @@
 import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { isResponseSchemaError, UnsupportedOperationError } from "../errors";
+import { unreadableFields } from "../client/response";
+import { isResponseSchemaError, UnsupportedOperationError, type ResponseSchemaError } from "../errors";
 import type { WebhookEndpointCreate, WebhookEndpointObject } from "../schemas";
+import type { FieldErrors } from "../schemas/field-errors";
 import { checkKnownInputs } from "./check-inputs";
 import type { ProviderContext } from "./context";
 import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "./protocol";
-import { WEBHOOK_ENDPOINT_REPLACE_KEYS, WebhookEndpointInputs, WebhookEndpointState } from "./webhook-endpoint-schema";
+import { HalfMadeRecord, WEBHOOK_ENDPOINT_REPLACE_KEYS, WebhookEndpointInputs, WebhookEndpointState } from "./webhook-endpoint-schema";
 
 type Props = Record<string, unknown>;
 
 const DASHBOARD = "the service dashboard (Developers → Webhooks)";
 
 /**
- * Validates with the resource's schema and normalizes: `format` defaults to `basic`,
- * duplicate events are dropped (first occurrence kept). Preview unknowns pass through.
+ * How long the service is assumed to remember an idempotency key: 24 h (the emulator's
+ * default, and what the README asks of the service). A half-made endpoint older than this,
+ * less {@link CLOCK_MARGIN_MS}, is not asked about again: the service could have forgotten
+ * the key and make a second endpoint.
  */
-export function check(_context: ProviderContext | undefined, _olds: Props, news: Props): pulumi.dynamic.CheckResult {
+export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
+/** Allowance for a difference between this machine's clock and the service's. */
+export const CLOCK_MARGIN_MS = 60 * 60 * 1000;
+
+/** What to do when the secret cannot be had from the service: adopt the endpoint with the dashboard's secret. */
+const adoptWayOut = (id: string): string =>
+  `Get the signing secret of ${id} from ${DASHBOARD} and declare \`adopt: { id: "${id}", secret: <the secret> }\` on this ` +
+  "resource: the next `pulumi up` records it without calling the service.";
+
+/**
+ * Validates with the resource's schema and normalizes: `format` defaults to `basic`,
+ * duplicate events are dropped (first occurrence kept). Preview unknowns pass through. An
+ * adopted endpoint's inputs cannot change while it stays adopted (see
+ * {@link adoptedEndpointChanges}).
+ */
+export function check(_context: ProviderContext | undefined, olds: Props, news: Props): pulumi.dynamic.CheckResult {
   const checked = checkKnownInputs(WebhookEndpointInputs, news);
   if (!checked.ok) return { inputs: news, failures: checked.failures };
 
@@ -29,7 +48,29 @@ export function check(_context: ProviderContext | undefined, _olds: Props, news:
     if (value === undefined) delete inputs[key];
     else inputs[key] = value;
   }
-  return { inputs };
+  const failures = adoptedEndpointChanges(olds, inputs);
+  return failures.length > 0 ? { inputs, failures } : { inputs };
+}
+
+const adoptedChangeReason = (id: string, key: string): string =>
+  `${id} is an adopted endpoint, recorded as you described it, and the service has no operation to change its ${key}: ` +
+  `state would record a value the service does not have. Keep the old value, or remove \`adopt\` to have this stack create ` +
+  `a new endpoint with these settings (${id} is then left in place, still active in the service).`;
+
+/**
+ * Changes to an adopted endpoint that keeps its `adopt.id`: refused at preview, one failure
+ * per changed input, since recording them would claim a change the service never made.
+ * (Check gets the old inputs as `olds`: step_generator.go `continueStepsFromDiff`; a
+ * replacement is checked again with none, so this never blocks one.)
+ */
+function adoptedEndpointChanges(olds: Props, news: Props): pulumi.dynamic.CheckFailure[] {
+  const before = adopted(olds);
+  const after = adopted(news);
+  if (!before || !after || typeof after.id !== "string" || after.id === UNKNOWN || before.id !== after.id) return [];
+  return WEBHOOK_ENDPOINT_REPLACE_KEYS.filter((key) => !containsUnknown(news[key]) && !sameValue(key, olds[key], news[key])).map((key) => ({
+    property: key,
+    reason: adoptedChangeReason(after.id as string, key),
+  }));
 }
 
 function sameValue(key: keyof WebhookEndpointCreate, olds: unknown, news: unknown): boolean {
@@ -50,30 +91,34 @@ function adopted(inputs: Props): { id: unknown; secret: unknown } | undefined {
   return typeof adopt === "object" && adopt !== null ? (adopt as { id: unknown; secret: unknown }) : undefined;
 }
 
+/** True for an endpoint recorded without its secret: its create answered, but the secret could not be read. */
+const isHalfMade = (olds: Props): boolean => typeof olds.secret !== "string";
+
 /**
  * The service has no update operation, so every changed input replaces the endpoint
  * (`events` compare as a set; `__provider` is ignored, so a package upgrade alone changes
- * nothing). An endpoint recorded without a secret (its create answer was lost) is replaced
- * too: it is never finished otherwise, because `pulumi refresh` clears the init error that
- * would make the engine retry it. The only in-place change is correcting an adopted
- * endpoint's secret.
+ * nothing). In place: correcting an adopted endpoint's secret, and finishing a half-made
+ * endpoint, which reports a change without replacing so the engine calls `update` even after
+ * `pulumi refresh` cleared its init error (step_generator.go `continueStepsFromDiff`: changes
+ * without replaces are an update). Prints nothing: `diff` also runs at preview and refresh.
  */
-export function diff(context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
+export function diff(_context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
   const replaces: string[] = WEBHOOK_ENDPOINT_REPLACE_KEYS.filter((key) => !sameValue(key, olds[key], news[key]));
   const adopt = adopted(news);
   if (adopt && (adopt.id === UNKNOWN || adopt.id !== id)) replaces.push("adopt");
-  if (typeof olds.secret !== "string") replaces.push("secret");
-
-  if (replaces.length > 0) {
-    const why = typeof olds.secret !== "string" ? "its signing secret was never received" : `${replaces.join(", ")} changed`;
-    context.warn(
-      `webhook endpoint ${id} will be replaced (${why}). The service has no delete operation: ${id} stays active ` +
-        `and keeps receiving events until you remove it in ${DASHBOARD}.`,
-    );
-    return { changes: true, replaces, deleteBeforeReplace: false };
+  else if (adopt) {
+    // `adopt` naming the recorded endpoint, with other inputs changed: a replacement would
+    // record the new values under the same id, values the service does not have. (When the
+    // old inputs held `adopt` too, check has refused this already.)
+    const changed = replaces.filter((key) => !containsUnknown(news[key]));
+    if (changed.length > 0) throw new UnsupportedOperationError(changed.map((key) => adoptedChangeReason(id, key)).join("\n"));
   }
-  const secretCorrected = adopt !== undefined && (containsUnknown(adopt.secret) || adopt.secret !== olds.secret);
-  return { changes: secretCorrected, replaces: [], deleteBeforeReplace: false };
+  if (replaces.length > 0) return { changes: true, replaces, deleteBeforeReplace: false };
+  if (adopt) {
+    const secretCorrected = containsUnknown(adopt.secret) || adopt.secret !== olds.secret;
+    return { changes: secretCorrected, replaces: [], deleteBeforeReplace: false };
+  }
+  return { changes: isHalfMade(olds), replaces: [], deleteBeforeReplace: false };
 }
 
 /**
@@ -114,19 +159,47 @@ function toState(request: WebhookEndpointCreate, endpoint: Partial<WebhookEndpoi
   };
 }
 
+/** `field (why), …`: never a value, which could be the secret. */
+const describeFields = (fields: FieldErrors): string =>
+  Object.entries(fields)
+    .map(([field, messages]) => `${field} (${messages.join("; ")})`)
+    .join(", ");
+
+/** The answer's fields the client left out, named from the step that recorded them as null. */
+function warnOfUnreadableFields(context: ProviderContext, endpoint: WebhookEndpointObject): void {
+  const fields = unreadableFields(endpoint);
+  if (Object.keys(fields).length === 0) return;
+  context.warn(
+    `warning: webhook endpoint ${endpoint.id}: the service's answer had fields that could not be read, recorded as null: ` +
+      `${describeFields(fields)}. Its id and signing secret were read.`,
+  );
+}
+
+/** The fields of a ResponseSchemaError, for a reason: the body itself is never quoted. */
+const unreadableAnswer = (error: ResponseSchemaError): string => describeFields(error.fieldErrors);
+
+/** The half-made endpoint's properties: its state without a secret, and how to ask the service again. */
+function halfMade(request: WebhookEndpointCreate, record: HalfMadeRecord): Props {
+  return { ...toState(request, {}), ...record };
+}
+
 /**
  * One form-encoded `POST /v1/webhooks/endpoints`; with `adopt`, no call: the given
- * endpoint is recorded as the user describes it.
+ * endpoint is recorded as the user describes it. A usable id and secret are kept even when
+ * other fields of the answer cannot be read (the client leaves those out; a warning names
+ * them). An answer with an id but no readable secret makes a half-made endpoint, recorded
+ * with its idempotency key and when it was sent, for `update` to finish.
  */
 export async function create(context: ProviderContext, inputs: Props): Promise<pulumi.dynamic.CreateResult<WebhookEndpointState>> {
   const request = toRequest(inputs);
   const adopt = adopted(inputs);
   if (adopt) return { id: adopt.id as string, outs: toState(request, { secret: adopt.secret as string }) };
 
+  const idempotencyKey = createIdempotencyKey(inputs[IDEMPOTENCY_SCOPE], request);
+  const requestedAt = new Date().toISOString();
   try {
-    const endpoint = await context.client().createWebhookEndpoint(request, {
-      idempotencyKey: createIdempotencyKey(inputs[IDEMPOTENCY_SCOPE], request),
-    });
+    const endpoint = await context.client().createWebhookEndpoint(request, { idempotencyKey });
+    warnOfUnreadableFields(context, endpoint);
     return { id: endpoint.id, outs: toState(request, endpoint) };
   } catch (error) {
     if (isResponseSchemaError(error) && error.resourceId) {
@@ -135,15 +208,82 @@ export async function create(context: ProviderContext, inputs: Props): Promise<p
         id,
         [
           `webhook endpoint ${id} was created, but the service's answer could not be read, so its signing secret is unknown ` +
-            `(${error.message.split("\n").slice(1).join("; ").trim()}). It is kept in state without a secret; the next ` +
-            `\`pulumi up\` replaces it with a new endpoint. ${id} stays active until you remove it in ${DASHBOARD}.`,
+            `(${unreadableAnswer(error)}). It is kept in state without a secret. The next \`pulumi up\` asks the service ` +
+            "again under the same idempotency key, which returns this endpoint and its secret while the service remembers " +
+            `the key (24 hours). If that fails too, it says what to do.`,
         ],
-        toState(request, {}),
+        halfMade(request, {
+          createIdempotencyKey: error.idempotencyKey ?? idempotencyKey ?? null,
+          createRequestedAt: requestedAt,
+          strayEndpointId: null,
+        }),
         inputs,
       );
     }
     throw error;
   }
+}
+
+/** The create request a recorded endpoint was made with, as sent (same fields, order and events). */
+function recordedRequest(olds: Props): WebhookEndpointCreate {
+  return toRequest({ ...olds, description: olds.description ?? undefined });
+}
+
+/**
+ * Finishes a half-made endpoint: asks the service again with the create's own request and
+ * idempotency key. A service that remembers the key replays its answer: the same endpoint,
+ * now with its secret if only the first answer was spoiled in transit. Every other outcome
+ * fails with what to do, keeping the endpoint half-made in state (an update's init failure
+ * is recorded with its properties and reasons, the id unchanged: step.go `UpdateStep.Apply`,
+ * pkg/engine/update.go `OnResourceStepPost`). The service is not asked when it may have
+ * forgotten the key, or once it has made another endpoint: it would make one more.
+ */
+async function finishHalfMade(context: ProviderContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  const request = recordedRequest(olds);
+  const read = HalfMadeRecord.partial().safeParse(olds);
+  const record: HalfMadeRecord = {
+    createIdempotencyKey: (read.success && read.data.createIdempotencyKey) || null,
+    createRequestedAt: (read.success && read.data.createRequestedAt) || null,
+    strayEndpointId: (read.success && read.data.strayEndpointId) || null,
+  };
+  const fail = (reason: string, change: Partial<HalfMadeRecord> = {}): ResourceInitFailedError =>
+    new ResourceInitFailedError(id, [reason], halfMade(request, { ...record, ...change }), news);
+  const stray = (other: string): string =>
+    `webhook endpoint ${id}: asked again under its create's idempotency key, the service made another endpoint, ${other}, ` +
+    `instead of returning ${id}: it no longer remembered the first request. The stack keeps ${id}, whose signing secret is ` +
+    `unknown; ${other} is not in the stack and receives the same events until it is removed in ${DASHBOARD}. The service ` +
+    `will not be asked again. ${adoptWayOut(id)}`;
+
+  if (record.strayEndpointId !== null) throw fail(stray(record.strayEndpointId));
+  const sentAt = record.createRequestedAt === null ? Number.NaN : Date.parse(record.createRequestedAt);
+  if (record.createIdempotencyKey === null || !(Date.now() - sentAt < KEY_MEMORY_MS - CLOCK_MARGIN_MS)) {
+    const when =
+      record.createRequestedAt === null
+        ? "by an earlier release of pulumi-messaging, which did not record its create's idempotency key and time"
+        : `at ${record.createRequestedAt}, longer ago than the service remembers idempotency keys (24 hours)`;
+    throw fail(
+      `webhook endpoint ${id} was created ${when}, and its signing secret was never received. Asking the service again ` +
+        `could make a second endpoint instead of returning ${id}, so nothing was sent. ${adoptWayOut(id)}`,
+    );
+  }
+
+  let endpoint: WebhookEndpointObject;
+  try {
+    endpoint = await context.client().createWebhookEndpoint(request, { idempotencyKey: record.createIdempotencyKey });
+  } catch (error) {
+    if (isResponseSchemaError(error) && error.resourceId === id) {
+      throw fail(
+        `webhook endpoint ${id}: asked again under its create's idempotency key, the service answered with the same ` +
+          `endpoint, and its signing secret still could not be read (${unreadableAnswer(error)}). ${adoptWayOut(id)}`,
+      );
+    }
+    if (isResponseSchemaError(error) && error.resourceId) throw fail(stray(error.resourceId), { strayEndpointId: error.resourceId });
+    // Nothing was made: the engine keeps the old state as it was, to be tried again.
+    throw error;
+  }
+  if (endpoint.id !== id) throw fail(stray(endpoint.id), { strayEndpointId: endpoint.id });
+  warnOfUnreadableFields(context, endpoint);
+  return { outs: toState(request, endpoint) };
 }
 
 /**
@@ -162,15 +302,17 @@ export function read(_context: ProviderContext, id: string, props: Props): pulum
 }
 
 /**
- * Reached only to correct an adopted endpoint's secret (recorded as given, no call).
- * Anything else cannot be updated: `diff` replaces on every other change.
+ * Two in-place changes, neither a change in the service: correcting an adopted endpoint's
+ * secret (recorded as given, no call), and finishing a half-made endpoint
+ * ({@link finishHalfMade}). Anything else cannot be updated: `diff` replaces on every other
+ * change.
  */
-export async function update(_context: ProviderContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+export async function update(context: ProviderContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const adopt = adopted(news);
   if (adopt && adopt.id === id && typeof adopt.secret === "string") {
-    const { [PROVIDER_KEY]: _provider, ...recorded } = olds;
-    return { outs: { ...recorded, secret: adopt.secret } };
+    return { outs: { ...toState(recordedRequest(olds), olds as Partial<WebhookEndpointObject>), secret: adopt.secret } };
   }
+  if (isHalfMade(olds)) return finishHalfMade(context, id, olds, news);
   throw new UnsupportedOperationError(
     `Webhook endpoint ${id} cannot be updated in place: the service has no update operation. ` +
       "Changes replace the endpoint; this provider should never have been asked to update it.",

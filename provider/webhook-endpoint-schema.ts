@@ -48,3 +48,19 @@ export type WebhookEndpointState = z.infer<typeof WebhookEndpointState>;
 export const WEBHOOK_ENDPOINT_OUTPUT_ONLY_KEYS = Object.keys(WebhookEndpointState.shape).filter(
   (key) => !(key in WebhookEndpointCreate.shape),
 ) as Array<keyof WebhookEndpointState>;
+
+/**
+ * What a half-made endpoint (its create answered with an id, but no readable secret) records
+ * beside its state, so the next `pulumi up` can ask the service again under the same
+ * idempotency key, or tell that it must not. Endpoints made half-way by earlier releases lack
+ * these keys (read as null).
+ */
+export const HalfMadeRecord = z.object({
+  /** The create's `Idempotency-Key`: asked again under it, the service returns the same endpoint while it remembers the key. */
+  createIdempotencyKey: z.string().nullable(),
+  /** When the create was sent, ISO 8601 UTC: whether the service can still remember its key. */
+  createRequestedAt: z.iso.datetime().nullable(),
+  /** Another endpoint the service made when asked again (it had forgotten the key): the service is not asked a third time. */
+  strayEndpointId: z.string().nullable(),
+});
+export type HalfMadeRecord = z.infer<typeof HalfMadeRecord>;

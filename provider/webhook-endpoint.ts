@@ -19,6 +19,9 @@ export interface WebhookEndpointArgs {
    * service (which cannot be asked about an endpoint), so describe it truthfully in the
    * other inputs. Stored as a Pulumi secret. Removing `adopt` afterwards changes nothing;
    * naming another id replaces the resource; changing only the secret corrects it in state.
+   * While `adopt` names the same endpoint, `url`, `events`, `format` and `description` cannot
+   * change (the service cannot change them; preview fails saying so). Also the way to finish
+   * an endpoint whose secret was never received: its id, and the secret from the dashboard.
    */
   adopt?: pulumi.Input<{ id: pulumi.Input<string>; secret: pulumi.Input<string> }>;
 }
@@ -31,13 +34,16 @@ const provider = createProviderShell("WebhookEndpoint");
  * A webhook endpoint of the messaging service (`POST /v1/webhooks/endpoints`).
  *
  * The service has no update, delete or retrieve operation, so:
- * - any change to `url`, `events`, `format` or `description` replaces the endpoint;
+ * - any change to `url`, `events`, `format` or `description` replaces the endpoint (except
+ *   an adopted one's, which is refused);
  * - `retainOnDelete` defaults to true: removing the resource (or replacing it) leaves the
  *   old endpoint active in the service, and previews show `delete[retain]`; remove it in the
  *   dashboard (Developers → Webhooks);
  * - `pulumi refresh` keeps the recorded state; the `import` option is refused (use `adopt`).
  *
- * `secret` is a Pulumi secret: feed it to your receiver to verify signatures.
+ * `secret` is a Pulumi secret: feed it to your receiver to verify signatures. If the create's
+ * answer had an id but no readable secret, `up` fails and keeps the endpoint without one; the
+ * next `up` asks the service again under the same idempotency key, or says what to do.
  */
 export class WebhookEndpoint extends pulumi.dynamic.Resource {
   /** Destination URL. */
@@ -48,7 +54,7 @@ export class WebhookEndpoint extends pulumi.dynamic.Resource {
   declare public readonly format: pulumi.Output<string>;
   /** Description, or null. */
   declare public readonly description: pulumi.Output<string | null>;
-  /** Signing secret of the endpoint (a Pulumi secret); null only while a half-made endpoint awaits replacement. */
+  /** Signing secret of the endpoint (a Pulumi secret); null only while a half-made endpoint awaits its secret. */
   declare public readonly secret: pulumi.Output<string | null>;
   /** Opaque version tag of the endpoint object, or null when the service sent none. */
   declare public readonly etag: pulumi.Output<string | null>;

@@ -1,8 +1,11 @@
 /** The WebhookEndpoint runtime as functions of a test context (the engine tests run it through the host). */
 import { testContext } from "./test-context";
+import { parseResponseBody } from "../../client/response";
+import { ResponseSchemaError } from "../../errors";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
 import * as endpoint from "../../provider/webhook-endpoint-runtime";
-import { createIdempotencyKey } from "../../provider/webhook-endpoint-runtime";
+import { CLOCK_MARGIN_MS, createIdempotencyKey, KEY_MEMORY_MS } from "../../provider/webhook-endpoint-runtime";
+import { WebhookEndpointObject } from "../../schemas";
 
 const check = (news: Record<string, unknown>) => endpoint.check(testContext(), {}, news);
 const diff = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => endpoint.diff(testContext(), id, olds, news);
@@ -82,39 +85,220 @@ describe("createIdempotencyKey", () => {
   });
 });
 
+/** What the client returns for a 2xx endpoint answer with this body (the lenient parse included). */
+function answered(body: Record<string, unknown>): WebhookEndpointObject {
+  const response = { status: 200, headers: {}, json: body, empty: false, redact: (text: string) => text };
+  return parseResponseBody(WebhookEndpointObject, response, { method: "POST", path: "/v1/webhooks/endpoints" });
+}
+
+/** A ResponseSchemaError as the client throws it for an endpoint answer with an id and no readable secret. */
+const unreadableSecret = (id: string, idempotencyKey = "we-create-k") =>
+  new ResponseSchemaError(
+    { method: "POST", path: "/v1/webhooks/endpoints", idempotencyKey },
+    { secret: ["expected a non-empty signing secret"] },
+    id,
+  );
+
+describe("a create answer with a usable id and secret but odd other fields", () => {
+  test("keeps the id and secret, records the odd fields as null, and warns naming them (never the secret)", async () => {
+    const answer = answered({ id: "we_odd", secret: "whsec_kept", created: 1717200000, live: "yes", etag: "e1" });
+    const context = testContext({ createWebhookEndpoint: async () => answer });
+    const result = await endpoint.create(context, { url: valid.url, events: ["a"], format: "basic", [PROVIDER_KEY]: "p" });
+    expect(result.id).toBe("we_odd");
+    expect(result.outs).toMatchObject({ secret: "whsec_kept", etag: "e1", created: null, live: null });
+    expect(context.warnings).toHaveLength(1);
+    expect(context.warnings[0]).toMatch(
+      /we_odd: the service's answer had fields that could not be read, recorded as null: created \(.+\), live \(.+\)/,
+    );
+    expect(context.warnings[0]).not.toContain("whsec_kept");
+  });
+
+  test("a well-formed answer warns of nothing", async () => {
+    const context = testContext({
+      createWebhookEndpoint: async () => answered({ id: "we_ok", secret: "whsec_ok", created: "2026-01-01" }),
+    });
+    await endpoint.create(context, { url: valid.url, events: ["a"], format: "basic" });
+    expect(context.warnings).toEqual([]);
+  });
+});
+
 describe("a half-made endpoint (its create answer could not be read)", () => {
-  const halfMade = { url: valid.url, events: ["a"], format: "basic", description: null, secret: null, etag: null, __provider: "p" };
-
-  test("diff replaces it even with unchanged inputs, and warns that the old one stays active", () => {
-    const context = testContext();
-    const result = endpoint.diff(context, "we_half", halfMade, { url: valid.url, events: ["a"], format: "basic", __provider: "p" });
-    expect(result).toEqual({ changes: true, replaces: ["secret"], deleteBeforeReplace: false });
-    expect(context.warnings.join("\n")).toMatch(/we_half will be replaced \(its signing secret was never received\).*stays active/);
+  const request = { url: valid.url, events: ["b", "a"], format: "basic", description: "d" };
+  const halfMade = (record: Record<string, unknown> = {}) => ({
+    ...request,
+    secret: null,
+    etag: null,
+    status: null,
+    created: null,
+    updated: null,
+    workspace: null,
+    live: null,
+    metadata: null,
+    createIdempotencyKey: "we-create-k",
+    createRequestedAt: new Date(Date.now() - 60_000).toISOString(),
+    strayEndpointId: null,
+    __provider: "p",
+    ...record,
   });
-
-  test("read returns it as recorded, so refresh keeps it", () => {
-    expect(endpoint.read(testContext(), "we_half", halfMade)).toEqual({ id: "we_half", props: halfMade });
+  const news = { ...request, events: ["a", "b"], [PROVIDER_KEY]: "new provider" };
+  const calls: Array<{ request: unknown; idempotencyKey: unknown }> = [];
+  const client = (answer: () => Promise<unknown>) => ({
+    createWebhookEndpoint: async (request: unknown, options: { idempotencyKey?: string }) => {
+      calls.push({ request, idempotencyKey: options.idempotencyKey });
+      return answer();
+    },
   });
+  beforeEach(() => calls.splice(0));
 
-  test("create records it with non-empty reasons and the serialized provider in its properties", async () => {
-    const { ResponseSchemaError } = await import("../../errors");
-    const client = {
-      createWebhookEndpoint: async () => {
-        throw new ResponseSchemaError(
-          { method: "POST", path: "/v1/webhooks/endpoints" },
-          { secret: ["expected a non-empty signing secret"] },
-          "we_lost",
-        );
-      },
-    };
+  test("create records it with reasons, its idempotency key, when it was sent, and the serialized provider", async () => {
+    const before = Date.now();
     const failure = await endpoint
-      .create(testContext(client), { url: valid.url, events: ["a"], format: "basic", [PROVIDER_KEY]: "serialized" })
+      .create(testContext(client(async () => Promise.reject(unreadableSecret("we_lost", "we-create-abc")))), {
+        url: valid.url,
+        events: ["a"],
+        format: "basic",
+        [PROVIDER_KEY]: "serialized",
+      })
       .catch((e) => e);
     expect(failure).toBeInstanceOf(ResourceInitFailedError);
     expect(failure.id).toBe("we_lost");
     expect(failure.reasons).toHaveLength(1);
-    expect(failure.reasons[0]).toMatch(/we_lost was created.*secret is unknown.*next `pulumi up` replaces it/);
-    expect(failure.properties).toMatchObject({ url: valid.url, secret: null, [PROVIDER_KEY]: "serialized" });
+    expect(failure.reasons[0]).toMatch(
+      /we_lost was created.*secret is unknown \(secret \(expected a non-empty signing secret\)\).*next `pulumi up` asks the service again under the same idempotency key/,
+    );
+    expect(failure.reasons[0]).not.toMatch(/remove|replace/i);
+    expect(failure.properties).toMatchObject({
+      url: valid.url,
+      secret: null,
+      createIdempotencyKey: "we-create-abc",
+      strayEndpointId: null,
+      [PROVIDER_KEY]: "serialized",
+    });
+    expect(Date.parse(failure.properties.createRequestedAt)).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  test("diff: unchanged inputs are a change without replacement (the engine calls update), and diff prints nothing", () => {
+    const context = testContext();
+    expect(endpoint.diff(context, "we_half", halfMade(), news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(endpoint.diff(context, "we_half", halfMade(), { ...news, url: "https://other.example.com" })).toEqual({
+      changes: true,
+      replaces: ["url"],
+      deleteBeforeReplace: false,
+    });
+    expect(context.warnings).toEqual([]);
+  });
+
+  test("read returns it as recorded, so refresh keeps it", () => {
+    expect(endpoint.read(testContext(), "we_half", halfMade())).toEqual({ id: "we_half", props: halfMade() });
+  });
+
+  test("update asks again with the recorded request and key; the same id with a secret converges", async () => {
+    const context = testContext(client(async () => answered({ id: "we_half", secret: "whsec_now", etag: "e2" })));
+    const updated = await endpoint.update(context, "we_half", halfMade(), news);
+    // The request exactly as first sent (events in the recorded order), under the create's key.
+    expect(calls).toEqual([
+      { request: { url: valid.url, events: ["b", "a"], format: "basic", description: "d" }, idempotencyKey: "we-create-k" },
+    ]);
+    expect(updated.outs).toEqual({
+      ...request,
+      secret: "whsec_now",
+      etag: "e2",
+      status: null,
+      created: null,
+      updated: null,
+      workspace: null,
+      live: null,
+      metadata: null,
+    });
+    expect(context.warnings).toEqual([]);
+  });
+
+  test("unreadable again: an init failure with the same id and the way out (adopt with the dashboard's secret)", async () => {
+    const failure = await endpoint
+      .update(testContext(client(async () => Promise.reject(unreadableSecret("we_half")))), "we_half", halfMade(), news)
+      .catch((e) => e);
+    expect(failure).toBeInstanceOf(ResourceInitFailedError);
+    expect(failure.id).toBe("we_half");
+    expect(failure.reasons[0]).toMatch(
+      /same endpoint, and its signing secret still could not be read.*Developers → Webhooks.*adopt: \{ id: "we_half", secret: <the secret> \}/,
+    );
+    expect(failure.properties).toMatchObject({
+      secret: null,
+      createIdempotencyKey: "we-create-k",
+      strayEndpointId: null,
+      [PROVIDER_KEY]: "new provider",
+    });
+  });
+
+  test.each([
+    ["answered in full", async () => answered({ id: "we_second", secret: "whsec_second" })],
+    ["answered without its secret", async () => Promise.reject(unreadableSecret("we_second"))],
+  ])("another id (%s): an error naming both, the other recorded and its secret not; never asked a third time", async (_case, answer) => {
+    const failure = await endpoint.update(testContext(client(answer)), "we_half", halfMade(), news).catch((e) => e);
+    expect(failure).toBeInstanceOf(ResourceInitFailedError);
+    expect(failure.id).toBe("we_half");
+    expect(failure.reasons[0]).toMatch(
+      /service made another endpoint, we_second, instead of returning we_half.*The stack keeps we_half.*we_second is not in the stack.*adopt: \{ id: "we_half"/s,
+    );
+    expect(failure.reasons[0]).not.toMatch(/remove (it|we_half)/);
+    expect(failure.properties).toMatchObject({ secret: null, strayEndpointId: "we_second" });
+    expect(JSON.stringify(failure.properties)).not.toContain("whsec_second");
+
+    const again = await endpoint.update(testContext(), "we_half", failure.properties, news).catch((e) => e);
+    expect(again.reasons[0]).toMatch(/another endpoint, we_second/);
+    expect(calls).toHaveLength(1);
+  });
+
+  test.each([
+    [
+      "older than the service remembers keys",
+      { createRequestedAt: new Date(Date.now() - KEY_MEMORY_MS - 1000).toISOString() },
+      /longer ago than the service remembers idempotency keys/,
+    ],
+    [
+      "within the clock margin of that",
+      { createRequestedAt: new Date(Date.now() - KEY_MEMORY_MS + CLOCK_MARGIN_MS / 2).toISOString() },
+      /longer ago/,
+    ],
+    [
+      "recorded by an earlier release (no key, no time)",
+      { createIdempotencyKey: undefined, createRequestedAt: undefined, strayEndpointId: undefined },
+      /earlier release/,
+    ],
+  ])("%s: the service is not called; the failure gives the way out", async (_case, record, why) => {
+    const failure = await endpoint.update(testContext(), "we_half", halfMade(record), news).catch((e) => e);
+    expect(failure).toBeInstanceOf(ResourceInitFailedError);
+    expect(failure.reasons[0]).toMatch(why);
+    expect(failure.reasons[0]).toMatch(/nothing was sent.*adopt: \{ id: "we_half"/s);
+  });
+
+  test("another failure (the service unreachable) is thrown as it is: the engine keeps the old state", async () => {
+    const failure = await endpoint
+      .update(testContext(client(async () => Promise.reject(new Error("connect ECONNREFUSED")))), "we_half", halfMade(), news)
+      .catch((e) => e);
+    expect(failure).not.toBeInstanceOf(ResourceInitFailedError);
+    expect(failure.message).toBe("connect ECONNREFUSED");
+  });
+
+  test("adopting it with the dashboard's secret is an in-place update with no call; the record's extra keys go", async () => {
+    const adopt = { id: "we_half", secret: "whsec_dash" };
+    expect(endpoint.diff(testContext(), "we_half", halfMade(), { ...news, adopt })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    const updated = await endpoint.update(testContext(), "we_half", halfMade(), { ...news, adopt });
+    expect(updated.outs).toEqual({
+      ...request,
+      secret: "whsec_dash",
+      etag: null,
+      status: null,
+      created: null,
+      updated: null,
+      workspace: null,
+      live: null,
+      metadata: null,
+    });
   });
 });
 
@@ -142,6 +326,31 @@ describe("adopt", () => {
       deleteBeforeReplace: false,
     });
     const updated = await endpoint.update(testContext(), "we_dash", recorded, { ...news, adopt: { ...adopt, secret: "whsec_fixed" } });
-    expect(updated.outs).toEqual({ url: valid.url, events: ["a"], format: "basic", description: null, secret: "whsec_fixed" });
+    expect(updated.outs).toMatchObject({ url: valid.url, events: ["a"], format: "basic", description: null, secret: "whsec_fixed" });
+  });
+
+  test("changing an adopted endpoint's other inputs is refused by check, one failure per input, saying why and what to do", () => {
+    const olds = { url: valid.url, events: ["a"], format: "basic", adopt };
+    const result = endpoint.check(testContext(), olds, { ...olds, url: "https://moved.example.com", events: ["a", "b"], description: "d" });
+    expect(result.failures!.map((failure) => failure.property)).toEqual(["url", "events", "description"]);
+    expect(result.failures![0].reason).toMatch(
+      /we_dash is an adopted endpoint, recorded as you described it, and the service has no operation to change its url.*Keep the old value, or remove `adopt`.*we_dash is then left in place/,
+    );
+    // Unchanged inputs, reordered events, another adopted id, or no adopt any more: no failure.
+    expect(endpoint.check(testContext(), olds, { ...olds, events: ["a", "a"] }).failures).toBeUndefined();
+    expect(
+      endpoint.check(testContext(), olds, { ...olds, url: "https://moved.example.com", adopt: { ...adopt, id: "we_other" } }).failures,
+    ).toBeUndefined();
+    expect(endpoint.check(testContext(), olds, { url: "https://moved.example.com", events: ["a"] }).failures).toBeUndefined();
+    // A value not known yet in a preview is not refused.
+    expect(endpoint.check(testContext(), olds, { ...olds, url: UNKNOWN }).failures).toBeUndefined();
+  });
+
+  test("adopt naming the recorded endpoint with changed inputs is refused by diff too (old inputs without adopt)", () => {
+    expect(() => diff("we_dash", recorded, { url: "https://moved.example.com", events: ["a"], format: "basic", adopt })).toThrow(
+      /we_dash is an adopted endpoint.*change its url/,
+    );
+    // Only unknown at preview: replaced as any change may be; diff runs again with known values at up.
+    expect(diff("we_dash", recorded, { url: UNKNOWN, events: ["a"], format: "basic", adopt }).replaces).toEqual(["url"]);
   });
 });
