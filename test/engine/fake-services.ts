@@ -1,7 +1,7 @@
 /**
  * Services that misbehave in ways the emulator does not: one whose endpoint answers lack the
  * secret, one that accepts only a batch's first chunk until told otherwise, and a proxy in
- * front of the emulator that refuses chosen requests. All listen on 127.0.0.1, port 0;
+ * front of the emulator that refuses chosen requests or alters its answers. All listen on 127.0.0.1, port 0;
  * `close()` ends them.
  */
 import * as http from "node:http";
@@ -72,14 +72,29 @@ export async function startFirstChunkOnlyService(): Promise<FakeService & { acce
   };
 }
 
+/** A change to a JSON answer on its way back from the emulator: what a spoiled or odd answer looks like. */
+export type AlterAnswer = (answer: Record<string, unknown>, path: string) => Record<string, unknown>;
+
+/** What a proxy made by {@link startRefusingProxy} can be told to do. */
+export interface RefusingProxy extends FakeService {
+  /** While set, requests whose body contains it get a 400 and never reach the emulator. */
+  refuse: string | undefined;
+  /** While set, every JSON answer of the emulator is passed through it (the emulator has done the work, replays included). */
+  alterAnswer: AlterAnswer | undefined;
+  /** Requests forwarded to the emulator. */
+  forwarded(): number;
+}
+
 /**
  * Forwards every request to `target` (the emulator) except, while `refuse` is set, those whose
- * body contains it, which get a 400. Counts what it forwarded.
+ * body contains it, which get a 400; while `alterAnswer` is set, answers are altered on the
+ * way back. Counts what it forwarded.
  */
-export async function startRefusingProxy(target: string): Promise<FakeService & { refuse: string | undefined; forwarded(): number }> {
+export async function startRefusingProxy(target: string): Promise<RefusingProxy> {
   let forwarded = 0;
   const proxy = {
     refuse: undefined as string | undefined,
+    alterAnswer: undefined as AlterAnswer | undefined,
     forwarded: () => forwarded,
   };
   const service = await listen(
@@ -100,8 +115,15 @@ export async function startRefusingProxy(target: string): Promise<FakeService & 
           body: body.length > 0 ? body : undefined,
         }).then(
           async (answer) => {
-            res.writeHead(answer.statusCode, endToEnd(answer.headers) as http.OutgoingHttpHeaders);
-            res.end(Buffer.from(await answer.body.arrayBuffer()));
+            let body = Buffer.from(await answer.body.arrayBuffer());
+            const headers = endToEnd(answer.headers);
+            const alter = proxy.alterAnswer;
+            if (alter && String(answer.headers["content-type"]).startsWith("application/json")) {
+              body = Buffer.from(JSON.stringify(alter(JSON.parse(body.toString()), String(req.url))));
+              delete headers["content-length"];
+            }
+            res.writeHead(answer.statusCode, headers as http.OutgoingHttpHeaders);
+            res.end(body);
           },
           (error: Error) => {
             res.writeHead(502);

@@ -47,8 +47,19 @@ test("WebhookEndpoint: a create whose answer lacks the secret is an init failure
 
       const read = await host.read(urn, failure.id, failure.properties, checked.inputs);
       expect(read.properties).toMatchObject({ secret: null, __provider: inputs.__provider });
+      // A change without replacement: the engine calls Update, which asks the service again under the create's key.
       const diff = await host.diff(urn, failure.id, failure.properties, checked.inputs, checked.inputs);
-      expect(diff).toEqual({ changes: "some", replaces: ["secret"], deleteBeforeReplace: false });
+      expect(diff).toEqual({ changes: "some", replaces: [], deleteBeforeReplace: false });
+      const again = await host.update(urn, failure.id, failure.properties, checked.inputs, checked.inputs).catch((error) => error);
+      expect(again).toBeInstanceOf(ResourceInitError);
+      expect(again.id).toBe("we_half_made");
+      expect(again.reasons).toEqual([expect.stringMatching(/still could not be read.*adopt: \{ id: "we_half_made"/)]);
+      // The host adds no __provider to an update's init failure either: the provider put the new one there.
+      expect(again.properties).toMatchObject({
+        secret: null,
+        createIdempotencyKey: failure.properties.createIdempotencyKey,
+        __provider: inputs.__provider,
+      });
       await expect(host.delete(urn, failure.id, failure.properties)).resolves.toBeUndefined();
     });
   } finally {

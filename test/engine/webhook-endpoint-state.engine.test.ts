@@ -5,17 +5,7 @@
 import { isSecretWrapper } from "../../engine/secrets";
 import { FakeService, startHalfMadeEndpointService } from "./fake-services";
 import { ENDPOINT, useEngineSuite } from "./engine-suite";
-import {
-  dynamicResources,
-  dynamicSteps,
-  expectOk,
-  opsByName,
-  plain,
-  resourceNamed,
-  stateOf,
-  stepsOf,
-  withoutMessagingEnv,
-} from "./harness";
+import { dynamicResources, expectOk, opsByName, plain, resourceNamed, stateOf, stepsOf, withoutMessagingEnv } from "./harness";
 
 const API_KEY = "sk_test_engine_77d1e0";
 
@@ -158,7 +148,8 @@ describe("a create whose answer cannot be read (the service returned an id but n
         /^1 error occurred:\n\t\* webhook endpoint we_half_made was created, but the service's answer could not be read/,
       ),
     );
-    expect(result.errors.join("\n")).toMatch(/next `pulumi up` replaces it with a new endpoint/);
+    expect(result.errors.join("\n")).toMatch(/next `pulumi up` asks the service again under the same idempotency key/);
+    expect(result.errors.join("\n")).not.toMatch(/remove it|replace/i);
     const recorded = resourceNamed(stack, "main");
     expect(recorded).toMatchObject({
       id: "we_half_made",
@@ -170,22 +161,34 @@ describe("a create whose answer cannot be read (the service returned an id but n
     expect(recorded.outputs.__provider).toEqual(recorded.inputs.__provider);
   });
 
-  test("the next up replaces it with a new endpoint, even after a refresh cleared the init error", async () => {
+  test("the next up, even after a refresh cleared the init error, asks again and fails with the way out; adopt finishes it", async () => {
     const { stack } = await halfMade();
-    const working = suite.workspace.stack(suite.project, { config: config(), continues: stack });
-    expect(opsByName(expectOk(await working.refresh()))).toEqual({ main: "refresh" });
-    expect(resourceNamed(working, "main").initErrors).toEqual([]);
+    const again = suite.workspace.stack(suite.project, { config: { ...config(), "messaging:baseUrl": service.url }, continues: stack });
+    expect(opsByName(expectOk(await again.refresh()))).toEqual({ main: "refresh" });
+    expect(resourceNamed(again, "main").initErrors).toEqual([]);
 
-    const preview = expectOk(await working.preview());
-    expect(dynamicSteps(preview)[0]).toMatchObject({ op: "replace[retain]", replaces: ["secret"] });
-    expect(preview.providerStderr.join("\n")).toContain("we_half_made will be replaced (its signing secret was never received)");
-    const up = expectOk(await working.up());
-    expect(stepsOf(up)).toEqual([
-      ["replace[retain]", up.outputs.id],
-      ["delete-replaced[retain]", "we_half_made"],
-    ]);
-    expect(plain(up.outputs.secret)).toBe(suite.emulator.endpoints().find((endpoint) => endpoint.id === up.outputs.id)!.secret);
-    expect(opsByName(expectOk(await working.up()))).toEqual({ main: "same" });
+    const preview = expectOk(await again.preview());
+    expect(stepsOf(preview)).toEqual([["update", "we_half_made"]]);
+    expect(preview.providerStderr).toEqual([]);
+    // This service answers every create with the same unusable answer, as a replaying one would.
+    const up = await again.up();
+    expect(up.ok).toBe(false);
+    expect(stepsOf(up)).toEqual([["update", "we_half_made"]]);
+    expect(up.errors.join("\n")).toMatch(/we_half_made: asked again.*still could not be read.*adopt: \{ id: "we_half_made"/s);
+    expect(resourceNamed(again, "main")).toMatchObject({ id: "we_half_made", initErrors: [expect.stringContaining("adopt")] });
+
+    const adopted = suite.workspace.stack(suite.project, {
+      config: {
+        ...config({ ...ENDPOINT, adopt: { id: "we_half_made", secret: "whsec_from_dashboard" } }),
+        "messaging:baseUrl": service.url,
+      },
+      continues: stack,
+    });
+    const finished = expectOk(await adopted.up());
+    expect(stepsOf(finished)).toEqual([["update", "we_half_made"]]);
+    expect(plain(finished.outputs.secret)).toBe("whsec_from_dashboard");
+    expect(resourceNamed(adopted, "main").initErrors).toEqual([]);
+    expect(opsByName(expectOk(await adopted.up()))).toEqual({ main: "same" });
   });
 
   test("destroy of a half-made endpoint succeeds, with or without retainOnDelete", async () => {
