@@ -173,10 +173,17 @@ test("a secret-wrapped batch: nothing derived from its content is plain in the s
   expect(recipientsSince(from)).toHaveLength(3);
 });
 
-test("the digest is a secret output of every batch", async () => {
+test("the digest is a secret output of every batch; one an earlier release recorded in plain text is encrypted by the next up", async () => {
   const stack = suite.workspace.stack(suite.project, { config: config(2, { "batch-stack:trigger": "plain-messages" }) });
+  const from = suite.emulator.batches().length;
   expectOk(await stack.up());
   const digest = plain(resourceNamed(stack, "reminders").outputs.messagesDigest) as string;
   expect(digest).toMatch(/^[0-9a-f]{64}$/);
   expect(stack.stateText()).not.toContain(digest);
+
+  editResource(stack, "reminders", (resource) => ({ ...resource, outputs: { ...resource.outputs, messagesDigest: digest } }));
+  expect(stack.stateText()).toContain(digest);
+  expect(opsByName(expectOk(await stack.up()))).toEqual({ reminders: "same" });
+  expect(stack.stateText()).not.toContain(digest);
+  expect(recipientsSince(from)).toHaveLength(2);
 });
