@@ -240,11 +240,15 @@ function recordedRequest(olds: Props): WebhookEndpointCreate {
  */
 async function finishHalfMade(context: ProviderContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const request = recordedRequest(olds);
-  const read = HalfMadeRecord.partial().safeParse(olds);
+  // Field by field: state from an earlier release lacks them all, and one unreadable field must not hide the others.
+  const field = <K extends keyof HalfMadeRecord>(key: K): HalfMadeRecord[K] => {
+    const parsed = HalfMadeRecord.shape[key].safeParse(olds[key]);
+    return parsed.success ? (parsed.data as HalfMadeRecord[K]) : null;
+  };
   const record: HalfMadeRecord = {
-    createIdempotencyKey: (read.success && read.data.createIdempotencyKey) || null,
-    createRequestedAt: (read.success && read.data.createRequestedAt) || null,
-    strayEndpointId: (read.success && read.data.strayEndpointId) || null,
+    createIdempotencyKey: field("createIdempotencyKey"),
+    createRequestedAt: field("createRequestedAt"),
+    strayEndpointId: field("strayEndpointId"),
   };
   const fail = (reason: string, change: Partial<HalfMadeRecord> = {}): ResourceInitFailedError =>
     new ResourceInitFailedError(id, [reason], halfMade(request, { ...record, ...change }), news);
@@ -255,15 +259,18 @@ async function finishHalfMade(context: ProviderContext, id: string, olds: Props,
     `will not be asked again. ${adoptWayOut(id)}`;
 
   if (record.strayEndpointId !== null) throw fail(stray(record.strayEndpointId));
-  const sentAt = record.createRequestedAt === null ? Number.NaN : Date.parse(record.createRequestedAt);
-  if (record.createIdempotencyKey === null || !(Date.now() - sentAt < KEY_MEMORY_MS - CLOCK_MARGIN_MS)) {
-    const when =
-      record.createRequestedAt === null
-        ? "by an earlier release of pulumi-messaging, which did not record its create's idempotency key and time"
-        : `at ${record.createRequestedAt}, longer ago than the service remembers idempotency keys (24 hours)`;
-    throw fail(
+  const notAsked = (when: string): ResourceInitFailedError =>
+    fail(
       `webhook endpoint ${id} was created ${when}, and its signing secret was never received. Asking the service again ` +
         `could make a second endpoint instead of returning ${id}, so nothing was sent. ${adoptWayOut(id)}`,
+    );
+  if (record.createIdempotencyKey === null || record.createRequestedAt === null) {
+    throw notAsked("by an earlier release of pulumi-messaging, which did not record its create's idempotency key and time");
+  }
+  if (!(Date.now() - Date.parse(record.createRequestedAt) < KEY_MEMORY_MS - CLOCK_MARGIN_MS)) {
+    throw notAsked(
+      `at ${record.createRequestedAt}, too long ago to rely on the service still remembering its idempotency key (it must ` +
+        "remember keys for 24 hours; an hour is allowed for clock differences)",
     );
   }
 

@@ -183,7 +183,10 @@ test("a half-made record older than the service's key memory: the service is not
   expect(up.ok).toBe(false);
   expect(suite.emulator.requestCount()).toBe(before);
   expect(up.errors.join("\n")).toMatch(
-    new RegExp(`${id} was created at ${dayAndMore}, longer ago than the service remembers idempotency keys.*nothing was sent.*adopt`, "s"),
+    new RegExp(
+      `${id} was created at ${dayAndMore}, too long ago to rely on the service still remembering its idempotency key.*nothing was sent.*adopt`,
+      "s",
+    ),
   );
   expectNoRemovalAdvice(up, id);
   expect(made()).toHaveLength(1);

@@ -253,18 +253,19 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     [
       "older than the service remembers keys",
       { createRequestedAt: new Date(Date.now() - KEY_MEMORY_MS - 1000).toISOString() },
-      /longer ago than the service remembers idempotency keys/,
+      /too long ago to rely on the service still remembering its idempotency key/,
     ],
     [
       "within the clock margin of that",
       { createRequestedAt: new Date(Date.now() - KEY_MEMORY_MS + CLOCK_MARGIN_MS / 2).toISOString() },
-      /longer ago/,
+      /too long ago/,
     ],
     [
       "recorded by an earlier release (no key, no time)",
       { createIdempotencyKey: undefined, createRequestedAt: undefined, strayEndpointId: undefined },
       /earlier release/,
     ],
+    ["recorded with a key but no readable time", { createRequestedAt: "yesterday" }, /earlier release/],
   ])("%s: the service is not called; the failure gives the way out", async (_case, record, why) => {
     const failure = await endpoint.update(testContext(), "we_half", halfMade(record), news).catch((e) => e);
     expect(failure).toBeInstanceOf(ResourceInitFailedError);
