@@ -27,6 +27,13 @@ describe("v1 (written): SHA-256 hex of the JSON with keys sorted by code unit", 
     expect(messagesDigest(messages)).toBe(digest);
   });
 
+  test("integer-like keys come first in numeric order, whatever the sort (how JavaScript orders an object's keys)", () => {
+    const codes = [{ tos: ["+254700000003"], template: { id: "tmpl_codes", model: { b: 1, "10": "ten", "2": "two", A: 3 } } }];
+    expect(canonical(codes)).toBe('[{"template":{"id":"tmpl_codes","model":{"2":"two","10":"ten","A":3,"b":1}},"tos":["+254700000003"]}]');
+    expect(messagesDigest(codes)).toBe("42e2103f510464f594814ace38d8f7d90c278429d566c50f9dbde37edd6cfd24");
+    expect(legacyLocaleDigest(codes)).toBe(messagesDigest(codes));
+  });
+
   test("keys sort by code unit: upper case before `_` before lower case, at every depth", () => {
     expect(canonical(templated[0])).toBe(
       '{"template":{"id":"tmpl_reminder","model":{"Zeta":1,"_id":3,"alpha":{"Beta":[1,"two",{"A":true,"b":null}],"aa":"x"},"firstName":"Amina"}},"tos":["+254700000001","+254700000002"]}',
