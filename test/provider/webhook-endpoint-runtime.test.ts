@@ -124,6 +124,7 @@ describe("a create answer with a usable id and secret but odd other fields", () 
 
 describe("a half-made endpoint (its create answer could not be read)", () => {
   const request = { url: valid.url, events: ["b", "a"], format: "basic", description: "d" };
+  const aMinuteAgo = new Date(Date.now() - 60_000).toISOString();
   const halfMade = (record: Record<string, unknown> = {}) => ({
     ...request,
     secret: null,
@@ -135,7 +136,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     live: null,
     metadata: null,
     createIdempotencyKey: "we-create-k",
-    createRequestedAt: new Date(Date.now() - 60_000).toISOString(),
+    createRequestedAt: aMinuteAgo,
     strayEndpointId: null,
     __provider: "p",
     ...record,
