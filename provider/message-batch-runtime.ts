@@ -23,15 +23,12 @@ export function check(_context: ProviderContext | undefined, _olds: Props, news:
 function recorded(id: string, olds: Props): RecordedMessageBatch {
   const parsed = RecordedMessageBatch.safeParse(olds);
   if (parsed.success) return parsed.data;
+  const keys = Object.keys(olds).filter((key) => key !== PROVIDER_KEY);
   throw new UnsupportedOperationError(
     `Message batch ${id}: its recorded state has a shape this version of pulumi-messaging does not know ` +
-      `(keys: ${
-        Object.keys(olds)
-          .filter((key) => key !== PROVIDER_KEY)
-          .join(", ") || "none"
-      }), so it cannot tell whether the ` +
-      "messages changed. Nothing was sent. Install the version of pulumi-messaging that wrote this state, or, to send " +
-      "the batch again on purpose, remove it from the state (`pulumi state delete <urn>`) and run `pulumi up`.",
+      `(keys: ${keys.join(", ") || "none"}), so it cannot tell whether the messages changed. Nothing was sent. Install ` +
+      "the version of pulumi-messaging that wrote this state, or, to send the batch again on purpose, remove it from the " +
+      "state (`pulumi state delete <urn>`) and run `pulumi up`.",
   );
 }
 

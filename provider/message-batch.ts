@@ -31,8 +31,8 @@ export class MessageBatch extends pulumi.dynamic.Resource {
   declare public readonly messageCount: pulumi.Output<number>;
   /**
    * Digest of the messages as sent (SHA-256, see provider/messages-digest.ts): what `diff`
-   * compares. A Pulumi secret, so state never holds in plain text anything derived from the
-   * messages' content.
+   * compares. A Pulumi secret: derived from the messages' content, it is never stored in
+   * plain text.
    */
   declare public readonly messagesDigest: pulumi.Output<string>;
   /** Prefix of every chunk's idempotency key (also the resource id). */
