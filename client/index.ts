@@ -15,7 +15,7 @@ export {
 } from "./send-messages";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 export { PACKAGE_VERSION } from "./version";
-export { unreadableFields } from "./response";
+export { unreadableFields } from "./unreadable-fields";
 export { MAX_MESSAGES_PER_BATCH } from "../schemas/types";
 export type {
   Message,

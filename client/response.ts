@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { ResponseSchemaError, type RequestInfo } from "../errors/messaging-error";
-import { toFieldErrors, type FieldErrors } from "../schemas/field-errors";
+import { toFieldErrors } from "../schemas/field-errors";
 import { NOT_JSON, type HttpResponse } from "./http";
+import { markUnreadableFields } from "./unreadable-fields";
 
 /** How to read a body. */
 export interface ParseResponseOptions {
@@ -10,20 +11,6 @@ export interface ParseResponseOptions {
    * show (the batch result), where an empty 2xx still means the call was accepted.
    */
   readonly emptyAsObject?: boolean;
-}
-
-// Symbol.for: the same key whichever copy of this module made the value.
-const UNREADABLE_FIELDS = Symbol.for("pulumi-messaging.unreadableFields");
-
-/**
- * The fields of a parsed answer that the service sent in a form the client could not read,
- * and so left out (see {@link parseResponseBody}): field → why. Empty when there were none.
- * Like stripe-node's `lastResponse`, carried on the answer as a hidden property, so the
- * answer's type and its JSON stay as the schema defines them.
- */
-export function unreadableFields(answer: unknown): FieldErrors {
-  const fields = typeof answer === "object" && answer !== null ? (answer as Record<symbol, unknown>)[UNREADABLE_FIELDS] : undefined;
-  return fields === undefined ? {} : { ...(fields as FieldErrors) };
 }
 
 /**
@@ -41,7 +28,7 @@ function withoutOptionalFieldsAtFault(schema: z.ZodType, raw: unknown, issues: r
   }
   const result = schema.safeParse(Object.fromEntries(Object.entries(raw).filter(([field]) => !fields.has(field))));
   if (!result.success) return undefined;
-  Object.defineProperty(result.data, UNREADABLE_FIELDS, { value: toFieldErrors(issues), enumerable: false });
+  markUnreadableFields(result.data as object, toFieldErrors(issues));
   return result.data;
 }
 
@@ -50,10 +37,11 @@ function withoutOptionalFieldsAtFault(schema: z.ZodType, raw: unknown, issues: r
  *
  * A field the schema lets be absent, sent in a form it does not accept (say `created` as a
  * number), is left out rather than failing the call, since the call did take effect and
- * what the caller needs (an endpoint's id and secret) may be fine; {@link unreadableFields}
- * names what was left out. Otherwise a mismatch throws {@link ResponseSchemaError} naming
- * the fields at fault and, when the body carried a string `id`, that id (the call did take
- * effect). The body itself is never quoted: it may hold a webhook secret.
+ * what the caller needs (an endpoint's id and secret) may be fine; `unreadableFields`
+ * (client/unreadable-fields.ts) names what was left out. Otherwise a mismatch throws
+ * {@link ResponseSchemaError} naming the fields at fault and, when the body carried a string
+ * `id`, that id (the call did take effect). The body itself is never quoted: it may hold a
+ * webhook secret.
  */
 export function parseResponseBody<S extends z.ZodType>(
   schema: S,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { unreadableFields } from "../client/response";
+import { unreadableFields } from "../client/unreadable-fields";
 import { isResponseSchemaError, UnsupportedOperationError, type ResponseSchemaError } from "../errors";
 import type { WebhookEndpointCreate, WebhookEndpointObject } from "../schemas";
 import type { FieldErrors } from "../schemas/field-errors";
