@@ -13,31 +13,27 @@
  * reading every form above.
  */
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../schemas/canonical-json";
 
-type KeyOrder = (a: string, b: string) => number;
-
-// Code units, not locale: the digest must not change with the machine's language settings.
-const byCodeUnit: KeyOrder = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-// What the earlier release used (the runtime's default collation).
-const byLocale: KeyOrder = (a, b) => a.localeCompare(b);
-
-/** JSON of `value` with every object's keys in `order`; `undefined` as `null`. */
-function canonicalJson(value: unknown, order: KeyOrder): string {
-  return JSON.stringify(value ?? null, (_key, v) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => order(a, b))) : v,
+// What the earlier release used: keys in the runtime's default collation, `undefined` as `null`.
+const legacyJson = (value: unknown): string =>
+  JSON.stringify(value ?? null, (_key, v) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
   );
-}
 
 const sha256Hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 
 /** The canonical JSON of a value (keys by code unit): how `diff` compares recorded inputs such as `triggers`. */
-export const canonical = (value: unknown): string => canonicalJson(value, byCodeUnit);
+export const canonical = (value: unknown): string => canonicalJson(value);
 
-/** The digest this version writes (v1). Frozen: see the module comment. */
-export const messagesDigest = (messages: unknown): string => sha256Hex(canonicalJson(messages, byCodeUnit));
+/**
+ * The digest this version writes (v1): over `schemas/canonical-json.ts`, whose text is frozen
+ * and tested against the definition v1 was first written with. Frozen: see the module comment.
+ */
+export const messagesDigest = (messages: unknown): string => sha256Hex(canonicalJson(messages));
 
 /** The locale-ordered digest an earlier release wrote; read only, so its batches are not sent again. */
-export const legacyLocaleDigest = (messages: unknown): string => sha256Hex(canonicalJson(messages, byLocale));
+export const legacyLocaleDigest = (messages: unknown): string => sha256Hex(legacyJson(messages));
 
 /** True when `recorded` (a digest from state) is a digest of `messages` in any form this package has written. */
 export function digestMatches(recorded: string, messages: unknown): boolean {
