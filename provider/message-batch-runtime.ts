@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { isPartialSendError, UnsupportedOperationError } from "../errors";
-import type { Message } from "../schemas";
+import { MAX_MESSAGES_PER_BATCH, type Message } from "../schemas";
 import { checkKnownInputs } from "./check-inputs";
 import type { ProviderContext } from "./context";
 import { MESSAGE_BATCH_REPLACE_KEYS, MessageBatchInputs, MessageBatchState, RecordedMessageBatch } from "./message-batch-schema";
@@ -55,8 +55,19 @@ export function diff(_context: ProviderContext, id: string, olds: Props, news: P
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
 
-/** Sends every message once, chunked by 1,000, all chunks under one idempotency key prefix. */
-async function send(context: ProviderContext, inputs: Props, idempotencyKeyPrefix: string): Promise<MessageBatchState> {
+/**
+ * Sends every message once, chunked by 1,000, one chunk at a time, all chunks under one
+ * idempotency key prefix. `confirmed` are the ids of the first chunks, which an earlier
+ * attempt had confirmed: they are not sent again, not even under their keys (the service may
+ * have forgotten them by now); only the chunk that was in flight relies on the service's
+ * memory of its key.
+ */
+async function send(
+  context: ProviderContext,
+  inputs: Props,
+  idempotencyKeyPrefix: string,
+  confirmed: ReadonlyArray<string | null> = [],
+): Promise<MessageBatchState> {
   const messages = inputs.messages as Message[];
   const stream = inputs.stream as string;
   const base = {
@@ -67,13 +78,15 @@ async function send(context: ProviderContext, inputs: Props, idempotencyKeyPrefi
     idempotencyKeyPrefix,
   };
   try {
-    const result = await context.client().sendMessages(messages, { stream, idempotencyKeyPrefix });
-    return { ...base, batchIds: result.batches.map((batch) => batch.id ?? null), sentAt: new Date().toISOString() };
+    const skipChunks = new Set(confirmed.keys());
+    const result = await context.client().sendMessages(messages, { stream, idempotencyKeyPrefix, skipChunks });
+    return { ...base, batchIds: [...confirmed, ...result.batches.map((batch) => batch.id ?? null)], sentAt: new Date().toISOString() };
   } catch (error) {
     if (!isPartialSendError(error)) throw error;
     // Even with no chunk confirmed, the first may have been processed: record the batch under
     // its key prefix, so the next `pulumi up` resends with the same keys.
-    const accepted = error.sent.reduce((count, batch) => count + batch.count, 0);
+    const accepted =
+      Math.min(confirmed.length * MAX_MESSAGES_PER_BATCH, messages.length) + error.sent.reduce((count, batch) => count + batch.count, 0);
     const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
     throw new ResourceInitFailedError(
       idempotencyKeyPrefix,
@@ -82,7 +95,7 @@ async function send(context: ProviderContext, inputs: Props, idempotencyKeyPrefi
           `(${cause}). The batch is kept in state as part-sent; run \`pulumi up\` again to send the rest. Every chunk keeps ` +
           "its idempotency key, so the service does not send a chunk twice.",
       ],
-      { ...base, batchIds: error.sent.map((batch) => batch.id ?? null), sentAt: null },
+      { ...base, batchIds: [...confirmed, ...error.sent.map((batch) => batch.id ?? null)], sentAt: null },
       inputs,
     );
   }
@@ -115,9 +128,10 @@ export async function update(context: ProviderContext, id: string, olds: Props, 
   const state = recorded(id, olds);
   if (state.sentAt === null) {
     context.warn(
-      `message batch ${id} was only part-sent: sending the rest under the same idempotency keys, so the service sends no message twice.`,
+      `message batch ${id} was only part-sent: sending the rest. Chunks the service confirmed are not sent again; the one in flight ` +
+        "goes again under its idempotency key, so the service sends no message twice.",
     );
-    return { outs: await send(context, news, state.idempotencyKeyPrefix) };
+    return { outs: await send(context, news, state.idempotencyKeyPrefix, state.batchIds ?? []) };
   }
   throw new UnsupportedOperationError(`Message batch ${id} cannot be updated: sent messages cannot be changed; changes replace the batch.`);
 }

@@ -48,8 +48,12 @@ const RecordedDigest = z.string().regex(/^[0-9a-f]{64}$/, { error: "expected a S
  *   (its part-sent state also lacks `__provider`).
  * `sentAt` is null while a batch is part-sent; `idempotencyKeyPrefix` resumes it.
  */
+// The ids of the chunks the service confirmed, in chunk order (every release sent one chunk at
+// a time); absent or unreadable, none is taken as confirmed and every chunk is asked again.
+const ConfirmedChunks = z.array(z.string().nullable()).optional().catch(undefined);
+
 export const RecordedMessageBatch = z.union([
-  z.object({ messagesDigest: RecordedDigest, idempotencyKeyPrefix: z.string(), sentAt: z.string().nullable() }),
-  z.object({ messages: z.array(z.unknown()), idempotencyKeyPrefix: z.string(), sentAt: z.string().nullable() }),
+  z.object({ messagesDigest: RecordedDigest, idempotencyKeyPrefix: z.string(), sentAt: z.string().nullable(), batchIds: ConfirmedChunks }),
+  z.object({ messages: z.array(z.unknown()), idempotencyKeyPrefix: z.string(), sentAt: z.string().nullable(), batchIds: ConfirmedChunks }),
 ]);
 export type RecordedMessageBatch = z.infer<typeof RecordedMessageBatch>;

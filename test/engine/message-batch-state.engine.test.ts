@@ -101,7 +101,7 @@ test.each([
       const up = expectOk(await stack.up());
       expect(stepsOf(up)).toEqual([["update", id]]);
       expect(up.providerStderr.join("\n")).toMatch(
-        new RegExp(`${id} was only part-sent: sending the rest under the same idempotency keys`),
+        new RegExp(`${id} was only part-sent: sending the rest\\. Chunks the service confirmed are not sent again`),
       );
       const recipients = recipientsSince(from);
       expect(recipients).toHaveLength(1500);

@@ -95,9 +95,10 @@ describe("every state shape this package has written", () => {
     });
     const prefixes: string[] = [];
     const client = {
-      sendMessages: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
+      // As the client does: chunks in skipChunks are not sent and not listed.
+      sendMessages: async (_m: unknown, options: { idempotencyKeyPrefix: string; skipChunks?: ReadonlySet<number> }) => {
         prefixes.push(options.idempotencyKeyPrefix);
-        return { batches: [{ index: 0, id: "msba_0", count: 1, idempotencyKey: "prefix-0-0" }] };
+        return { batches: options.skipChunks?.has(0) ? [] : [{ index: 0, id: "msba_0", count: 1, idempotencyKey: "prefix-0-0" }] };
       },
     };
     const updated = await batch.update(testContext(client), "prefix-0", firstRelease(null), templatedInputs);
@@ -161,8 +162,23 @@ describe("create and update", () => {
     const updated = await batch.update(context, "prefix-1", sent(null), inputs);
     expect(prefixes).toEqual(["prefix-1"]);
     // The step that acts says what it does.
-    expect(context.warnings.join("")).toMatch(/prefix-1 was only part-sent: sending the rest under the same idempotency keys/);
+    expect(context.warnings.join("")).toMatch(
+      /prefix-1 was only part-sent: sending the rest\. Chunks the service confirmed are not sent again/,
+    );
     expect(updated.outs).toMatchObject({ idempotencyKeyPrefix: "prefix-1", sentAt: expect.any(String) });
     await expect(batch.update(testContext(client), "prefix-1", sent("2026-01-01T00:00:00Z"), inputs)).rejects.toThrow(/cannot be updated/);
+  });
+
+  test("the resume skips the chunks the service confirmed (it may have forgotten their keys) and records their ids first", async () => {
+    const calls: Array<{ skip: number[] }> = [];
+    const client = {
+      sendMessages: async (_m: unknown, options: { skipChunks?: ReadonlySet<number> }) => {
+        calls.push({ skip: [...(options.skipChunks ?? [])] });
+        return { batches: [{ index: 2, id: "msba_3", count: 1, idempotencyKey: "prefix-1-2" }] };
+      },
+    };
+    const updated = await batch.update(testContext(client), "prefix-1", { ...sent(null), batchIds: ["msba_1", "msba_2"] }, inputs);
+    expect(calls).toEqual([{ skip: [0, 1] }]);
+    expect(updated.outs).toMatchObject({ batchIds: ["msba_1", "msba_2", "msba_3"], sentAt: expect.any(String) });
   });
 });
