@@ -1,6 +1,8 @@
 /** The wire format, defined once: the client, the provider and the emulator all use these. */
 export * from "./field-errors";
 export * from "./json-value";
+export * from "./strict-json";
+export * from "./utf8-text";
 export * from "./api-version";
 export * from "./idempotency-key";
 export * from "./phone-number";

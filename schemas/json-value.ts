@@ -33,6 +33,20 @@ export interface FindJsonHazardsOptions {
   readonly limit?: number;
 }
 
+/**
+ * Why a number cannot be carried exactly by JSON to every reader, or undefined: not finite
+ * (JSON carries it as null), `-0` (JSON carries it as 0), or beyond ±(2^53 − 1), where a
+ * JavaScript reader cannot tell it from its neighbours (so `9007199254740993`, written in a
+ * file, has already become …992).
+ */
+function numberHazard(v: number): string | undefined {
+  if (!Number.isFinite(v)) return `expected a finite number, got ${String(v)} (JSON would carry it as null)`;
+  if (Object.is(v, -0)) return "expected a number other than -0 (JSON would carry it as 0)";
+  if (Math.abs(v) > Number.MAX_SAFE_INTEGER)
+    return `expected a number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (2^53 - 1), got ${String(v)}, which is not exact for JavaScript readers; send it as a string`;
+  return undefined;
+}
+
 function isPlainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
@@ -41,7 +55,8 @@ function isPlainObject(value: object): boolean {
 /**
  * Lists what in `value` would not survive `JSON.stringify` then `JSON.parse` unchanged, or is
  * refused on principle: a `__proto__` key, nesting deeper than `maxDepth`, a non-finite number
- * (`Infinity`, `NaN`, or `1e400` as parsed from JSON, all of which serialize as `null`), a hole
+ * (`Infinity`, `NaN`, or `1e400` as parsed from JSON, all of which serialize as `null`), `-0`
+ * (serialized as `0`), a number beyond ±(2^53 − 1) (not exact for JavaScript readers), a hole
  * in a sparse array or an `undefined` item (both become `null`), and values JSON has no form
  * for (functions, symbols, bigints, class instances such as `Date` or `Map`). An `undefined`
  * object member is fine: it is left out, as JavaScript callers expect.
@@ -72,10 +87,11 @@ export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions 
       case "string":
       case "boolean":
         return;
-      case "number":
-        if (!Number.isFinite(v))
-          hazards.push({ path: pathOf(parent, key), message: `expected a finite number, got ${String(v)} (JSON would carry it as null)` });
+      case "number": {
+        const problem = numberHazard(v);
+        if (problem !== undefined) hazards.push({ path: pathOf(parent, key), message: problem });
         return;
+      }
       case "undefined":
         hazards.push({ path: pathOf(parent, key), message: "expected a JSON value, got undefined" });
         return;

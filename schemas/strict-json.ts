@@ -1,0 +1,193 @@
+import { findJsonHazards, type JsonHazard } from "./json-value";
+
+/**
+ * The one JSON reading rule of the package, for every input path (emulator bodies, message
+ * files, event bodies, `parseEvent`): what is read is exactly what was written, or it is
+ * refused with the path and the reason. On top of `JSON.parse` it refuses
+ *
+ * - a key that appears twice in one object (JSON.parse keeps the last silently);
+ * - a number the double it is read as does not print back exactly: `9007199254740993`
+ *   (read as …992), `1e-400` (read as 0), `0.10000000000000001` (read as 0.1);
+ * - what {@link findJsonHazards} refuses in the value: `-0` (JSON carries it as 0), a number
+ *   beyond ±(2^53 − 1) (JavaScript readers cannot tell it from its neighbours: send such IDs
+ *   as strings), `1e400` (Infinity), a `__proto__` key, nesting deeper than `MAX_JSON_DEPTH`.
+ *
+ * Numbers are refused rather than carried as text: every reader on the way (the emulator,
+ * the client, a receiver's `JSON.parse`) holds them as doubles.
+ */
+
+/** What {@link parseStrictJson} found. */
+export type StrictJsonResult =
+  | { readonly ok: true; readonly value: unknown }
+  /** `syntax`: JSON.parse's message, when the text is not JSON at all; else `problems` (at least one). */
+  | { readonly ok: false; readonly syntax?: string; readonly problems: readonly JsonHazard[] };
+
+/** Options of {@link parseStrictJson}. */
+export interface StrictJsonOptions {
+  /** Stop after this many problems. Default 20. */
+  readonly limit?: number;
+}
+
+/**
+ * Parses JSON text under the package's reading rule (see the module comment): `JSON.parse`
+ * for the value, then one linear pass over the text for duplicate keys and inexact numbers,
+ * then {@link findJsonHazards} on the value. Never throws.
+ */
+export function parseStrictJson(text: string, options: StrictJsonOptions = {}): StrictJsonResult {
+  const limit = options.limit ?? 20;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, syntax: error instanceof Error ? error.message : String(error), problems: [] };
+  }
+  const problems = findTextHazards(text, limit);
+  if (problems.length < limit) {
+    const seen = new Set(problems.map((p) => pathKey(p.path)));
+    for (const hazard of findJsonHazards(value, { limit: limit - problems.length })) {
+      if (!seen.has(pathKey(hazard.path))) problems.push(hazard);
+    }
+  }
+  return problems.length === 0 ? { ok: true, value } : { ok: false, problems };
+}
+
+function pathKey(path: readonly PropertyKey[]): string {
+  return JSON.stringify(path.map((segment) => (typeof segment === "symbol" ? String(segment) : segment)));
+}
+
+// Below this many keys an object's names are checked in an array; above, in a Set.
+const SMALL_OBJECT = 16;
+
+interface Frame {
+  readonly array: boolean;
+  /** Array: the current element's index. Object: unused. */
+  index: number;
+  /** Object: the current member's key. */
+  key: string | undefined;
+  /** Object: the next string is a key. */
+  expectKey: boolean;
+  /** Object: the keys seen so far. */
+  keys: string[] | Set<string> | undefined;
+}
+
+/**
+ * Duplicate keys and numbers that do not read back exactly, in text that `JSON.parse`
+ * accepted (so its syntax is not checked again). Linear: strings are skipped with
+ * `indexOf`, and a path is built only for a problem.
+ */
+export function findTextHazards(text: string, limit = 20): JsonHazard[] {
+  const problems: JsonHazard[] = [];
+  const stack: Frame[] = [];
+  const pathOf = (extra?: PropertyKey): PropertyKey[] => {
+    const path: PropertyKey[] = [];
+    for (const frame of stack) path.push(frame.array ? frame.index : (frame.key as string));
+    if (extra !== undefined) path[path.length - 1] = extra;
+    return path;
+  };
+  const n = text.length;
+  let i = 0;
+  while (i < n && problems.length < limit) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      const end = stringEnd(text, i);
+      const top = stack[stack.length - 1];
+      if (top !== undefined && !top.array && top.expectKey) {
+        const raw = text.slice(i + 1, end);
+        const key = raw.includes("\\") ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        top.expectKey = false;
+        top.key = key;
+        if (hasKey(top, key)) problems.push({ path: pathOf(), message: "this key appears more than once in the object" });
+        else addKey(top, key);
+      }
+      i = end + 1;
+    } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      let j = i + 1;
+      while (j < n && isNumberChar(text.charCodeAt(j))) j++;
+      const reason = numberProblem(text.slice(i, j));
+      if (reason !== undefined) problems.push({ path: pathOf(), message: reason });
+      i = j;
+    } else if (c === 0x7b /* { */) {
+      stack.push({ array: false, index: 0, key: undefined, expectKey: true, keys: undefined });
+      i++;
+    } else if (c === 0x5b /* [ */) {
+      stack.push({ array: true, index: 0, key: undefined, expectKey: false, keys: undefined });
+      i++;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      stack.pop();
+      i++;
+    } else if (c === 0x2c /* , */) {
+      const top = stack[stack.length - 1];
+      if (top.array) top.index++;
+      else top.expectKey = true;
+      i++;
+    } else {
+      // Whitespace, ':' and the letters of true, false and null.
+      i++;
+    }
+  }
+  return problems;
+}
+
+// Index of the quote that closes the string opening at `start`: the next quote not
+// preceded by an odd number of backslashes.
+function stringEnd(text: string, start: number): number {
+  let from = start + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    let backslashes = 0;
+    for (let k = quote - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
+function isNumberChar(c: number): boolean {
+  // digits . + - e E
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2b || c === 0x2d || c === 0x65 || c === 0x45;
+}
+
+function hasKey(frame: Frame, key: string): boolean {
+  return frame.keys === undefined ? false : Array.isArray(frame.keys) ? frame.keys.includes(key) : frame.keys.has(key);
+}
+
+function addKey(frame: Frame, key: string): void {
+  if (frame.keys === undefined) frame.keys = [key];
+  else if (Array.isArray(frame.keys)) {
+    frame.keys.push(key);
+    if (frame.keys.length > SMALL_OBJECT) frame.keys = new Set(frame.keys);
+  } else frame.keys.add(key);
+}
+
+/**
+ * Why the number written as `token` does not read back exactly, or undefined. Non-finite
+ * values, `-0` and unsafe integers are left to {@link findJsonHazards}, which sees the value.
+ */
+export function numberProblem(token: string): string | undefined {
+  // Up to 15 significant digits without an exponent always read back exactly.
+  if (token.length <= 15 && !/[eE]/.test(token)) return undefined;
+  const value = Number(token);
+  if (!Number.isFinite(value)) return undefined;
+  if (canonicalDecimal(token) === canonicalDecimal(String(value))) return undefined;
+  if (value === 0) return `${token} is too small for a double-precision number: it would be read as 0`;
+  return `${token} has more precision than a double-precision number carries: it would be read as ${String(value)}; send it as a string`;
+}
+
+// A decimal number as `[-]digits e exponent`, digits without leading or trailing zeros;
+// zero (of either sign) as "0". Two spellings of one value give the same string.
+function canonicalDecimal(token: string): string {
+  const negative = token.startsWith("-");
+  const body = negative || token.startsWith("+") ? token.slice(1) : token;
+  const e = body.search(/[eE]/);
+  const mantissa = e === -1 ? body : body.slice(0, e);
+  const point = mantissa.indexOf(".");
+  const fraction = point === -1 ? "" : mantissa.slice(point + 1);
+  let digits = point === -1 ? mantissa : mantissa.slice(0, point) + fraction;
+  // A string exponent keeps the sum exact for exponents no double could hold.
+  let exponent = BigInt(e === -1 ? 0 : body.slice(e + 1)) - BigInt(fraction.length);
+  const lead = digits.search(/[1-9]/);
+  if (lead === -1) return "0";
+  digits = digits.slice(lead);
+  const trimmed = digits.replace(/0+$/, "");
+  exponent += BigInt(digits.length - trimmed.length);
+  return `${negative ? "-" : ""}${trimmed}e${exponent}`;
+}

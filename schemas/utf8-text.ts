@@ -1,0 +1,70 @@
+/**
+ * Text input is UTF-8 only (RFC 8259 §8.1 for JSON). A UTF-8 byte order mark is dropped, as
+ * that RFC allows; a UTF-16 or UTF-32 text (marked by its byte order mark, or recognised by a
+ * NUL among its first two bytes, which no JSON or CSV text holds) is refused by name rather
+ * than reported as a syntax error; invalid UTF-8 is refused with the offset of the first bad
+ * byte, never replaced by U+FFFD. No Node-only module: the web receiver uses it too.
+ */
+
+// `fatal`: invalid bytes throw instead of becoming U+FFFD. A leading UTF-8 BOM is dropped.
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** What {@link decodeUtf8Text} produced: the text, or why there is none (a sentence). */
+export type Utf8TextResult = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
+
+/**
+ * The encoding other than UTF-8 that `bytes` start in, by its byte order mark or by a NUL in
+ * the first two bytes (`UTF-16LE`, `UTF-16BE`, `UTF-32LE`, `UTF-32BE`, or `UTF-16 or
+ * UTF-32` when unmarked), or undefined.
+ */
+export function wideEncoding(bytes: Uint8Array): string | undefined {
+  const [a, b, c, d] = bytes;
+  if (a === 0xff && b === 0xfe) return c === 0 && d === 0 ? "UTF-32LE (byte order mark FF FE 00 00)" : "UTF-16LE (byte order mark FF FE)";
+  if (a === 0xfe && b === 0xff) return "UTF-16BE (byte order mark FE FF)";
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return "UTF-32BE (byte order mark 00 00 FE FF)";
+  if (bytes.length >= 2 && (a === 0 || b === 0)) return "UTF-16 or UTF-32 (a NUL byte among the first two)";
+  return undefined;
+}
+
+/**
+ * Offset of the first byte that is not part of a well-formed UTF-8 sequence (no overlongs,
+ * no surrogates, nothing above U+10FFFF), or -1. Linear; used only to say where text fails.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i];
+    if (b < 0x80) {
+      i += 1;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    let cp: number;
+    if (b >= 0xc2 && b <= 0xdf) [need, min, cp] = [1, 0x80, b & 0x1f];
+    else if (b >= 0xe0 && b <= 0xef) [need, min, cp] = [2, 0x800, b & 0x0f];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min, cp] = [3, 0x10000, b & 0x07];
+    else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * Decodes `bytes` as UTF-8 under the rule above. `what` names the input in the reason
+ * (`the request body`, `the file`).
+ */
+export function decodeUtf8Text(bytes: Uint8Array, what: string): Utf8TextResult {
+  const wide = wideEncoding(bytes);
+  if (wide !== undefined) return { ok: false, reason: `${what} is ${wide}; only UTF-8 is accepted: re-encode it as UTF-8` };
+  try {
+    return { ok: true, text: UTF8.decode(bytes) };
+  } catch {
+    return { ok: false, reason: `${what} is not valid UTF-8 (first invalid byte at offset ${firstInvalidUtf8(bytes)})` };
+  }
+}

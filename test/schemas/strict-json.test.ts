@@ -1,0 +1,119 @@
+/** The one JSON reading rule (`parseStrictJson`) and UTF-8 decoding (`decodeUtf8Text`): exact, or refused by path and reason. */
+import { decodeUtf8Text, findTextHazards, jsonHazardField, numberProblem, parseStrictJson, wideEncoding } from "../../schemas";
+
+/** `field: message` of each problem, or "ok" / "syntax". */
+function verdict(text: string): string[] | "ok" | "syntax" {
+  const result = parseStrictJson(text);
+  if (result.ok) return "ok";
+  if (result.syntax !== undefined) return "syntax";
+  return result.problems.map((p) => `${jsonHazardField(p)}: ${p.message}`);
+}
+
+describe("parseStrictJson refuses what JSON.parse would change, naming the path", () => {
+  it.each<[string, string, RegExp]>([
+    ["a duplicate key (the last would win)", '{"body":"SEND THIS","body":"not this"}', /^body: this key appears more than once/],
+    ["a duplicate key spelled with an escape", '{"a":1,"\\u0061":2}', /^a: this key appears more than once/],
+    ["a duplicate deep in an array", '{"messages":[{"x":1},{"tos":[],"tos":[]}]}', /^messages\[1\]\.tos: this key/],
+    ["a duplicate __proto__ key", '{"__proto__":1,"__proto__":2}', /^\["__proto__"\]: this key appears more than once/],
+    [
+      "an integer above 2^53 that a double rounds",
+      '{"n":9007199254740993}',
+      /^n: 9007199254740993 has more precision .* read as 9007199254740992/,
+    ],
+    ["an exact integer above 2^53", '{"n":9007199254740994}', /^n: expected a number from -9007199254740991 to 9007199254740991/],
+    ["a large float", "[1e300]", /^\[0\]: expected a number from/],
+    ["underflow to zero", '{"n":1e-400}', /^n: 1e-400 is too small .* read as 0/],
+    ["negative underflow", '{"n":-1e-400}', /^n: -1e-400 is too small/],
+    ["negative zero", '{"n":-0}', /^n: expected a number other than -0/],
+    ["negative zero with a fraction", '{"n":-0.0e5}', /^n: expected a number other than -0/],
+    ["too many significant digits", '{"n":0.10000000000000001}', /^n: 0\.10000000000000001 has more precision .* read as 0\.1/],
+    ["overflow to Infinity", '{"n":1e400}', /^n: expected a finite number, got Infinity/],
+    ["a number at the top level", "12345678901234567890", /^\(root\): 12345678901234567890 has more precision/],
+  ])("%s", (_, text, expected) => {
+    const result = verdict(text);
+    expect(result).not.toBe("ok");
+    expect((result as string[])[0]).toMatch(expected);
+  });
+
+  it.each([
+    ["ordinary numbers", '{"a":1,"b":-2.5,"c":0,"d":1e15,"e":0.1,"f":9007199254740991,"g":-9007199254740991,"h":1.5e-7,"i":100E-2}'],
+    ["a key repeated in different objects", '[{"a":1},{"a":2},{"b":{"a":3}}]'],
+    ["keys differing only in case", '{"a":1,"A":2}'],
+    ["quotes and backslashes in strings", '{"a\\"b":"x\\\\","a\\\\":"\\"","c":"\\\\\\""}'],
+    ["numbers inside strings are not numbers", '{"n":"9007199254740993","m":"-0"}'],
+    ["more than 16 keys", `{${Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(",")}}`],
+    ["CR, LF and tab as whitespace", '{\r"a":\t1\r}'],
+  ])("keeps %s exactly", (_, text) => {
+    const result = parseStrictJson(text);
+    expect(result).toEqual({ ok: true, value: JSON.parse(text) });
+  });
+
+  it("finds a duplicate among more than 16 keys", () => {
+    const text = `{${Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(",")},"k7":0}`;
+    expect(verdict(text)).toEqual(["k7: this key appears more than once in the object"]);
+  });
+
+  it("reports syntax errors as such", () => {
+    expect(verdict('{"a":}')).toBe("syntax");
+    expect(verdict("")).toBe("syntax");
+  });
+
+  it("reports each problem once, text problems before value problems", () => {
+    expect(verdict('{"a":1e-400,"b":-0,"a":2}')).toEqual([
+      "a: 1e-400 is too small for a double-precision number: it would be read as 0",
+      "a: this key appears more than once in the object",
+      "b: expected a number other than -0 (JSON would carry it as 0)",
+    ]);
+  });
+
+  it("stops at the limit", () => {
+    const text = `[${Array.from({ length: 100 }, () => "1e-400").join(",")}]`;
+    expect(parseStrictJson(text, { limit: 5 })).toMatchObject({ ok: false, problems: { length: 5 } });
+  });
+
+  it("walks a value nested 100,000 deep without a stack overflow", () => {
+    const text = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    expect(verdict(text)).toEqual([expect.stringMatching(/nested more than 32 levels deep/)]);
+  });
+
+  it("scans text whose strings hold many escaped quotes in one pass", () => {
+    expect(findTextHazards(`{"a":"${'\\"'.repeat(100_000)}","a":1}`)).toHaveLength(1);
+  });
+});
+
+describe("numberProblem", () => {
+  it.each(["0", "-1", "1.0", "1e2", "1E+2", "123456789012345", "0.000001", "5e-324", "1.7976931348623157e308"])(
+    "%s reads back exactly",
+    (token) => {
+      expect(numberProblem(token)).toBeUndefined();
+    },
+  );
+  it.each(["2e-324", "1.00000000000000001", "123456789012345678"])("%s does not", (token) => {
+    expect(numberProblem(token)).toMatch(/would be read as/);
+  });
+});
+
+describe("decodeUtf8Text (UTF-8 only)", () => {
+  const bytes = (...list: number[]) => Uint8Array.from(list);
+  it.each<[string, Uint8Array, RegExp]>([
+    ["UTF-16LE with its byte order mark", bytes(0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00), /UTF-16LE \(byte order mark FF FE\); only UTF-8/],
+    ["UTF-16BE with its byte order mark", bytes(0xfe, 0xff, 0x00, 0x7b, 0x00, 0x7d), /UTF-16BE/],
+    ["UTF-16LE without a mark", Uint8Array.from(Buffer.from('{"a":1}', "utf16le")), /UTF-16 or UTF-32/],
+    ["UTF-32BE with its mark", bytes(0, 0, 0xfe, 0xff, 0, 0, 0, 0x7b), /UTF-32BE/],
+    ["invalid UTF-8", bytes(0x7b, 0xff, 0x7d), /not valid UTF-8 \(first invalid byte at offset 1\)/],
+  ])("refuses %s by name", (_, input, expected) => {
+    const result = decodeUtf8Text(input, "the body");
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toMatch(expected);
+  });
+
+  it("drops one UTF-8 byte order mark and keeps the rest as written", () => {
+    expect(decodeUtf8Text(Uint8Array.from(Buffer.from("\ufeff\ufeff{}")), "x")).toEqual({ ok: true, text: "\ufeff{}" });
+    expect(decodeUtf8Text(Uint8Array.from(Buffer.from("café")), "x")).toEqual({ ok: true, text: "café" });
+  });
+
+  it("a single byte or an empty body is not taken for UTF-16", () => {
+    expect(wideEncoding(bytes(0x31))).toBeUndefined();
+    expect(wideEncoding(bytes())).toBeUndefined();
+  });
+});
