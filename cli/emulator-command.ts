@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { readSetting, SETTINGS } from "../client/settings";
 import {
   DEFAULT_EMULATOR_API_KEY,
+  DEFAULT_MAX_STORED_BYTES,
   DEFAULT_MAX_STORED_MESSAGES,
   parseRetrySchedule,
   startEmulator,
@@ -9,7 +10,9 @@ import {
 } from "../emulator";
 
 const USAGE =
-  "usage: messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--delivery-retry-schedule 1,2,4]\n" +
+  "usage: messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--max-stored-bytes N]\n" +
+  "                          [--delivery-retry-schedule 1,2,4]\n" +
+  `  --max-stored-bytes: budget of everything kept, default ${DEFAULT_MAX_STORED_BYTES} (256 MiB); a number of bytes, or with KiB, MiB or GiB\n` +
   "  the key is taken from MESSAGING_API_KEY when --api-key is absent (sk_test_emulator when neither is set)";
 
 /** Where the key came from, for the ready line (the key itself is printed only when it is the public default). */
@@ -27,6 +30,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { options: EmulatorOptio
         host: { type: "string" },
         "api-key": { type: "string" },
         "max-stored-messages": { type: "string" },
+        "max-stored-bytes": { type: "string" },
         "delivery-retry-schedule": { type: "string" },
       },
     }));
@@ -43,6 +47,11 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { options: EmulatorOptio
   const maxStoredMessages = /^\d{1,15}$/.test(maxText) ? Number(maxText) : NaN;
   if (!Number.isSafeInteger(maxStoredMessages)) return `--max-stored-messages must be a whole number (0 keeps none), got '${maxText}'`;
 
+  const bytesText = values["max-stored-bytes"] ?? String(DEFAULT_MAX_STORED_BYTES);
+  const maxStoredBytes = byteSize(bytesText);
+  if (maxStoredBytes === undefined)
+    return `--max-stored-bytes must be a whole number of bytes, optionally with KiB, MiB or GiB (e.g. 64MiB), got '${bytesText}'`;
+
   const schedule = values["delivery-retry-schedule"] === undefined ? undefined : parseRetrySchedule(values["delivery-retry-schedule"]);
   if (typeof schedule === "string") return `--delivery-retry-schedule: ${schedule}`;
 
@@ -50,14 +59,32 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { options: EmulatorOptio
   const apiKey = values["api-key"] ?? envKey;
   const keySource: KeySource = values["api-key"] !== undefined ? "--api-key" : envKey !== undefined ? "environment" : "default";
   return {
-    options: { port, host: values.host, apiKey, maxStoredMessages, ...(schedule !== undefined ? { deliveryRetrySchedule: schedule } : {}) },
+    options: {
+      port,
+      host: values.host,
+      apiKey,
+      maxStoredMessages,
+      maxStoredBytes,
+      ...(schedule !== undefined ? { deliveryRetrySchedule: schedule } : {}),
+    },
     keySource,
   };
 }
 
+const UNITS: Readonly<Record<string, number>> = { "": 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** `1048576`, `64MiB`, `1 GiB` as bytes; undefined when it is not a whole number of bytes. */
+function byteSize(text: string): number | undefined {
+  const match = /^(\d{1,15})\s*([a-z]*)$/i.exec(text.trim());
+  const unit = match === null ? undefined : UNITS[match[2].toLowerCase()];
+  if (match === null || unit === undefined) return undefined;
+  const bytes = Number(match[1]) * unit;
+  return Number.isSafeInteger(bytes) ? bytes : undefined;
+}
+
 /**
  * `messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N]
- * [--delivery-retry-schedule 1,2,4]`: starts the emulator, prints one line holding its base
+ * [--max-stored-bytes N] [--delivery-retry-schedule 1,2,4]`: starts the emulator, prints one line holding its base
  * URL once it listens, and runs until SIGINT or SIGTERM.
  *
  * The key comes from `--api-key`, else `MESSAGING_API_KEY` (not visible to `ps`), else the

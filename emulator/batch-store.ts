@@ -1,9 +1,11 @@
 import type { StoredBatch } from "./store";
+import { RECORD_OVERHEAD_BYTES, stringBytes } from "./stored-bytes";
 
 interface Entry {
   /** Position of the batch among every batch ever accepted, from 0. */
   readonly seq: number;
   readonly batch: StoredBatch;
+  readonly bytes: number;
 }
 
 /** Totals since the emulator started, evicted batches included. */
@@ -16,14 +18,24 @@ export interface BatchTotals {
   readonly storedBatches: number;
   /** Messages currently stored. */
   readonly storedMessages: number;
-  /** Batches evicted to stay within the cap. */
+  /** Batches evicted to stay within the caps (messages, or the byte budget). */
   readonly evictedBatches: number;
+  /** Bytes the stored batches take, as the byte budget counts them (`stored-bytes.ts`). */
+  readonly storedBytes: number;
+}
+
+/** What one stored batch counts against the byte budget. */
+export function batchBytes(batch: StoredBatch): number {
+  return (
+    stringBytes(batch.messagesJson) + stringBytes(batch.id) + stringBytes(batch.stream) + stringBytes(batch.created) + RECORD_OVERHEAD_BYTES
+  );
 }
 
 /**
  * Accepted batches, oldest first, holding at most `maxMessages` messages: adding a batch
  * evicts the oldest ones until the total fits (a batch larger than the cap is counted, then
- * evicted at once). Totals keep counting what was evicted.
+ * evicted at once). The emulator's byte budget evicts through {@link BatchStore.evictOldest}
+ * too. Totals keep counting what was evicted.
  *
  * Eviction is O(1) per batch (a moving head, compacted now and then), and a page starts by
  * id lookup in a map, so neither grows with what was stored.
@@ -36,27 +48,43 @@ export class BatchStore {
   private stored = 0;
   private acceptedMessages = 0;
   private evicted = 0;
+  private bytes = 0;
 
   /** @param maxMessages Most messages kept; 0 keeps none (only the totals). */
   constructor(readonly maxMessages: number) {}
 
-  /** Records an accepted batch, taking ownership of it, and evicts the oldest beyond the cap. */
+  /** Records an accepted batch, taking ownership of it, and evicts the oldest beyond the message cap. */
   add(batch: StoredBatch): void {
     const seq = this.nextSeq++;
-    this.entries.push({ seq, batch });
+    const bytes = batchBytes(batch);
+    this.entries.push({ seq, batch, bytes });
     this.seqById.set(batch.id, seq);
     this.stored += batch.messageCount;
+    this.bytes += bytes;
     this.acceptedMessages += batch.messageCount;
-    while (this.stored > this.maxMessages && this.head < this.entries.length) {
-      const oldest = this.entries[this.head++];
-      this.stored -= oldest.batch.messageCount;
-      this.seqById.delete(oldest.batch.id);
-      this.evicted++;
-    }
+    while (this.stored > this.maxMessages && this.evictOldest());
+  }
+
+  /** Bytes the stored batches take (see {@link batchBytes}). */
+  get storedBytes(): number {
+    return this.bytes;
+  }
+
+  /** Evicts the oldest stored batch; false when none is stored. */
+  evictOldest(): boolean {
+    if (this.head >= this.entries.length) return false;
+    const oldest = this.entries[this.head++];
+    this.stored -= oldest.batch.messageCount;
+    this.bytes -= oldest.bytes;
+    this.seqById.delete(oldest.batch.id);
+    this.evicted++;
+    // The slot is cleared so the batch's text can be collected before the next compaction.
+    (this.entries as Array<Entry | undefined>)[this.head - 1] = undefined;
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
       this.head = 0;
     }
+    return true;
   }
 
   /** Totals since the start. */
@@ -67,6 +95,7 @@ export class BatchStore {
       storedBatches: this.entries.length - this.head,
       storedMessages: this.stored,
       evictedBatches: this.evicted,
+      storedBytes: this.bytes,
     };
   }
 

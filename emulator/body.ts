@@ -1,123 +1,134 @@
-import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
-import { addFieldError, findJsonHazards, jsonHazardField, type FieldErrors } from "../schemas";
+import { addFieldError, decodeUtf8Text, jsonHazardField, parseStrictJson, wideEncoding, type FieldErrors } from "../schemas";
 import { JSON_CONTENT_TYPE } from "../schemas/http";
 import { problem, validationProblem } from "./problem-response";
+
+export { firstInvalidUtf8 } from "../schemas/utf8-text";
 
 /** Largest request body the emulator accepts: 10 MiB. Larger bodies get 413. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/** What reading a body produced: the bytes, or the fact that it was over the cap. */
+/**
+ * What reading a body produced: the bytes, or the fact that it is over the cap (declared by
+ * `Content-Length`, or found while reading).
+ */
 export type BodyResult = { readonly kind: "ok"; readonly bytes: Buffer } | { readonly kind: "too_large" };
 
-// Past this much discarded input the sender is not going to stop; drop the connection.
-const DISCARD_LIMIT = 8 * MAX_BODY_BYTES;
+/**
+ * How long the rest of an over-cap body is read (and discarded) after the 413 went out, in
+ * milliseconds, before the connection is closed. Closing a socket with unread input makes
+ * the kernel send a reset, which can destroy the 413 before the client reads it; draining
+ * for a while lets any client that reads its response while sending see the answer.
+ */
+export const OVERSIZED_DRAIN_MS = 30_000;
 
 /**
- * Reads a request body up to `maxBytes`. An over-cap body is read to its end and discarded
- * rather than cut off, so the client gets the 413 instead of a broken pipe.
+ * Reads a request body up to `maxBytes`. A body over the cap resolves `too_large` at once —
+ * before a byte is read when `Content-Length` already says so — and the rest is read and
+ * discarded (never kept), so the caller can answer 413 while the client is still sending.
+ * @param onBytes called with each chunk's size as it arrives (memory accounting)
  */
-export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<BodyResult> {
+export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES, onBytes?: (bytes: number) => void): Promise<BodyResult> {
   return new Promise((resolve, reject) => {
+    const discard = () => {
+      req.removeAllListeners("data");
+      req.on("data", () => undefined);
+      req.on("error", () => undefined);
+      const timer = setTimeout(() => req.socket.destroy(), OVERSIZED_DRAIN_MS);
+      timer.unref();
+      req.once("end", () => clearTimeout(timer));
+      req.socket.once("close", () => clearTimeout(timer));
+      resolve({ kind: "too_large" });
+    };
     const declared = Number(req.headers["content-length"]);
-    let tooLarge = Number.isFinite(declared) && declared > maxBytes;
+    if (Number.isFinite(declared) && declared > maxBytes) return discard();
     const chunks: Buffer[] = [];
     let received = 0;
     req.on("data", (chunk: Buffer) => {
       received += chunk.length;
-      if (received > maxBytes) tooLarge = true;
-      if (tooLarge) {
+      onBytes?.(chunk.length);
+      if (received > maxBytes) {
         chunks.length = 0;
-        if (received > DISCARD_LIMIT) req.destroy();
+        discard();
         return;
       }
       chunks.push(chunk);
     });
-    req.on("end", () => resolve(tooLarge ? { kind: "too_large" } : { kind: "ok", bytes: Buffer.concat(chunks) }));
+    req.on("end", () => resolve({ kind: "ok", bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received) }));
     req.on("error", reject);
   });
 }
 
-/** The media type of a `Content-Type` header, lower-cased and without parameters. */
-function mediaType(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const type = header.split(";")[0].trim().toLowerCase();
-  return type === "" ? undefined : type;
+/** The media type of a `Content-Type` header, lower-cased, and its `charset` parameter (lower-cased, unquoted) if any. */
+function contentType(header: string | undefined): { type: string | undefined; charset: string | undefined } {
+  if (header === undefined) return { type: undefined, charset: undefined };
+  const [first, ...parameters] = header.split(";");
+  const type = first.trim().toLowerCase();
+  let charset: string | undefined;
+  for (const parameter of parameters) {
+    const eq = parameter.indexOf("=");
+    if (eq !== -1 && parameter.slice(0, eq).trim().toLowerCase() === "charset") {
+      charset = parameter
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, "$1")
+        .toLowerCase();
+    }
+  }
+  return { type: type === "" ? undefined : type, charset };
 }
 
-/** Throws 415 `unsupported_media_type` unless the request's media type is `expected`. */
+/**
+ * Throws 415 `unsupported_media_type` unless the request's media type is `expected` and any
+ * `charset` it declares is UTF-8: bytes in another charset would be read as UTF-8 and change.
+ */
 export function requireMediaType(req: IncomingMessage, expected: string): void {
-  const actual = mediaType(req.headers["content-type"]);
-  if (actual !== expected) {
-    throw problem(415, "unsupported_media_type", `This route takes Content-Type ${expected}; the request sent ${actual ?? "none"}.`, {
+  const { type, charset } = contentType(req.headers["content-type"]);
+  if (type !== expected) {
+    throw problem(415, "unsupported_media_type", `This route takes Content-Type ${expected}; the request sent ${type ?? "none"}.`, {
       headers: { "Accept-Post": expected },
     });
   }
-}
-
-/**
- * Offset of the first byte that is not part of a well-formed UTF-8 sequence (no overlongs,
- * no surrogates, nothing above U+10FFFF), or -1. Linear; used only to say where a body fails.
- */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length;) {
-    const b = bytes[i];
-    if (b < 0x80) {
-      i += 1;
-      continue;
-    }
-    let need: number;
-    let min: number;
-    let cp: number;
-    if (b >= 0xc2 && b <= 0xdf) [need, min, cp] = [1, 0x80, b & 0x1f];
-    else if (b >= 0xe0 && b <= 0xef) [need, min, cp] = [2, 0x800, b & 0x0f];
-    else if (b >= 0xf0 && b <= 0xf4) [need, min, cp] = [3, 0x10000, b & 0x07];
-    else return i;
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
+  if (charset !== undefined && charset !== "utf-8" && charset !== "utf8") {
+    throw problem(
+      415,
+      "unsupported_media_type",
+      `This route reads UTF-8 only; the request declared charset=${charset}. Send the body as UTF-8 (charset=utf-8, or no charset).`,
+      { headers: { "Accept-Post": `${expected}; charset=utf-8` } },
+    );
   }
-  return -1;
 }
 
 /**
- * Decodes body bytes as UTF-8, refusing invalid sequences (400 `title`) rather than turning
- * them into U+FFFD, which would change the data silently. A leading byte-order mark is dropped.
+ * Decodes body bytes as UTF-8 (`schemas/utf8-text.ts`): 415 for a UTF-16 or UTF-32 body,
+ * 400 `title` for invalid UTF-8 (never turned into U+FFFD, which would change the data
+ * silently). A leading UTF-8 byte order mark is dropped.
  */
 export function decodeUtf8(bytes: Buffer, title: "malformed_json" | "malformed_form"): string {
-  if (!isUtf8(bytes)) {
-    throw problem(400, title, `The request body is not valid UTF-8 (first invalid byte at offset ${firstInvalidUtf8(bytes)}).`);
+  const decoded = decodeUtf8Text(bytes, "The request body");
+  if (decoded.ok) return decoded.text;
+  if (wideEncoding(bytes) !== undefined) {
+    throw problem(415, "unsupported_media_type", `${decoded.reason}.`, { headers: { "Accept-Post": "charset=utf-8" } });
   }
-  const text = bytes.toString("utf8");
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  throw problem(400, title, `${decoded.reason}.`);
 }
 
 /**
- * Parses a JSON request body; throws 415 for another content type, 400 `malformed_json` for
- * invalid UTF-8 or JSON, and 400 `validation_failed` naming each place that JSON cannot carry
- * unchanged or that is refused (`findJsonHazards`: a `__proto__` key, nesting deeper than
- * `MAX_JSON_DEPTH`, a number out of range such as `1e400`).
+ * Parses a JSON request body under the package's JSON reading rule (`parseStrictJson`):
+ * 415 for another content type or charset, or a UTF-16/UTF-32 body; 400 `malformed_json`
+ * for invalid UTF-8 or JSON; 400 `validation_failed` naming each place that would not be
+ * read exactly as written (a duplicate key, a number a double cannot carry exactly, `-0`,
+ * a number beyond ±(2^53 − 1), `1e400`) or that is refused (a `__proto__` key, nesting
+ * deeper than `MAX_JSON_DEPTH`).
  */
 export function parseJsonBody(req: IncomingMessage, bytes: Buffer): unknown {
   requireMediaType(req, JSON_CONTENT_TYPE);
   const text = decodeUtf8(bytes, "malformed_json");
   if (text.trim() === "") throw problem(400, "malformed_json", "The request body is empty; expected a JSON object.");
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw problem(400, "malformed_json", `The request body is not valid JSON: ${reason}`);
-  }
-  const hazards = findJsonHazards(value);
-  if (hazards.length > 0) {
-    const errors: FieldErrors = {};
-    for (const hazard of hazards) addFieldError(errors, jsonHazardField(hazard), hazard.message);
-    throw validationProblem(errors);
-  }
-  return value;
+  const parsed = parseStrictJson(text);
+  if (parsed.ok) return parsed.value;
+  if (parsed.syntax !== undefined) throw problem(400, "malformed_json", `The request body is not valid JSON: ${parsed.syntax}`);
+  const errors: FieldErrors = {};
+  for (const hazard of parsed.problems) addFieldError(errors, jsonHazardField(hazard), hazard.message);
+  throw validationProblem(errors);
 }

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from "../schemas/http";
 import { assertAuthenticated } from "./auth";
-import { MAX_BODY_BYTES, readBody } from "./body";
+import { MAX_BODY_BYTES, readBody, type BodyResult } from "./body";
 import type { DeliveryQueue } from "./delivery-queue";
 import type { FaultInjector } from "./fault-injector";
+import type { MemoryGuard } from "./memory-guard";
 import { faultStatus, type FaultKind } from "./faults";
 import {
   IdempotencyStore,
@@ -14,7 +15,7 @@ import {
   requestFingerprint,
 } from "./idempotency";
 import { randomId } from "./ids";
-import { ProblemError, problem, problemReply } from "./problem-response";
+import { ProblemError, RETRY_AFTER_SECONDS, problem, problemReply } from "./problem-response";
 import { isStreamed, writeReply, writeStreamedReply, type Reply, type StreamedReply } from "./reply";
 import { isApiPath, matchRoute } from "./router";
 import type { EmulatorStore } from "./store";
@@ -27,6 +28,8 @@ export interface EmulatorState {
   readonly faults: FaultInjector;
   readonly idempotency: IdempotencyStore;
   readonly deliveries: DeliveryQueue;
+  /** Says when a body must wait (503) so the process never runs out of memory. */
+  readonly memory: MemoryGuard;
   /** Called once for every request to a `/v1` path, rejected or not. */
   countApiRequest(): void;
 }
@@ -46,8 +49,29 @@ interface RequestTarget {
 class DropConnection extends Error {}
 
 /**
+ * Reads the body when the memory guard has room for it, counting its bytes while the request
+ * is handled; 503 with `Retry-After` when it has not (the body is then drained unread).
+ */
+async function readBodyWithinMemory(req: IncomingMessage, memory: MemoryGuard, held: { bytes: number }): Promise<BodyResult> {
+  const declared = Number(req.headers["content-length"]);
+  const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
+  if (!hasBody) return readBody(req);
+  const shortOfRoom = memory.shortOfRoom(Number.isFinite(declared) ? declared : 0);
+  if (shortOfRoom !== undefined) {
+    req.resume();
+    throw problem(503, "service_unavailable", `Not now: ${shortOfRoom}. Retry after ${RETRY_AFTER_SECONDS} s.`, {
+      headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+    });
+  }
+  return readBody(req, MAX_BODY_BYTES, (bytes) => {
+    held.bytes += bytes;
+    memory.hold(bytes);
+  });
+}
+
+/**
  * Runs one request through the checks and its handler; every rejection is a thrown
- * `ProblemError` (or `DropConnection` for an injected reset). In order: body (413) →
+ * `ProblemError` (or `DropConnection` for an injected reset). In order: memory (503) → body (413) →
  * authentication (401) → version header on /v1 (400) → route (404/405) → injected fault on
  * /v1 → idempotency on /v1 POSTs (replay, 422, 409) → handler → store the idempotent answer
  * → drop, for the "processed then dropped" fault.
@@ -56,17 +80,17 @@ async function serve(
   req: IncomingMessage,
   state: EmulatorState,
   url: RequestTarget,
+  held: { bytes: number },
 ): Promise<{ reply: Reply | StreamedReply; replayed?: boolean }> {
   const method = req.method ?? "GET";
   const path = url.pathname;
   const api = isApiPath(path);
 
-  const body = await readBody(req);
+  const body = await readBodyWithinMemory(req, state.memory, held);
   if (body.kind === "too_large") {
-    throw problem(413, "payload_too_large", `The request body is larger than the ${MAX_BODY_BYTES / MIB} MiB the emulator accepts.`, {
-      // Close after answering: the client may still think it has bytes to send.
-      headers: { Connection: "close" },
-    });
+    // No `Connection: close`: Node would then destroy the socket with the body unread, and
+    // the reset can reach the client before the 413 does. The rest of the body is drained.
+    throw problem(413, "payload_too_large", `The request body is larger than the ${MAX_BODY_BYTES / MIB} MiB the emulator accepts.`);
   }
   assertAuthenticated(req.headers.authorization, state.apiKey);
   if (api) assertVersionHeader(req.headers[VERSION_HEADER]);
@@ -139,8 +163,10 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   const q = target.indexOf("?");
   const url = { pathname: q === -1 ? target : target.slice(0, q), searchParams: new URLSearchParams(q === -1 ? "" : target.slice(q + 1)) };
   if (isApiPath(url.pathname)) state.countApiRequest();
+  // Body bytes this request holds, counted by the memory guard until it is answered.
+  const held = { bytes: 0 };
   try {
-    const { reply, replayed } = await serve(req, state, url);
+    const { reply, replayed } = await serve(req, state, url, held);
     if (isStreamed(reply)) await writeStreamedReply(res, reply);
     else writeReply(res, reply, replayed ? { [REPLAYED_HEADER]: "true" } : {});
   } catch (error) {
@@ -150,5 +176,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
     // Detail stays generic: an internal message could carry request content.
     if (!res.headersSent) return writeReply(res, problemReply(500, "internal_error", "The emulator failed to handle the request."));
     res.destroy();
+  } finally {
+    state.memory.release(held.bytes);
   }
 }

@@ -6,6 +6,10 @@
 export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
 export { DEFAULT_EMULATOR_API_KEY } from "./auth";
 export { DEFAULT_MAX_STORED_MESSAGES } from "./store";
+export { DEFAULT_MAX_STORED_BYTES } from "./stored-bytes";
+export { MAX_BODY_BYTES } from "./body";
+export { ENDPOINT_FIELD_LIMITS } from "./routes/webhook-endpoints";
+export type { StorageTotals } from "./store";
 export type { AttemptOutcome, Delivery, RecordedBatch, RecordedEvent, RecordedWebhookEndpoint } from "./store";
 export type { BatchTotals } from "./batch-store";
 export type { BatchResult } from "./routes/message-batches";

@@ -9,12 +9,15 @@ import { DeliveryQueue } from "./delivery-queue";
 import { FaultInjector, type FaultSettings, type FaultSettingsInput, type ScriptedFault } from "./fault-injector";
 import { handleRequest } from "./handle-request";
 import { IdempotencyStore } from "./idempotency";
+import { DEFAULT_MAX_IN_FLIGHT_BYTES, MemoryGuard } from "./memory-guard";
+import { DEFAULT_MAX_STORED_BYTES } from "./stored-bytes";
 import {
   DEFAULT_MAX_ENDPOINTS,
   DEFAULT_MAX_STORED_MESSAGES,
   EmulatorStore,
   readBatch,
   type Delivery,
+  type StorageTotals,
   type RecordedBatch,
   type RecordedEvent,
   type RecordedWebhookEndpoint,
@@ -33,6 +36,20 @@ export interface EmulatorOptions {
    * evicted first, totals keep counting. Default 1,000,000; 0 keeps none.
    */
   maxStoredMessages?: number;
+  /**
+   * Byte budget of everything kept (batches, events, delivery attempts, endpoints), counted
+   * as 2 bytes per character of the stored JSON text plus 128 bytes per record. Past it the
+   * oldest batches are evicted first, then the oldest events, then the oldest delivery
+   * attempts; endpoints are never evicted (a create that would not fit gets 409). Default
+   * 268,435,456 (256 MiB).
+   */
+  maxStoredBytes?: number;
+  /**
+   * Most request-body bytes held at once by requests being read or handled; a request that
+   * would go over it is answered 503 with `Retry-After` (one request is always let through).
+   * Requests are refused the same way when the heap is over 85% full. Default 67,108,864 (64 MiB).
+   */
+  maxInFlightBytes?: number;
   /**
    * Seconds to wait before each retry of a failed delivery (fractions allowed). Default
    * `[1, 2, 4, 8, 16]`; `[]` for no retries.
@@ -62,6 +79,8 @@ export interface Emulator {
   batches(): RecordedBatch[];
   /** Totals of accepted batches and messages since start, evicted ones included. */
   batchTotals(): BatchTotals;
+  /** Bytes stored against the byte budget, the budget, and what it evicted. */
+  storageTotals(): StorageTotals;
   /** Events emitted, oldest first, with their delivery ids. */
   events(): RecordedEvent[];
   /** Event delivery attempts, in order. */
@@ -119,6 +138,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const store = new EmulatorStore({
     maxStoredMessages: wholeNumber("maxStoredMessages", options.maxStoredMessages, DEFAULT_MAX_STORED_MESSAGES),
     maxEndpoints: wholeNumber("maxEndpoints", options.maxEndpoints, DEFAULT_MAX_ENDPOINTS),
+    maxStoredBytes: wholeNumber("maxStoredBytes", options.maxStoredBytes, DEFAULT_MAX_STORED_BYTES),
   });
   const faults = new FaultInjector();
   const closing = new AbortController();
@@ -138,6 +158,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     idempotency,
     deliveries,
+    memory: new MemoryGuard({
+      maxInFlightBytes: wholeNumber("maxInFlightBytes", options.maxInFlightBytes, DEFAULT_MAX_IN_FLIGHT_BYTES),
+    }),
     countApiRequest: () => {
       apiRequests += 1;
     },
@@ -172,6 +195,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     endpoints: () => copies(store.endpoints()),
     batches: () => [...store.batches.page(undefined)].map(readBatch),
     batchTotals: () => store.batches.totals(),
+    storageTotals: () => store.storageTotals(),
     events: () => copies(store.events()),
     deliveries: () => copies(store.deliveries()),
     deliveriesSettled: () => deliveries.settled(),

@@ -1,6 +1,7 @@
 import type { Message, MessagingEvent, WebhookEndpointObject } from "../schemas";
 import { BatchStore } from "./batch-store";
 import { randomId } from "./ids";
+import { DEFAULT_MAX_STORED_BYTES, recordBytes } from "./stored-bytes";
 
 /** The named fields of a type, without its index signature. */
 type NamedFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
@@ -113,6 +114,13 @@ export interface RecordedEvent {
 export interface StoreLimits {
   /** Most messages kept in accepted batches; the oldest batches go first. */
   readonly maxStoredMessages: number;
+  /**
+   * Most bytes kept, counted as `stored-bytes.ts` says, over batches, events, delivery attempts
+   * and endpoints together. Past it the oldest batches go first, then the oldest events, then
+   * the oldest delivery attempts; endpoints are never evicted (a create that cannot fit is
+   * refused). Default {@link DEFAULT_MAX_STORED_BYTES} (256 MiB).
+   */
+  readonly maxStoredBytes?: number;
   /** Most delivery attempts kept (oldest go first). Default 10,000. */
   readonly maxStoredAttempts?: number;
   /** Most events kept (oldest go first). Default 1,000. */
@@ -127,14 +135,66 @@ export const DEFAULT_MAX_ENDPOINTS = 10_000;
 /** Default {@link StoreLimits.maxStoredMessages}: one million. */
 export const DEFAULT_MAX_STORED_MESSAGES = 1_000_000;
 
-// Drops the oldest items once the list is over `max`, in one splice per 1,024 extra items.
-function trimOldest<T>(list: T[], max: number): void {
-  if (list.length > max + Math.min(1024, max)) list.splice(0, list.length - max);
+/** What the store keeps now, and what it let go, as the inspector and the state route show it. */
+export interface StorageTotals {
+  /** Bytes stored, as the budget counts them. */
+  readonly storedBytes: number;
+  /** The budget (`maxStoredBytes`). */
+  readonly maxStoredBytes: number;
+  /** Events evicted (by count or by the budget) since start. */
+  readonly evictedEvents: number;
+  /** Delivery attempts evicted (by count or by the budget) since start. */
+  readonly evictedAttempts: number;
+}
+
+/**
+ * A list that forgets its oldest items by count or on demand, and knows the bytes its items
+ * count. Items leave from a moving head, compacted now and then, so eviction is O(1).
+ */
+class CountedList<T> {
+  private items: T[] = [];
+  private sizes: number[] = [];
+  private head = 0;
+  bytes = 0;
+  evicted = 0;
+
+  constructor(private readonly max: number) {}
+
+  push(item: T, bytes: number): void {
+    this.items.push(item);
+    this.sizes.push(bytes);
+    this.bytes += bytes;
+    while (this.length > this.max) this.evictOldest();
+  }
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  evictOldest(): boolean {
+    if (this.head >= this.items.length) return false;
+    this.bytes -= this.sizes[this.head];
+    (this.items as Array<T | undefined>)[this.head] = undefined;
+    this.head++;
+    this.evicted++;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.sizes = this.sizes.slice(this.head);
+      this.head = 0;
+    }
+    return true;
+  }
+
+  /** The items kept, oldest first (a copy of the list; the items themselves). */
+  list(): T[] {
+    return this.items.slice(this.head);
+  }
 }
 
 /**
  * Everything the emulator has recorded. In memory, for one emulator's lifetime, and bounded:
- * batches by the number of messages they hold, attempts and events by count.
+ * batches by the number of messages they hold, attempts and events by count, and all of it,
+ * endpoints included, by a byte budget (`maxStoredBytes`).
  *
  * The store never copies: it owns what routes hand it (freshly built or parsed objects the
  * route does not touch again), and readers get the recorded objects themselves, read-only.
@@ -144,26 +204,65 @@ function trimOldest<T>(list: T[], max: number): void {
 export class EmulatorStore {
   /** The workspace every endpoint of this emulator belongs to (`wksp_…`). */
   readonly workspace = randomId("wksp_");
-  /** Accepted batches, bounded by `maxStoredMessages`. */
+  /** Accepted batches, bounded by `maxStoredMessages` (read them here; add them with {@link addBatch}). */
   readonly batches: BatchStore;
   /** Most webhook endpoints (see {@link StoreLimits.maxEndpoints}). */
   readonly maxEndpoints: number;
+  /** The byte budget (see {@link StoreLimits.maxStoredBytes}). */
+  readonly maxStoredBytes: number;
   private readonly endpointList: RecordedWebhookEndpoint[] = [];
-  private readonly attemptList: Delivery[] = [];
-  private readonly eventList: RecordedEvent[] = [];
-  private readonly maxAttempts: number;
-  private readonly maxEvents: number;
+  private endpointBytes = 0;
+  private readonly attemptList: CountedList<Delivery>;
+  private readonly eventList: CountedList<RecordedEvent>;
 
   constructor(limits: StoreLimits = { maxStoredMessages: DEFAULT_MAX_STORED_MESSAGES }) {
     this.batches = new BatchStore(limits.maxStoredMessages);
-    this.maxAttempts = limits.maxStoredAttempts ?? 10_000;
-    this.maxEvents = limits.maxStoredEvents ?? 1_000;
+    this.attemptList = new CountedList(limits.maxStoredAttempts ?? 10_000);
+    this.eventList = new CountedList(limits.maxStoredEvents ?? 1_000);
     this.maxEndpoints = limits.maxEndpoints ?? DEFAULT_MAX_ENDPOINTS;
+    this.maxStoredBytes = limits.maxStoredBytes ?? DEFAULT_MAX_STORED_BYTES;
   }
 
-  /** Records a created endpoint, taking ownership of it. */
+  /** Bytes stored now, as the budget counts them. */
+  storedBytes(): number {
+    return this.batches.storedBytes + this.eventList.bytes + this.attemptList.bytes + this.endpointBytes;
+  }
+
+  /** The byte budget's figures. */
+  storageTotals(): StorageTotals {
+    return {
+      storedBytes: this.storedBytes(),
+      maxStoredBytes: this.maxStoredBytes,
+      evictedEvents: this.eventList.evicted,
+      evictedAttempts: this.attemptList.evicted,
+    };
+  }
+
+  /** Records an accepted batch, taking ownership of it; evicts what the caps and the budget say. */
+  addBatch(batch: StoredBatch): void {
+    this.batches.add(batch);
+    this.keepWithinBudget();
+  }
+
+  /**
+   * Why `endpoint` cannot be recorded, or undefined: endpoints are never evicted, so all of
+   * them together must fit in the byte budget.
+   */
+  endpointRefusal(endpoint: RecordedWebhookEndpoint): string | undefined {
+    if (this.endpointList.length >= this.maxEndpoints) {
+      return `This emulator already has ${this.maxEndpoints} webhook endpoints, its limit; start a fresh one.`;
+    }
+    if (this.endpointBytes + recordBytes(endpoint) > this.maxStoredBytes) {
+      return `The webhook endpoints would take more than the emulator's ${this.maxStoredBytes}-byte storage budget (--max-stored-bytes); start a fresh one, or a larger budget.`;
+    }
+    return undefined;
+  }
+
+  /** Records a created endpoint (checked with {@link endpointRefusal}), taking ownership of it. */
   addEndpoint(endpoint: RecordedWebhookEndpoint): void {
     this.endpointList.push(endpoint);
+    this.endpointBytes += recordBytes(endpoint);
+    this.keepWithinBudget();
   }
 
   /** Endpoints in creation order (the recorded objects: do not change them). */
@@ -178,23 +277,30 @@ export class EmulatorStore {
 
   /** Records an emitted event. */
   addEvent(event: RecordedEvent): void {
-    this.eventList.push(event);
-    trimOldest(this.eventList, this.maxEvents);
+    this.eventList.push(event, recordBytes(event));
+    this.keepWithinBudget();
   }
 
-  /** Emitted events, oldest first (the most recent `maxStoredEvents`). */
+  /** Emitted events, oldest first (the most recent `maxStoredEvents`, within the budget). */
   events(): readonly RecordedEvent[] {
-    return this.eventList.length > this.maxEvents ? this.eventList.slice(-this.maxEvents) : this.eventList;
+    return this.eventList.list();
   }
 
   /** Records one delivery attempt, taking ownership of it. */
   addAttempt(attempt: Delivery): void {
-    this.attemptList.push(attempt);
-    trimOldest(this.attemptList, this.maxAttempts);
+    this.attemptList.push(attempt, recordBytes(attempt));
+    this.keepWithinBudget();
   }
 
-  /** Delivery attempts in order (the most recent `maxStoredAttempts`; the recorded objects). */
+  /** Delivery attempts in order (the most recent `maxStoredAttempts`, within the budget; the recorded objects). */
   deliveries(): readonly Delivery[] {
-    return this.attemptList.length > this.maxAttempts ? this.attemptList.slice(-this.maxAttempts) : this.attemptList;
+    return this.attemptList.list();
+  }
+
+  // Oldest batches first (the bulk of what is stored), then events, then attempts.
+  private keepWithinBudget(): void {
+    while (this.storedBytes() > this.maxStoredBytes) {
+      if (!this.batches.evictOldest() && !this.eventList.evictOldest() && !this.attemptList.evictOldest()) return;
+    }
   }
 }

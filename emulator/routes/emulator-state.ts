@@ -38,13 +38,18 @@ export function listBatches({ store, query }: RouteContext): StreamedReply {
   }
   const after = query.get("after") ?? undefined;
   if (after !== undefined && !store.batches.has(after)) {
-    addFieldError(errors, "after", "no stored batch has this id (unknown, or evicted to stay within --max-stored-messages)");
+    addFieldError(
+      errors,
+      "after",
+      "no stored batch has this id (unknown, or evicted to stay within --max-stored-messages or --max-stored-bytes)",
+    );
   }
   if (Object.keys(errors).length > 0) throw validationProblem(errors);
   const totals = store.batches.totals();
   return jsonArrayStream(store.batches.page(after, limit), serializeBatch, {
     "X-Emulator-Batches-Accepted": String(totals.batches),
     "X-Emulator-Messages-Accepted": String(totals.messages),
+    "X-Emulator-Stored-Bytes": String(store.storedBytes()),
   });
 }
 

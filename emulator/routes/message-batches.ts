@@ -50,7 +50,7 @@ export function createMessageBatch({ req, body, store }: RouteContext): Reply {
     messageCount: parsed.data.messages.length,
     messagesJson: JSON.stringify(parsed.data.messages),
   };
-  store.batches.add(batch);
+  store.addBatch(batch);
   const result: BatchResult = {
     id: batch.id,
     stream: batch.stream,

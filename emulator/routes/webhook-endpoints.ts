@@ -9,6 +9,42 @@ import { jsonReply, type Reply } from "../reply";
 import type { RouteContext } from "../route-context";
 import type { RecordedWebhookEndpoint } from "../store";
 
+/**
+ * Largest value of each endpoint field the emulator stores, in UTF-8 bytes (the spec sets
+ * none; these keep one endpoint small, so 10,000 of them fit in memory). Over a limit: 400
+ * naming the field. `metadata` is not a create field (spec §4.2): sent, it is refused as an
+ * unknown field, so every endpoint's metadata is `{}`.
+ */
+export const ENDPOINT_FIELD_LIMITS = {
+  /** `description`: 1,024 bytes. */
+  description: 1024,
+  /** `url`: 2,048 bytes, the URL length browsers and proxies commonly accept. */
+  url: 2048,
+  /** Each `events[]` value: 128 bytes. */
+  event: 128,
+  /** How many `events[]` values: 64. */
+  events: 64,
+} as const;
+
+// Adds a 400 message for every field over its limit in ENDPOINT_FIELD_LIMITS.
+function checkFieldLimits(fields: ReadonlyArray<[string, string]>, errors: FieldErrors): void {
+  const bytes = (value: string) => Buffer.byteLength(value, "utf8");
+  let events = 0;
+  for (const [name, value] of fields) {
+    if (name === "description" && bytes(value) > ENDPOINT_FIELD_LIMITS.description)
+      addFieldError(errors, name, `expected at most ${ENDPOINT_FIELD_LIMITS.description} bytes of UTF-8, got ${bytes(value)}`);
+    else if (name === "url" && bytes(value) > ENDPOINT_FIELD_LIMITS.url)
+      addFieldError(errors, name, `expected at most ${ENDPOINT_FIELD_LIMITS.url} bytes of UTF-8, got ${bytes(value)}`);
+    else if (name === EVENTS_FIELD) {
+      if (bytes(value) > ENDPOINT_FIELD_LIMITS.event)
+        addFieldError(errors, `events[${events}]`, `expected at most ${ENDPOINT_FIELD_LIMITS.event} bytes of UTF-8, got ${bytes(value)}`);
+      events++;
+    }
+  }
+  if (events > ENDPOINT_FIELD_LIMITS.events)
+    addFieldError(errors, "events", `expected at most ${ENDPOINT_FIELD_LIMITS.events} event types, got ${events}`);
+}
+
 /** Form fields sent once. */
 const SINGLE_FIELDS = ["url", "format", "description"] as const;
 /** The repeated field, one per event type (spec §4.2). */
@@ -57,19 +93,14 @@ function newSecret(): string {
 /** `POST /v1/webhooks/endpoints`: form-encoded create; answers 200 with the endpoint object, every field of spec §2.2 set. */
 export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply {
   requireMediaType(req, FORM_CONTENT_TYPE);
-  const { input, errors } = formToEndpointInput(parseFormBody(decodeUtf8(body, "malformed_form")));
+  const fields = parseFormBody(decodeUtf8(body, "malformed_form"));
+  const { input, errors } = formToEndpointInput(fields);
+  checkFieldLimits(fields, errors);
   const parsed = WebhookEndpointCreate.safeParse(input);
   const allErrors = parsed.success ? errors : toFieldErrors(parsed.error.issues);
   if (!parsed.success) for (const [field, messages] of Object.entries(errors)) for (const m of messages) addFieldError(allErrors, field, m);
   if (!parsed.success || Object.keys(allErrors).length > 0) throw validationProblem(allErrors);
 
-  if (store.endpoints().length >= store.maxEndpoints) {
-    throw problem(
-      409,
-      "endpoint_limit_reached",
-      `This emulator already has ${store.maxEndpoints} webhook endpoints, its limit; start a fresh one.`,
-    );
-  }
   const now = new Date().toISOString();
   const endpoint: RecordedWebhookEndpoint = {
     id: randomId("we_"),
@@ -86,6 +117,8 @@ export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply
     url: parsed.data.url,
     metadata: {},
   };
+  const refusal = store.endpointRefusal(endpoint);
+  if (refusal !== undefined) throw problem(409, "endpoint_limit_reached", refusal);
   store.addEndpoint(endpoint);
   return jsonReply(200, endpoint);
 }

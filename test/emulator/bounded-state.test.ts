@@ -1,5 +1,5 @@
 /** The emulator's memory is bounded: stored batches, idempotency keys. */
-import { BatchStore } from "../../emulator/batch-store";
+import { BatchStore, batchBytes } from "../../emulator/batch-store";
 import { IdempotencyStore } from "../../emulator/idempotency";
 import type { StoredBatch } from "../../emulator/store";
 import { startEmulator } from "../../emulator";
@@ -20,7 +20,14 @@ describe("BatchStore", () => {
     store.add(batch("b", 2));
     store.add(batch("c", 2)); // 6 > 5: "a" goes
     expect([...store.page(undefined)].map((b) => b.id)).toEqual(["b", "c"]);
-    expect(store.totals()).toEqual({ batches: 3, messages: 6, storedBatches: 2, storedMessages: 4, evictedBatches: 1 });
+    expect(store.totals()).toEqual({
+      batches: 3,
+      messages: 6,
+      storedBatches: 2,
+      storedMessages: 4,
+      evictedBatches: 1,
+      storedBytes: batchBytes(batch("b", 2)) + batchBytes(batch("c", 2)),
+    });
     expect(store.has("a")).toBe(false);
   });
 

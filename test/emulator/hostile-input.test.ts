@@ -235,6 +235,136 @@ const CASES: Case[] = [
     status: 400,
     title: "malformed_form",
   },
+  // the JSON reading rule (schemas/strict-json.ts): duplicate keys and inexact numbers
+  {
+    name: "a duplicate key in a message (the last would win)",
+    path: "/v1/message_batches",
+    options: rawJson(`{"stream":"transactional","messages":[{"tos":["+254712345678"],"body":"SEND THIS","body":"not this"}]}`),
+    status: 400,
+    title: "validation_failed",
+    field: "messages[0].body",
+  },
+  {
+    name: "a duplicate stream at the top of a batch",
+    path: "/v1/message_batches",
+    options: rawJson(`{"stream":"transactional","stream":"marketing","messages":[{"tos":["+254712345678"],"body":"x"}]}`),
+    status: 400,
+    title: "validation_failed",
+    field: "stream",
+  },
+  {
+    name: "a duplicate key in event data",
+    path: "/_emulator/events",
+    options: rawJson(`{"type":"payment.succeeded","data":{"amount":1,"amount":2}}`),
+    status: 400,
+    title: "validation_failed",
+    field: "data.amount",
+  },
+  {
+    name: "a duplicate failureRate in /_emulator/faults",
+    path: "/_emulator/faults",
+    options: rawJson(`{"failureRate":0,"failureRate":1}`),
+    status: 400,
+    title: "validation_failed",
+    field: "failureRate",
+  },
+  {
+    name: "an integer above 2^53 in a model (a double rounds it)",
+    path: "/v1/message_batches",
+    options: rawJson(batchWithModel(`{"id":9007199254740993}`)),
+    status: 400,
+    title: "validation_failed",
+    field: "messages[0].template.model.id",
+  },
+  {
+    name: "1e-400 (0 once parsed) in a model",
+    path: "/v1/message_batches",
+    options: rawJson(batchWithModel(`{"x":1e-400}`)),
+    status: 400,
+    title: "validation_failed",
+    field: "messages[0].template.model.x",
+  },
+  {
+    name: "-0 in event data",
+    path: "/_emulator/events",
+    options: rawJson(`{"type":"payment.succeeded","data":{"n":-0}}`),
+    status: 400,
+    title: "validation_failed",
+    field: "data.n",
+  },
+  {
+    name: "more digits than a double holds in a model",
+    path: "/v1/message_batches",
+    options: rawJson(batchWithModel(`{"x":0.10000000000000001}`)),
+    status: 400,
+    title: "validation_failed",
+    field: "messages[0].template.model.x",
+  },
+  // charsets other than UTF-8
+  {
+    name: "a JSON body declared charset=iso-8859-1",
+    path: "/v1/message_batches",
+    options: {
+      body: Buffer.from(`{"stream":"transactional","messages":[{"tos":["+254712345678"],"body":"caf\u00e9"}]}`, "latin1"),
+      headers: { "content-type": "application/json; charset=iso-8859-1" },
+    },
+    status: 415,
+    title: "unsupported_media_type",
+  },
+  {
+    name: "a form body declared charset=windows-1252",
+    path: "/v1/webhooks/endpoints",
+    options: { body: endpointForm().toString(), headers: { "content-type": "application/x-www-form-urlencoded; charset=windows-1252" } },
+    status: 415,
+    title: "unsupported_media_type",
+  },
+  {
+    name: "a UTF-16LE JSON body with its byte order mark",
+    path: "/v1/message_batches",
+    options: rawJson(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`{"stream":"transactional"}`, "utf16le")])),
+    status: 415,
+    title: "unsupported_media_type",
+  },
+  {
+    name: "a UTF-16LE JSON body without a mark",
+    path: "/_emulator/events",
+    options: rawJson(Buffer.from(`{"type":"payment.succeeded"}`, "utf16le")),
+    status: 415,
+    title: "unsupported_media_type",
+  },
+  // per-field limits of endpoints (emulator/README.md)
+  {
+    name: "an endpoint description over 1,024 bytes",
+    path: "/v1/webhooks/endpoints",
+    options: rawForm(endpointForm({ description: "d".repeat(5 * 1024 * 1024) }).toString()),
+    status: 400,
+    title: "validation_failed",
+    field: "description",
+  },
+  {
+    name: "an endpoint url over 2,048 bytes",
+    path: "/v1/webhooks/endpoints",
+    options: rawForm(endpointForm({ url: `https://example.com/${"u".repeat(3000)}` }).toString()),
+    status: 400,
+    title: "validation_failed",
+    field: "url",
+  },
+  {
+    name: "65 event types on an endpoint",
+    path: "/v1/webhooks/endpoints",
+    options: rawForm(endpointForm({ "events[]": Array.from({ length: 65 }, (_, i) => `type.${i}`) }).toString()),
+    status: 400,
+    title: "validation_failed",
+    field: "events",
+  },
+  {
+    name: "metadata on create (not a create field)",
+    path: "/v1/webhooks/endpoints",
+    options: rawForm(`${endpointForm()}&metadata%5Bk%5D=v`),
+    status: 400,
+    title: "validation_failed",
+    field: "metadata[k]",
+  },
   // shapes
   { name: "a JSON array as a batch", path: "/v1/message_batches", options: rawJson("[]"), status: 400, title: "validation_failed" },
   { name: "JSON null as an event", path: "/_emulator/events", options: rawJson("null"), status: 400, title: "validation_failed" },
@@ -315,6 +445,7 @@ describe("hostile input to the emulator", () => {
       expect(
         Object.keys(problem.errors ?? {}).some((key) => key === c.field || key.startsWith(`${c.field}.`) || key.startsWith(`${c.field}[`)),
       ).toBe(true);
+    if (c.status === 415) expect(problem.detail).toMatch(/UTF-8/);
     // Nothing was recorded, and the emulator still answers.
     expect(emulator.batches()).toEqual([]);
     expect(emulator.endpoints()).toEqual([]);
