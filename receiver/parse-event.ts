@@ -1,7 +1,9 @@
 import { ValidationError } from "../errors/messaging-error";
 import { CloudEventEnvelope as CloudEventEnvelopeSchema, MessagingEvent } from "../schemas/event";
 import { addFieldError, toFieldErrors, type FieldErrors } from "../schemas/field-errors";
-import { findJsonHazards, jsonHazardField } from "../schemas/json-value";
+import { findJsonHazards, jsonHazardField, type JsonHazard } from "../schemas/json-value";
+import { parseStrictJson } from "../schemas/strict-json";
+import { decodeUtf8Text } from "../schemas/utf8-text";
 import type { CloudEventEnvelope, WebhookFormat } from "../schemas/types";
 import type { ParsedEvent } from "./event-types";
 
@@ -35,9 +37,11 @@ export type ParsedPayload =
  *
  * @param rawBody The body as received (string, or bytes such as a Buffer: UTF-8 JSON), or an already parsed
  *   JSON value. Verify the signature on the raw body first (see {@link constructEvent}).
- * @throws ValidationError (`code` `invalid_input`) when the body is not valid UTF-8 or JSON,
- *   is not an object, misses a required field, has a `__proto__` key or is nested more than
- *   `MAX_JSON_DEPTH` (32) levels deep; `fieldErrors` names each field
+ * @throws ValidationError (`code` `invalid_input`) when the body is not valid UTF-8 (UTF-16 is
+ *   named as such) or JSON, is not an object, misses a required field, or breaks the JSON
+ *   reading rule (`schemas/strict-json.ts`: a duplicate key, a number a double does not read
+ *   back exactly, `-0`, a number beyond ±(2^53 − 1), a `__proto__` key, nesting deeper than
+ *   `MAX_JSON_DEPTH` (32)); `fieldErrors` names each field
  *   (`data.object`, `specversion`, …; `(root)` for the body as a whole).
  */
 export function parseEvent(rawBody: string | Uint8Array | object): ParsedEvent {
@@ -52,14 +56,6 @@ export function parseEvent(rawBody: string | Uint8Array | object): ParsedEvent {
  */
 export function parseWebhookPayload(rawBody: string | Uint8Array | object): ParsedPayload {
   const value = toJsonValue(rawBody);
-  // Before any schema: zod would drop a `__proto__` key silently, and a value nested deeper
-  // than MAX_JSON_DEPTH is refused rather than walked.
-  const hazards = findJsonHazards(value);
-  if (hazards.length > 0) {
-    const errors: FieldErrors = {};
-    for (const hazard of hazards) addFieldError(errors, jsonHazardField(hazard), hazard.message);
-    throw new ValidationError("webhook payload", errors);
-  }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     const got = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
     throw new ValidationError("webhook payload", {
@@ -87,27 +83,34 @@ export function parseWebhookPayload(rawBody: string | Uint8Array | object): Pars
   return { format: "cloudEvents", event, cloudEvent };
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
+function hazardError(hazards: readonly JsonHazard[]): ValidationError {
+  const errors: FieldErrors = {};
+  for (const hazard of hazards) addFieldError(errors, jsonHazardField(hazard), hazard.message);
+  return new ValidationError("webhook payload", errors);
+}
 
+// The body as a JSON value, read under the package's JSON rule (`schemas/strict-json.ts`):
+// before any schema, since zod would drop a `__proto__` key silently, JSON.parse keeps the
+// last of duplicate keys, and a value nested deeper than MAX_JSON_DEPTH is refused rather
+// than walked. An already parsed value gets the value checks only.
 function toJsonValue(rawBody: string | Uint8Array | object): unknown {
   let text: string;
   if (typeof rawBody === "string") {
     text = rawBody.replace(/^\uFEFF/, "");
   } else if (rawBody instanceof Uint8Array) {
-    try {
-      text = UTF8.decode(rawBody); // also drops a leading byte-order mark
-    } catch {
-      throw new ValidationError("webhook payload", { "(root)": ["the body is not valid UTF-8"] });
-    }
+    const decoded = decodeUtf8Text(rawBody, "the body");
+    if (!decoded.ok) throw new ValidationError("webhook payload", { "(root)": [decoded.reason] });
+    text = decoded.text;
   } else {
+    const hazards = findJsonHazards(rawBody);
+    if (hazards.length > 0) throw hazardError(hazards);
     return rawBody;
   }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    const why = error instanceof Error ? `: ${error.message}` : "";
-    throw new ValidationError("webhook payload", { "(root)": [`the body is not valid JSON${why}`] });
-  }
+  const parsed = parseStrictJson(text);
+  if (parsed.ok) return parsed.value;
+  if (parsed.syntax !== undefined)
+    throw new ValidationError("webhook payload", { "(root)": [`the body is not valid JSON: ${parsed.syntax}`] });
+  throw hazardError(parsed.problems);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
