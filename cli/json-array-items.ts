@@ -10,6 +10,14 @@ export interface JsonItem {
   readonly text: string;
 }
 
+/** A JSON file's top-level `"stream"`: the stream its messages are meant for. */
+export interface DeclaredStream {
+  /** The stream named. */
+  readonly stream: string;
+  /** The line it is on, from 1. */
+  readonly line: number;
+}
+
 /** The file is not a JSON array of messages (or `{ "messages": [...] }`); `line` is where it went wrong. */
 export class JsonStructureError extends Error {
   constructor(
@@ -27,10 +35,15 @@ export class JsonStructureError extends Error {
  * its index and starting line, to be parsed on its own. Element texts come in arrays, one
  * per batch of lines. A JSON syntax error inside an element is left to `JSON.parse` of that
  * element (so every bad element is reported); one in the structure around the elements
- * throws {@link JsonStructureError}. Nothing but whitespace may follow the document.
+ * throws {@link JsonStructureError}, as does a key that appears twice in the top-level object.
+ * A top-level `"stream"` (a non-empty string) is handed to `onStream`. Nothing but whitespace
+ * may follow the document.
  */
-export async function* jsonArrayItems(lines: AsyncIterable<Line[]>): AsyncGenerator<JsonItem[], void, undefined> {
-  const scanner = new Scanner();
+export async function* jsonArrayItems(
+  lines: AsyncIterable<Line[]>,
+  onStream?: (declared: DeclaredStream) => void,
+): AsyncGenerator<JsonItem[], void, undefined> {
+  const scanner = new Scanner(onStream);
   let last = 0;
   for await (const batch of lines) {
     const items: JsonItem[] = [];
@@ -47,7 +60,7 @@ export async function* jsonArrayItems(lines: AsyncIterable<Line[]>): AsyncGenera
 type Mode =
   | "start" // before the top-level value
   | "object" // in the top-level object, at a key, a ':', a ',' or its end
-  | "value" // in the top-level object, skipping the value of a key other than "messages"
+  | "value" // in the top-level object, skipping the value of a key other than "messages" or "stream"
   | "between" // in the messages array, between elements
   | "element" // in an element
   | "end"; // after the document: whitespace only
@@ -68,6 +81,12 @@ class Scanner {
   private elementLine = 0;
   private index = 0;
   private afterComma = false;
+  private readonly topLevelKeys = new Set<string>();
+  private pendingStream = false;
+  private readingStream = false;
+  private streamText = "";
+
+  constructor(private readonly onStream: ((declared: DeclaredStream) => void) | undefined) {}
 
   feed(text: string, line: number, out: JsonItem[]): void {
     const source = `${text}\n`;
@@ -76,11 +95,13 @@ class Scanner {
       const c = source[i];
       if (this.inString) {
         if (this.readingKey) this.key += c;
+        if (this.readingStream) this.streamText += c;
         if (this.escaped) this.escaped = false;
         else if (c === "\\") this.escaped = true;
         else if (c === '"') {
           this.inString = false;
           this.readingKey = false;
+          if (this.readingStream) this.finishStream(line);
         }
         continue;
       }
@@ -169,14 +190,21 @@ class Scanner {
       }
       this.key = "";
       this.afterColon = true;
-      if (name === "messages") {
-        if (this.messagesFound) throw new JsonStructureError(line, 'the key "messages" appears twice');
-        this.messagesFound = true;
-      }
+      const key = String(name);
+      if (this.topLevelKeys.has(key))
+        throw new JsonStructureError(line, `the key ${JSON.stringify(key)} appears twice in the top-level object`);
+      this.topLevelKeys.add(key);
+      if (name === "messages") this.messagesFound = true;
       this.pendingMessages = name === "messages";
+      this.pendingStream = name === "stream";
     } else if (this.afterColon) {
       this.afterColon = false;
-      if (this.pendingMessages) {
+      if (this.pendingStream) {
+        if (c !== '"') throw new JsonStructureError(line, 'expected a string under "stream"');
+        this.inString = true;
+        this.readingStream = true;
+        this.streamText = c;
+      } else if (this.pendingMessages) {
         if (c !== "[") throw new JsonStructureError(line, 'expected an array under "messages"');
         this.mode = "between";
         this.afterComma = false;
@@ -197,4 +225,17 @@ class Scanner {
   }
 
   private pendingMessages = false;
+
+  // The top-level "stream" string has been read: check it and hand it over.
+  private finishStream(line: number): void {
+    this.readingStream = false;
+    let stream: unknown;
+    try {
+      stream = JSON.parse(this.streamText);
+    } catch {
+      throw new JsonStructureError(line, 'the "stream" is not a valid JSON string');
+    }
+    if (stream === "") throw new JsonStructureError(line, 'the "stream" must not be empty');
+    this.onStream?.({ stream: stream as string, line });
+  }
 }

@@ -1,9 +1,13 @@
 import { createReadStream } from "node:fs";
 import * as path from "node:path";
-import { parse as parseCsv, type CsvError } from "csv-parse";
-import { findJsonHazards, jsonHazardField } from "../schemas/json-value";
-import { jsonArrayItems, JsonStructureError } from "./json-array-items";
-import { utf8Lines, type Line } from "./utf8-lines";
+import { parse as parseCsv, CsvError } from "csv-parse";
+import { MAX_REQUEST_BODY_BYTES } from "../schemas/http";
+import { jsonHazardField } from "../schemas/json-value";
+import { parseStrictJson } from "../schemas/strict-json";
+import { jsonArrayItems, JsonStructureError, type DeclaredStream } from "./json-array-items";
+import { NotUtf8Error, utf8Lines, type Line } from "./utf8-lines";
+
+export type { DeclaredStream } from "./json-array-items";
 
 /** The file formats `messaging send` reads. */
 export const FILE_FORMATS = ["ndjson", "json", "csv"] as const;
@@ -46,27 +50,51 @@ export class FileError extends Error {}
 /**
  * Reads the messages of a file as a stream, in arrays of entries (one per chunk read), in
  * file order: NDJSON (one message a line, blank lines skipped), JSON (an array of messages,
- * or `{ "messages": [...] }`), CSV (a header row, then `to` — numbers separated by `;` —
- * and `body`, or `template_id` and `model.<name>` columns). A UTF-8 byte order mark is
- * ignored. Memory stays flat: nothing but the current chunk and entry is held.
+ * or `{ "messages": [...], "stream"?: "..." }`), CSV (a header row, then `to` — numbers
+ * separated by `;` — and `body`, or `template_id` and `model.<name>` columns). UTF-8 only: a
+ * UTF-8 byte order mark is ignored, a UTF-16 or UTF-32 file is refused by name. Lines end
+ * with LF, CRLF or a lone CR. Memory stays flat: nothing but the current chunk and entry is
+ * held, and a long line costs time in proportion to its bytes.
  *
- * Each entry is checked for what JSON or CSV can carry but a message cannot: invalid UTF-8
- * (never replaced by U+FFFD), numbers out of range (`1e400`, which JSON.parse turns into
- * Infinity), keys named `__proto__`, nesting deeper than `MAX_JSON_DEPTH` (32); for CSV,
- * duplicate or unknown columns. Such an entry carries a `problem` naming the field; the
- * message schema judges the rest.
+ * JSON is read under the package's JSON rule (`schemas/strict-json.ts`): a duplicate key, a
+ * number a double does not read back exactly, `-0`, a number beyond ±(2^53 − 1) or out of
+ * range, a `__proto__` key, nesting deeper than `MAX_JSON_DEPTH` (32), or invalid UTF-8
+ * (never replaced by U+FFFD) make the entry carry a `problem` naming the field. CSV values
+ * are kept exactly as written (see {@link csvMessage}). A message that could not fit in a call
+ * of its own (`MAX_REQUEST_BODY_BYTES`) has a problem too. The message schema judges the rest.
  * @param onBytes called with every chunk of the file's bytes, in order (e.g. to hash the file)
+ * @param onStream called when a JSON file's top-level object names a `stream`
  * @throws FileError when the file as a whole cannot be read
  */
 export async function* readEntries(
   file: string,
   format: FileFormat,
   onBytes?: (chunk: Buffer) => void,
+  onStream?: (declared: DeclaredStream) => void,
 ): AsyncGenerator<Entry[], void, undefined> {
   const lines = utf8Lines(fileChunks(file, onBytes));
-  if (format === "ndjson") yield* ndjsonEntries(lines);
-  else if (format === "json") yield* jsonEntries(lines);
-  else yield* csvEntries(lines);
+  try {
+    if (format === "ndjson") yield* ndjsonEntries(lines);
+    else if (format === "json") yield* jsonEntries(lines, onStream);
+    else yield* csvEntries(lines);
+  } catch (error) {
+    if (error instanceof NotUtf8Error) throw new FileError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * The stream to send on: `--stream` when given, else the JSON file's top-level `stream`, else
+ * `transactional`.
+ * @throws FileError when both are given and differ (the file's would otherwise be ignored)
+ */
+export function chooseStream(given: string | undefined, declared: DeclaredStream | undefined): string {
+  if (declared !== undefined && given !== undefined && given !== declared.stream) {
+    throw new FileError(
+      `line ${declared.line}: the file's "stream" is '${declared.stream}' but --stream is '${given}': remove one, or make them agree`,
+    );
+  }
+  return given ?? declared?.stream ?? "transactional";
 }
 
 async function* fileChunks(file: string, onBytes: ((chunk: Buffer) => void) | undefined): AsyncGenerator<Buffer, void, undefined> {
@@ -92,9 +120,12 @@ async function* ndjsonEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entr
   }
 }
 
-async function* jsonEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[], void, undefined> {
+async function* jsonEntries(
+  lines: AsyncIterable<Line[]>,
+  onStream: ((declared: DeclaredStream) => void) | undefined,
+): AsyncGenerator<Entry[], void, undefined> {
   try {
-    for await (const items of jsonArrayItems(lines)) {
+    for await (const items of jsonArrayItems(lines, onStream)) {
       yield items.map((item) => jsonEntry(`item ${item.index} (line ${item.line})`, item.text));
     }
   } catch (error) {
@@ -104,25 +135,36 @@ async function* jsonEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[
 }
 
 function jsonEntry(location: string, text: string): Entry {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { location, source: text, problem: { reason: `not valid JSON: ${(error as Error).message}` } };
+  const parsed = parseStrictJson(text, { limit: 1 });
+  if (!parsed.ok) {
+    if (parsed.syntax !== undefined) return { location, source: text, problem: { reason: `not valid JSON: ${parsed.syntax}` } };
+    const [hazard] = parsed.problems;
+    return { location, source: text, problem: { field: jsonHazardField(hazard), reason: hazard.message } };
   }
-  const problem = unsafeValue(value);
-  return problem === undefined ? { location, source: text, value } : { location, source: text, problem };
+  return withSizeCheck({ location, source: text, value: parsed.value });
 }
 
+// Room in a call for the envelope around one message: `{"stream":…,"messages":[…]}`.
+const ENVELOPE_BYTES = 1024;
+
 /**
- * The first thing in a parsed JSON value that would not reach the service as written (the
- * schemas' own rules, `schemas/json-value.ts`): a key `__proto__` (JSON.parse keeps it as an
- * own member, but JavaScript objects and zod's records drop it or change a prototype with
- * it), a number JSON.parse made infinite (`1e400`), nesting deeper than `MAX_JSON_DEPTH`.
+ * The entry, or the entry with a problem when its message could not fit in a call of its own.
+ * A message's JSON takes at most 6 bytes per UTF-16 unit of its source (a control character
+ * becomes `\u00XX`), so only sources near the limit are serialized to be measured.
  */
-function unsafeValue(value: unknown): { field: string; reason: string } | undefined {
-  const [hazard] = findJsonHazards(value, { limit: 1 });
-  return hazard === undefined ? undefined : { field: jsonHazardField(hazard), reason: hazard.message };
+function withSizeCheck(entry: Entry): Entry {
+  if (entry.source.length * 6 + ENVELOPE_BYTES <= MAX_REQUEST_BODY_BYTES) return entry;
+  const bytes = Buffer.byteLength(JSON.stringify(entry.value), "utf8");
+  if (bytes + ENVELOPE_BYTES <= MAX_REQUEST_BODY_BYTES) return entry;
+  return {
+    location: entry.location,
+    source: entry.source,
+    problem: {
+      reason:
+        `the message takes ${bytes} bytes as JSON; one call carries at most ${MAX_REQUEST_BODY_BYTES} bytes (10 MiB) in all, ` +
+        "so it cannot be sent even alone (--batch-size 1): shorten it or split it",
+    },
+  };
 }
 
 const MODEL_PREFIX = "model.";
@@ -144,6 +186,27 @@ function headerProblem(columns: readonly string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * A csv-parse error as a FileError naming the line and field (1-based) where it is. The line
+ * is csv-parse's, unless a CRLF inside quotes earlier made its count run ahead: then it is
+ * the line the failing record starts on, counted here (`consumedLines` by earlier records).
+ */
+function csvFileError(error: CsvError, header: readonly string[] | undefined, consumedLines: number, crlfInQuotes: boolean): FileError {
+  const { lines, column, empty_lines: emptyLines } = error as CsvError & { lines?: number; column?: number | string; empty_lines?: number };
+  const line = crlfInQuotes || lines === undefined ? 1 + consumedLines + (emptyLines ?? 0) : lines;
+  const field = typeof column === "number" ? `, field ${column + 1}${header?.[column] !== undefined ? ` (${header[column]})` : ""}` : "";
+  return new FileError(`not valid CSV at line ${line}${field}: ${error.message} (code ${error.code})`);
+}
+
+// Line breaks (CRLF, CR or LF, each one break) inside a record's values: quoted fields only.
+function lineBreaksIn(record: readonly string[]): number {
+  let count = 0;
+  for (const value of record) {
+    if (value.includes("\n") || value.includes("\r")) count += value.match(BREAK)?.length ?? 0;
+  }
+  return count;
+}
+
 async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[], void, undefined> {
   let header: string[] | undefined;
   const invalidLines: Entry[] = [];
@@ -151,13 +214,15 @@ async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[]
     // Records as arrays: the header is checked here and the message built below, never by
     // assigning column names to an object (a `__proto__` column would change its prototype).
     skip_empty_lines: true,
-    trim: true,
+    // No trim: values are kept as written (see csvMessage); a space before a quoted field is
+    // a clear error (INVALID_OPENING_QUOTE), not a silent change.
     info: true,
     raw: true,
     relax_column_count: false,
   });
-  // Lines are fed as text with '\n' breaks, so csv-parse's line numbers are the file's;
-  // a line that is not UTF-8 is fed empty (and reported) so the numbering stays right.
+  // Lines are fed as text with their own line breaks, so csv-parse sees the file's bytes
+  // (a quoted "a\r\nb" stays CRLF) and its line numbers are the file's; a line that is not
+  // UTF-8 is fed empty (and reported) so the numbering stays right.
   const feed = (async () => {
     try {
       for await (const batch of lines) {
@@ -166,8 +231,8 @@ async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[]
         for (const line of batch) {
           if (line.text === undefined) {
             invalidLines.push({ location: `line ${line.number}`, source: "", problem: { reason: "not valid UTF-8" } });
-            text += "\n";
-          } else text += `${line.text}\n`;
+            text += line.ending;
+          } else text += line.text + line.ending;
         }
         if (!parser.write(text)) {
           await new Promise((resolve) => {
@@ -181,17 +246,27 @@ async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[]
       if (!parser.destroyed) parser.destroy(error as Error);
     }
   })();
+  // Line numbers are counted here, not taken from csv-parse: it counts a CRLF inside a quoted
+  // field as two lines. A record starts after the lines of the records before it (1 plus the
+  // line breaks inside its values) and the blank lines skipped so far.
+  let consumedLines = 0;
+  let crlfInQuotes = false;
   try {
     let entries: Entry[] = [];
-    for await (const { record, raw, info } of parser as AsyncIterable<{ record: string[]; raw: string; info: { lines: number } }>) {
+    for await (const { record, raw, info } of parser as AsyncIterable<{ record: string[]; raw: string; info: { empty_lines: number } }>) {
       if (invalidLines.length > 0) entries.push(...invalidLines.splice(0));
+      const line = 1 + consumedLines + info.empty_lines;
+      const breaks = lineBreaksIn(record);
+      consumedLines += 1 + breaks;
+      if (breaks > 0 && record.some((value) => value.includes("\r\n"))) crlfInQuotes = true;
       if (header === undefined) {
-        header = record;
+        // Column names are names, not data: spaces around them are dropped.
+        header = record.map((column) => column.trim());
         const problem = headerProblem(header);
-        if (problem !== undefined) throw new FileError(`line ${startLine(raw, info.lines)}: ${problem}`);
+        if (problem !== undefined) throw new FileError(`line ${line}: ${problem}`);
         continue;
       }
-      entries.push({ location: `line ${startLine(raw, info.lines)}`, source: raw, value: csvMessage(header, record) });
+      entries.push(withSizeCheck({ location: `line ${line}`, source: raw, value: csvMessage(header, record) }));
       if (entries.length >= 1000) {
         yield entries;
         entries = [];
@@ -200,7 +275,8 @@ async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[]
     entries.push(...invalidLines.splice(0));
     if (entries.length > 0) yield entries;
   } catch (error) {
-    if ((error as CsvError).code?.startsWith("CSV_")) throw new FileError(`not valid CSV: ${(error as Error).message}`);
+    // Every csv-parse error (its codes are CSV_* and others such as INVALID_OPENING_QUOTE).
+    if (error instanceof CsvError) throw csvFileError(error, header, consumedLines, crlfInQuotes);
     throw error;
   } finally {
     if (!parser.destroyed) parser.destroy();
@@ -208,17 +284,29 @@ async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[]
   }
 }
 
+/**
+ * A CSV record as a message, every value exactly as written (quoted content byte for byte,
+ * unquoted spaces kept), except recipients: `to` is split on `;` and each number trimmed.
+ * `body` and `template_id` are left out when empty (a row uses one or the other); a row with
+ * a template keeps every `model.<name>` value, empty ones as `""`. Model values in a row
+ * without a template make it a template message with an empty id, which the schema refuses
+ * by name rather than dropping them.
+ */
 function csvMessage(header: readonly string[], record: readonly string[]): Record<string, unknown> {
   let to = "";
   let body = "";
   let templateId = "";
+  let modelGiven = false;
   const model: Record<string, string> = {};
   header.forEach((column, i) => {
     const value = record[i] ?? "";
     if (column === "to" || column === "tos") to = value;
     else if (column === "body") body = value;
     else if (column === "template_id") templateId = value;
-    else if (value !== "") model[column.slice(MODEL_PREFIX.length)] = value;
+    else {
+      model[column.slice(MODEL_PREFIX.length)] = value;
+      if (value !== "") modelGiven = true;
+    }
   });
   const message: Record<string, unknown> = {
     tos: to
@@ -226,14 +314,9 @@ function csvMessage(header: readonly string[], record: readonly string[]): Recor
       .map((item) => item.trim())
       .filter(Boolean),
   };
-  if (body) message.body = body;
-  if (templateId) message.template = { id: templateId, model };
+  if (body !== "") message.body = body;
+  if (templateId !== "" || modelGiven) message.template = { id: templateId, model };
   return message;
 }
 
-// `info.lines` is the line a record ends on; a quoted field can span lines, and users look
-// for the line it starts on. `raw` may begin with the blank lines skipped before it.
-function startLine(raw: string, endLine: number): number {
-  const record = raw.replace(/^(?:[ \t]*\n)+/, "").replace(/\n$/, "");
-  return endLine - (record.split("\n").length - 1);
-}
+const BREAK = /\r\n|\r|\n/g;

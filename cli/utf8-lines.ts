@@ -1,48 +1,91 @@
 import { isUtf8 } from "node:buffer";
+import { wideEncoding } from "../schemas/utf8-text";
 
-/** One line of a file, numbered from 1, without its line break (`\n` or `\r\n`). */
+/** How a line ended: `\n`, `\r\n`, a lone `\r` (classic Mac files), or nothing (the last line). */
+export type LineEnding = "\n" | "\r\n" | "\r" | "";
+
+/** One line of a file, numbered from 1, without its line break. */
 export type Line =
-  | { readonly number: number; readonly text: string }
+  | { readonly number: number; readonly text: string; readonly ending: LineEnding }
   /** The line's bytes are not valid UTF-8: it has no text (never a silent U+FFFD). */
-  | { readonly number: number; readonly text?: undefined; readonly invalidUtf8: true };
+  | { readonly number: number; readonly text?: undefined; readonly invalidUtf8: true; readonly ending: LineEnding };
+
+/** The file is not UTF-8 as a whole (UTF-16 or UTF-32, by its byte order mark or its NUL bytes). */
+export class NotUtf8Error extends Error {}
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
 /**
- * Splits a byte stream into lines and decodes each as UTF-8, checking it strictly: a line
- * with invalid bytes comes back marked, with its number, instead of with replacement
- * characters. A UTF-8 byte order mark at the start is dropped. Lines come in arrays (one per
- * chunk read), so a consumer walks them without an `await` per line. Memory: one chunk of
- * the stream plus the longest line.
+ * Splits a byte stream into lines at `\n`, `\r\n` or a lone `\r`, and decodes each as UTF-8,
+ * checking it strictly: a line with invalid bytes comes back marked, with its number, instead
+ * of with replacement characters. Each line says how it ended, so a reader that needs the
+ * exact bytes (CSV's quoted fields) can put them back. A UTF-8 byte order mark at the start
+ * is dropped; a UTF-16 or UTF-32 file throws {@link NotUtf8Error}. Lines come in arrays (one
+ * per chunk read), so a consumer walks them without an `await` per line.
+ *
+ * Linear in the bytes whatever the line lengths: the pieces of an unfinished line are kept
+ * in a list and joined once, when its end arrives. Memory: one chunk plus the longest line.
  */
 export async function* utf8Lines(stream: AsyncIterable<Buffer>): AsyncGenerator<Line[], void, undefined> {
-  let pending: Buffer | undefined;
+  let pieces: Buffer[] = [];
   let number = 0;
   let first = true;
-  const decode = (bytes: Buffer): Line => {
+  // The previous chunk ended with '\r': the line before it is complete, its ending not yet known.
+  let endedWithCr = false;
+  const decode = (content: Buffer, ending: LineEnding): Line => {
     number++;
-    let end = bytes.length;
-    if (end > 0 && bytes[end - 1] === CARRIAGE_RETURN) end--;
-    let start = 0;
-    if (first) {
-      first = false;
-      if (end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
-    }
-    const content = bytes.subarray(start, end);
-    return isUtf8(content) ? { number, text: content.toString("utf8") } : { number, invalidUtf8: true };
+    if (number === 1 && content.length >= 3 && content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf)
+      content = content.subarray(3);
+    return isUtf8(content) ? { number, text: content.toString("utf8"), ending } : { number, invalidUtf8: true, ending };
+  };
+  const takePending = (tail: Buffer): Buffer => {
+    if (pieces.length === 0) return tail;
+    const line = Buffer.concat(tail.length > 0 ? [...pieces, tail] : pieces);
+    pieces = [];
+    return line;
   };
   for await (const chunk of stream) {
-    const buffer = pending === undefined ? chunk : Buffer.concat([pending, chunk]);
+    if (chunk.length === 0) continue;
+    if (first) {
+      first = false;
+      const wide = wideEncoding(chunk);
+      if (wide !== undefined) throw new NotUtf8Error(`the file is ${wide}; only UTF-8 is accepted: save it as UTF-8`);
+    }
     const lines: Line[] = [];
     let start = 0;
-    for (let end = buffer.indexOf(NEWLINE, start); end !== -1; end = buffer.indexOf(NEWLINE, start)) {
-      lines.push(decode(buffer.subarray(start, end)));
-      start = end + 1;
+    if (endedWithCr) {
+      endedWithCr = false;
+      const crlf = chunk[0] === NEWLINE;
+      lines.push(decode(takePending(Buffer.alloc(0)), crlf ? "\r\n" : "\r"));
+      if (crlf) start = 1;
     }
-    // Copied, so the rest of a large chunk is not kept alive by a short unfinished line.
-    pending = start < buffer.length ? Buffer.from(buffer.subarray(start)) : undefined;
+    let nextLf = chunk.indexOf(NEWLINE, start);
+    let nextCr = chunk.indexOf(CARRIAGE_RETURN, start);
+    while (nextLf !== -1 || nextCr !== -1) {
+      if (nextCr !== -1 && (nextLf === -1 || nextCr < nextLf)) {
+        const content = takePending(chunk.subarray(start, nextCr));
+        if (nextCr === chunk.length - 1) {
+          // A '\r' at the chunk's end: '\r\n' or a lone '\r' is decided by the next chunk.
+          pieces = [Buffer.from(content)];
+          endedWithCr = true;
+          start = chunk.length;
+          break;
+        }
+        const crlf = chunk[nextCr + 1] === NEWLINE;
+        lines.push(decode(content, crlf ? "\r\n" : "\r"));
+        start = nextCr + (crlf ? 2 : 1);
+      } else {
+        lines.push(decode(takePending(chunk.subarray(start, nextLf)), "\n"));
+        start = nextLf + 1;
+      }
+      if (nextLf !== -1 && nextLf < start) nextLf = chunk.indexOf(NEWLINE, start);
+      if (nextCr !== -1 && nextCr < start) nextCr = chunk.indexOf(CARRIAGE_RETURN, start);
+    }
+    // Copied, so a short unfinished line does not keep the rest of a large chunk alive.
+    if (start < chunk.length) pieces.push(Buffer.from(chunk.subarray(start)));
     if (lines.length > 0) yield lines;
   }
-  if (pending !== undefined) yield [decode(pending)];
+  if (endedWithCr) yield [decode(takePending(Buffer.alloc(0)), "\r")];
+  else if (pieces.length > 0) yield [decode(takePending(Buffer.alloc(0)), "")];
 }

@@ -1,12 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import { addFieldError, decodeUtf8Text, jsonHazardField, parseStrictJson, wideEncoding, type FieldErrors } from "../schemas";
-import { JSON_CONTENT_TYPE } from "../schemas/http";
+import { JSON_CONTENT_TYPE, MAX_REQUEST_BODY_BYTES } from "../schemas/http";
 import { problem, validationProblem } from "./problem-response";
 
 export { firstInvalidUtf8 } from "../schemas/utf8-text";
 
-/** Largest request body the emulator accepts: 10 MiB. Larger bodies get 413. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+/** Largest request body the emulator accepts: 10 MiB (`MAX_REQUEST_BODY_BYTES`). Larger bodies get 413. */
+export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
 /**
  * What reading a body produced: the bytes, or the fact that it is over the cap (declared by

@@ -26,3 +26,10 @@ export const REQUEST_ID_HEADER = "x-request-id";
 export const JSON_CONTENT_TYPE = "application/json";
 /** Media type of form-encoded request bodies (the webhook endpoint creation). */
 export const FORM_CONTENT_TYPE = "application/x-www-form-urlencoded";
+
+/**
+ * Largest request body, in bytes: 10 MiB. The spec sets no limit; this is the emulator's
+ * (larger bodies get 413), and `messaging send --dry-run` refuses a single message that
+ * could not fit in a call of its own under it.
+ */
+export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;

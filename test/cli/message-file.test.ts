@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { FileError, fileFormat, readEntries, type Entry, type FileFormat } from "../../cli/message-file";
+import { chooseStream, FileError, fileFormat, readEntries, type DeclaredStream, type Entry, type FileFormat } from "../../cli/message-file";
 
 let dir: string;
 beforeAll(() => {
@@ -139,7 +139,140 @@ describe("CSV", () => {
   });
 
   it("reports malformed CSV with its line", async () => {
-    expect(await fileError("malformed.csv", `to,body\n${A},hi\n${B},"unclosed\n`)).toMatch(/^not valid CSV: .*line 3/);
+    expect(await fileError("malformed.csv", `to,body\n${A},hi\n${B},"unclosed\n`)).toMatch(
+      /^not valid CSV at line 3, field 2( \(body\))?: Quote Not Closed.*\(code CSV_QUOTE_NOT_CLOSED\)/,
+    );
+  });
+
+  it("reports a stray quote (INVALID_OPENING_QUOTE, a code without CSV_) with its line and field", async () => {
+    expect(await fileError("stray.csv", `to,body\n${A},ok\n${A},say "hi"\n`)).toMatch(
+      /^not valid CSV at line 3, field 2( \(body\))?: Invalid Opening Quote/,
+    );
+  });
+
+  it("keeps quoted content byte for byte: CRLF, lone CR and LF inside quotes", async () => {
+    const crlf = await entries("crlf.csv", `to,body\r\n${A},"a\r\nb"\r\n${B},"c\nd"\r\n${C},"e\rf"\r\n`);
+    expect(values(crlf)).toEqual([
+      { tos: [A], body: "a\r\nb" },
+      { tos: [B], body: "c\nd" },
+      { tos: [C], body: "e\rf" },
+    ]);
+    expect(locations(crlf)).toEqual(["line 2", "line 4", "line 6"]);
+    const lf = await entries("lf.csv", `to,body\n${A},"a\r\nb"\n`);
+    expect(values(lf)).toEqual([{ tos: [A], body: "a\r\nb" }]);
+  });
+
+  it("keeps unquoted spaces in values; trims column names and each recipient", async () => {
+    const list = await entries("spaces.csv", ` to , body \n ${A} ;  ${B} ,  hello  \n`);
+    expect(values(list)).toEqual([{ tos: [A, B], body: "  hello  " }]);
+  });
+
+  it("keeps an empty model value as an empty string, and refuses model values without a template id", async () => {
+    const list = await entries("empty-model.csv", `to,template_id,model.x,model.y\n${A},t,,1\n${B},,v,\n`);
+    expect(values(list)).toEqual([
+      { tos: [A], template: { id: "t", model: { x: "", y: "1" } } },
+      { tos: [B], template: { id: "", model: { x: "v", y: "" } } },
+    ]);
+  });
+
+  it("reads a file with CR-only line endings", async () => {
+    const list = await entries("mac.csv", `to,body\r${A},one\r${B},two\r`);
+    expect(values(list)).toEqual([
+      { tos: [A], body: "one" },
+      { tos: [B], body: "two" },
+    ]);
+    expect(locations(list)).toEqual(["line 2", "line 3"]);
+  });
+});
+
+describe("the JSON reading rule in files", () => {
+  it.each<[string, string, string | undefined, RegExp]>([
+    ["a duplicate key (NDJSON)", `{"tos":["${A}"],"body":"SEND THIS","body":"not this"}\n`, "body", /appears more than once/],
+    [
+      "an integer above 2^53 (NDJSON)",
+      `{"tos":["${A}"],"template":{"id":"t","model":{"n":9007199254740993}}}\n`,
+      "template.model.n",
+      /read as 9007199254740992/,
+    ],
+    ["1e-400 (NDJSON)", `{"tos":["${A}"],"template":{"id":"t","model":{"n":1e-400}}}\n`, "template.model.n", /read as 0/],
+    ["-0 (NDJSON)", `{"tos":["${A}"],"template":{"id":"t","model":{"n":-0}}}\n`, "template.model.n", /other than -0/],
+  ])("%s is a problem naming the field", async (_, content, field, reason) => {
+    const [entry] = await entries("rule.ndjson", content);
+    expect(entry.problem).toEqual({ field, reason: expect.stringMatching(reason) });
+  });
+
+  it("a duplicate key in a JSON file's element names the item", async () => {
+    const [entry] = await entries("dup.json", `[{"tos":["${A}"],"tos":["${B}"],"body":"x"}]`);
+    expect(entry).toMatchObject({
+      location: "item 0 (line 1)",
+      problem: { field: "tos", reason: expect.stringMatching(/more than once/) },
+    });
+  });
+
+  it("reads NDJSON with CR-only line endings line by line", async () => {
+    const list = await entries("mac.ndjson", `{"tos":["${A}"],"body":"one"}\r{"tos":["${B}"],"body":"two"}\r`);
+    expect(values(list)).toEqual([
+      { tos: [A], body: "one" },
+      { tos: [B], body: "two" },
+    ]);
+  });
+
+  it.each([
+    ["a.ndjson", Buffer.from(`{"tos":["${A}"],"body":"x"}\n`, "utf16le"), /UTF-16 or UTF-32/],
+    [
+      "b.csv",
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`to,body\n${A},x\n`, "utf16le")]),
+      /UTF-16LE \(byte order mark FF FE\)/,
+    ],
+  ])("%s in UTF-16 is refused by name", async (name, content, expected) => {
+    await expect(entries(name, content)).rejects.toThrow(expected);
+  });
+
+  it("a message too large for a call of its own is a problem naming the limit", async () => {
+    const body = "x".repeat(10 * 1024 * 1024);
+    const list = await entries("huge.ndjson", `{"tos":["${A}"],"body":"ok"}\n{"tos":["${A}"],"body":"${body}"}\n`);
+    expect(list[0].problem).toBeUndefined();
+    expect(list[1]).toMatchObject({
+      location: "line 2",
+      problem: { reason: expect.stringMatching(/takes \d+ bytes as JSON; one call carries at most 10485760 bytes .*--batch-size 1/) },
+    });
+  });
+});
+
+describe("a JSON file's top-level stream", () => {
+  async function declared(content: string): Promise<DeclaredStream | undefined> {
+    const target = path.join(dir, "stream.json");
+    writeFileSync(target, content);
+    let found: DeclaredStream | undefined;
+    for await (const batch of readEntries(target, "json", undefined, (d) => (found = d))) void batch;
+    return found;
+  }
+
+  it("is reported with its line, before or after the messages", async () => {
+    expect(await declared(`{"stream":"marketing","messages":[{"tos":["${A}"],"body":"x"}]}`)).toEqual({ stream: "marketing", line: 1 });
+    expect(await declared(`{"messages":[{"tos":["${A}"],"body":"x"}],\n"stream":"mark\\u0065ting"}`)).toEqual({
+      stream: "marketing",
+      line: 2,
+    });
+    expect(await declared(`[{"tos":["${A}"],"body":"x"}]`)).toBeUndefined();
+  });
+
+  it.each([
+    [`{"stream":1,"messages":[]}`, /expected a string under "stream"/],
+    [`{"stream":"","messages":[]}`, /"stream" must not be empty/],
+    [`{"stream":"a","stream":"b","messages":[]}`, /the key "stream" appears twice/],
+    [`{"messages":[],"messages":[]}`, /the key "messages" appears twice/],
+  ])("%s is refused", async (content, expected) => {
+    expect(await fileError("bad-stream.json", content)).toMatch(expected);
+  });
+
+  it("chooseStream: --stream, else the file's, else transactional; a conflict is an error naming both", () => {
+    const file = { stream: "marketing", line: 3 };
+    expect(chooseStream(undefined, file)).toBe("marketing");
+    expect(chooseStream("marketing", file)).toBe("marketing");
+    expect(chooseStream("alerts", undefined)).toBe("alerts");
+    expect(chooseStream(undefined, undefined)).toBe("transactional");
+    expect(() => chooseStream("transactional", file)).toThrow(/line 3: the file's "stream" is 'marketing' but --stream is 'transactional'/);
   });
 });
 
