@@ -84,6 +84,24 @@ export async function* readEntries(
 }
 
 /**
+ * The stream to send `file` on (see {@link chooseStream}): for a JSON file its top-level
+ * `stream` is read first (a pass over the file's structure; its messages are not parsed).
+ * @throws FileError for a conflict with `--stream`, or a file that cannot be read
+ */
+export async function streamForFile(file: string, format: FileFormat, given: string | undefined): Promise<string> {
+  if (format !== "json") return chooseStream(given, undefined);
+  let declared: DeclaredStream | undefined;
+  try {
+    for await (const items of jsonArrayItems(utf8Lines(fileChunks(file, undefined)), (found) => (declared = found))) void items;
+  } catch (error) {
+    if (error instanceof NotUtf8Error) throw new FileError(error.message);
+    // The structure's own errors are reported, with every message's, by the reading pass.
+    if (!(error instanceof JsonStructureError)) throw error;
+  }
+  return chooseStream(given, declared);
+}
+
+/**
  * The stream to send on: `--stream` when given, else the JSON file's top-level `stream`, else
  * `transactional`.
  * @throws FileError when both are given and differ (the file's would otherwise be ignored)

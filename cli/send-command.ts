@@ -4,7 +4,7 @@ import type { MessagingClient } from "../client/messaging-client";
 import { clientFromSettings, readSetting } from "../client/settings";
 import { isConfigurationError } from "../errors/messaging-error";
 import { EXIT } from "./exit-codes";
-import { FileError } from "./message-file";
+import { FileError, streamForFile } from "./message-file";
 import { programName } from "./program-name";
 import { createProgress } from "./progress";
 import { finishCommand, parseSendOptions, SEND_HELP, SEND_USAGE, type SendOptions } from "./send-options";
@@ -40,7 +40,18 @@ export async function runSendCommand(argv: string[]): Promise<number> {
   }
 }
 
-async function send(options: SendOptions, signals: SignalWatch): Promise<number> {
+async function send(parsed: SendOptions, signals: SignalWatch): Promise<number> {
+  let options: SendOptions;
+  try {
+    options = { ...parsed, stream: await streamForFile(parsed.file, parsed.format, parsed.streamGiven ? parsed.stream : undefined) };
+  } catch (error) {
+    if (!(error instanceof FileError)) throw error;
+    return new SendReport(parsed.json, { file: parsed.file, stream: parsed.stream }).end(
+      { status: "invalid", error: error.message },
+      `messaging send: ${parsed.file}: ${error.message}\nnothing was sent\n`,
+      1,
+    );
+  }
   const sendId = options.sendId ?? (options.resend ? randomBytes(6).toString("hex") : "");
   const finish = finishCommand(options, sendId, programName());
   const keyPrefix = options.idempotencyKeyPrefix ?? DEFAULT_KEY_PREFIX;

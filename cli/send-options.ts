@@ -76,6 +76,8 @@ ${exitCodesHelp()}  (send: 0 sent, already sent, or valid with --dry-run; 1 not 
 export interface SendOptions {
   readonly file: string;
   readonly stream: string;
+  /** --stream was given (else a JSON file's top-level "stream" may name it). */
+  readonly streamGiven: boolean;
   readonly format: FileFormat;
   readonly formatGiven: boolean;
   readonly batchSize: number;
@@ -100,7 +102,7 @@ export function parseSendOptions(argv: string[]): SendOptions | "help" | string 
       args: argv,
       options: {
         file: { type: "string" },
-        stream: { type: "string", default: "transactional" },
+        stream: { type: "string" },
         format: { type: "string" },
         "batch-size": { type: "string" },
         concurrency: { type: "string" },
@@ -122,7 +124,7 @@ export function parseSendOptions(argv: string[]): SendOptions | "help" | string 
   }
   if (values.help) return "help";
   if (!values.file) return "missing --file";
-  if (!values.stream) return "--stream must not be empty";
+  if (values.stream === "") return "--stream must not be empty";
   const batchSize = integerOption("--batch-size", values["batch-size"], 1, MAX_MESSAGES_PER_BATCH);
   if (typeof batchSize === "string") return batchSize;
   const concurrency = integerOption("--concurrency", values.concurrency, 1, MAX_SEND_CONCURRENCY);
@@ -145,7 +147,8 @@ export function parseSendOptions(argv: string[]): SendOptions | "help" | string 
   if (values["state-dir"] === "") return "--state-dir must not be empty";
   return {
     file: values.file,
-    stream: values.stream,
+    stream: values.stream ?? "transactional",
+    streamGiven: values.stream !== undefined,
     format: format as FileFormat,
     formatGiven: values.format !== undefined,
     batchSize: batchSize ?? MAX_MESSAGES_PER_BATCH,
