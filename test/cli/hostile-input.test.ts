@@ -20,10 +20,15 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `messaging send --file NAME --dry-run` on the content; exit code and stderr. */
-function dryRun(name: string, content: string | Buffer): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function dryRun(
+  name: string,
+  content: string | Buffer,
+  extra: string[] = [],
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   writeFileSync(path.join(dir, name), content);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "send", "--file", name, "--dry-run"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const args = [CLI, "send", "--file", name, "--dry-run", ...extra];
+    const child = spawn(process.execPath, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
@@ -119,6 +124,73 @@ const CASES: Array<[string, string, string | Buffer, RegExp]> = [
     /line 1: template\.model\.a(\[0\])+: nested more than 32 levels deep/,
   ],
   ["a hole in a JSON array is not JSON", "holes.json", `[${OK},,${OK}]`, /not valid JSON \(line 1\): unexpected ','/],
+  // the JSON reading rule (issue: silent changes)
+  [
+    "a duplicate key (the last would win)",
+    "dup.ndjson",
+    `{"tos":["${A}"],"body":"SEND THIS","body":"not this"}\n`,
+    /line 1: body: this key appears more than once in the object/,
+  ],
+  [
+    "a duplicate key in a JSON file's message",
+    "dup.json",
+    `[{"tos":["${A}"],"tos":[],"body":"x"}]`,
+    /item 0 \(line 1\): tos: this key appears/,
+  ],
+  [
+    "a duplicate top-level key in a JSON file",
+    "dup-top.json",
+    `{"messages":[${OK}],"messages":[]}`,
+    /line 1\): the key "messages" appears twice/,
+  ],
+  [
+    "an integer above 2^53",
+    "big.ndjson",
+    `{"tos":["${A}"],"template":{"id":"t","model":{"id":9007199254740993}}}\n`,
+    /line 1: template\.model\.id: 9007199254740993 .* read as 9007199254740992/,
+  ],
+  [
+    "1e-400",
+    "tiny.ndjson",
+    `{"tos":["${A}"],"template":{"id":"t","model":{"x":1e-400}}}\n`,
+    /line 1: template\.model\.x: 1e-400 is too small/,
+  ],
+  [
+    "-0",
+    "negzero.json",
+    `[{"tos":["${A}"],"template":{"id":"t","model":{"x":-0}}}]`,
+    /item 0 \(line 1\): template\.model\.x: expected a number other than -0/,
+  ],
+  // encodings and line endings
+  ["a UTF-16 NDJSON file", "utf16.ndjson", Buffer.from(`${OK}\n`, "utf16le"), /utf16\.ndjson: the file is UTF-16 or UTF-32 .*only UTF-8/],
+  [
+    "a UTF-16 CSV file with its byte order mark",
+    "utf16.csv",
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`to,body\n${A},x\n`, "utf16le")]),
+    /the file is UTF-16LE \(byte order mark FF FE\)/,
+  ],
+  [
+    "CR-only line endings with a bad second line",
+    "mac.ndjson",
+    `${OK}\r{"tos":["${A}"]}\r`,
+    /line 2: \(root\): a message needs either body or template/,
+  ],
+  // CSV errors go through the error path with line and field
+  [
+    "a stray quote in a CSV value",
+    "stray.csv",
+    `to,body\n${A},say "hi"\n`,
+    /stray\.csv: not valid CSV at line 2, field 2.*Invalid Opening Quote/,
+  ],
+  ["a space before a quoted CSV value", "space.csv", `to,body\n${A}, "hi"\n`, /not valid CSV at line 2, field 2.*Invalid Opening Quote/],
+  ["CSV model values without a template id", "model.csv", `to,body,template_id,model.x\n${A},hi,,v\n`, /line 2: template\.id/],
+  // a message no call can carry
+  [
+    "a single message over the per-request limit",
+    "huge.ndjson",
+    `${OK}\n{"tos":["${A}"],"body":"${"x".repeat(10 * 1024 * 1024 + 10)}"}\n`,
+    /line 2: the message takes \d+ bytes as JSON; one call carries at most 10485760 bytes \(10 MiB\).*--batch-size 1/,
+  ],
 ];
 
 describe("messaging send --dry-run on hostile files", () => {
@@ -128,6 +200,32 @@ describe("messaging send --dry-run on hostile files", () => {
     expect(run.stderr).toContain("nothing was sent");
     expect(run.stderr).not.toMatch(/TypeError|RangeError|at .*\.js:\d+/); // no crash trace
     expect(run.code).toBe(1);
+  });
+
+  it("a CSV error is reported in --json too, with the file, line and field", async () => {
+    const run = await dryRun("stray-json.csv", `to,body\n${A},say "hi"\n`, ["--json"]);
+    expect(run.code).toBe(1);
+    const outcome = JSON.parse(run.stdout);
+    expect(outcome).toMatchObject({ status: "invalid", file: "stray-json.csv" });
+    expect(outcome.error).toMatch(/^not valid CSV at line 2, field 2/);
+  });
+
+  it("a JSON file's top-level stream is used, and a conflicting --stream is refused naming both", async () => {
+    const file = `{"stream":"marketing","messages":[${OK}]}`;
+    const used = await dryRun("stream.json", file);
+    expect(used.code).toBe(0);
+    expect(used.stdout).toContain("on stream 'marketing'");
+    const conflict = await dryRun("stream.json", file, ["--stream", "transactional"]);
+    expect(conflict.code).toBe(1);
+    expect(conflict.stderr).toMatch(/stream\.json: line 1: the file's "stream" is 'marketing' but --stream is 'transactional'/);
+    const agreeing = await dryRun("stream.json", file, ["--stream", "marketing"]);
+    expect(agreeing.code).toBe(0);
+  });
+
+  it("keeps CSV values exactly: quoted CRLF, unquoted spaces, empty model values (--dry-run passes)", async () => {
+    const run = await dryRun("exact.csv", `to,body,template_id,model.x\r\n${A},"a\r\nb",,\r\n${A},  hello  ,,\r\n${A},,t,\r\n`);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain("3 valid message(s)");
   });
 
   it("constructor and prototype as model names are ordinary data, kept as written", async () => {
