@@ -17,22 +17,36 @@ export interface Redactor {
 }
 
 /**
- * A redactor for one API key: the key itself, its HTTP Basic form `base64(key + ":")` (with
- * and without padding) and the whole `Basic …` header value, and the key URL-encoded.
+ * A redactor for one API key. It finds, in any letter case (a proxy may upper-case what it
+ * echoes, or write `basic` for `Basic`):
+ *
+ * - the key itself, and URL-encoded;
+ * - the HTTP Basic credentials `base64(key + ":")` and the bare `base64(key)`, each with and
+ *   without `=` padding and in the base64url alphabet — which also covers every form of the
+ *   `Authorization` header (`Basic …`, `basic …`, `BASIC …`), whose secret part they are.
+ *
+ * Forms shorter than 4 characters are not searched for (they would match ordinary text).
  */
 export function createRedactor(apiKey: string): Redactor {
-  const basic = Buffer.from(`${apiKey}:`, "utf8").toString("base64");
-  const forms = [...new Set([`Basic ${basic}`, basic, basic.replace(/=+$/, ""), apiKey, encodeURIComponent(apiKey)])]
-    .filter((form) => form.length >= 4)
-    // Longest first, so the header value goes before its base64 part.
-    .sort((a, b) => b.length - a.length);
-  const text = (input: string): string => {
-    let output = input;
-    for (const form of forms) if (output.includes(form)) output = output.split(form).join(REDACTED);
-    return output;
+  const base64Forms = (bytes: string): string[] => {
+    const standard = Buffer.from(bytes, "utf8").toString("base64");
+    const url = Buffer.from(bytes, "utf8").toString("base64url");
+    return [standard, standard.replace(/=+$/, ""), url];
   };
+  // Longest first, so a longer form is replaced whole before a shorter one inside it.
+  const longestFirst = (list: string[]) => [...new Set(list)].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
+  const encoded = longestFirst([...base64Forms(`${apiKey}:`), ...base64Forms(apiKey)]).map(escapeRegExp);
+  const plain = longestFirst([apiKey, encodeURIComponent(apiKey)]).map(escapeRegExp);
+  // The whole header value first (`Basic <credentials>` becomes one [REDACTED]), then each form.
+  const alternatives = [...(encoded.length > 0 ? [`basic\\s+(?:${encoded.join("|")})`] : []), ...encoded, ...plain];
+  const pattern = alternatives.length === 0 ? undefined : new RegExp(alternatives.join("|"), "gi");
+  const text = (input: string): string => (pattern === undefined ? input : input.replace(pattern, REDACTED));
   const json = <T>(value: T): T => redactJson(value, text, 0) as T;
   return { text, json };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
 
 // Deep enough for any problem body; deeper values are dropped rather than walked.
