@@ -9,8 +9,14 @@ const { ask, count, machineFacts, median, mib, msSince, now, table } = require("
 const { emulatorLoad, printEmulatorLoad } = require("./emulator-load");
 const { requireTimes } = require("./require-time");
 const { sendFile } = require("./send-file");
+const { longLine, printLongLine } = require("./long-line");
+const { emulatorFlood, printEmulatorFlood } = require("./emulator-flood");
 
 const asJson = process.argv.includes("--json");
+// `--only 5,8`: run those sections only (the others are left out of the report).
+const onlyArg = process.argv.indexOf("--only");
+const only = onlyArg === -1 ? undefined : new Set(process.argv[onlyArg + 1].split(",").map(Number));
+const runs = (section) => only === undefined || only.has(section);
 // Progress goes to stderr so that stdout holds only the report (or the JSON).
 const progress = (text) => process.stderr.write(`bench: ${text}\n`);
 
@@ -202,169 +208,193 @@ function printReport(report) {
   out.push(`CPU: ${f.cpuModel}, ${f.cores} cores, ${count(f.totalMemoryMiB)} MiB RAM; total ${(report.totalMs / 1000).toFixed(1)} s`);
   out.push("");
 
-  out.push("1. Chunked sending: MessagingClient.sendMessages → emulator, 1,000 messages per batch, median of runs");
-  out.push("   (client, emulator and this script are three processes; fresh emulator per row; default retry policy)");
-  const faultsCell = (c) => (c.faults ? `${c.faults.failureRate} seed ${c.faults.seed}` : "none");
-  out.push(
-    table(
-      ["messages", "conc", "faults", "runs", "wall ms", "msg/s", "batches", "requests", "retries", "dupes"],
-      report.sending.map((c) => [
-        count(c.messages),
-        c.concurrency,
-        faultsCell(c),
-        c.runs,
-        c.medianWallMs.toFixed(0),
-        count(c.messagesPerSecond),
-        c.batches,
-        c.medianRequests,
-        c.medianRetries,
-        c.duplicateBatches,
-      ]),
-    ),
-  );
-  out.push("");
-  out.push("   memory of the same rows");
-  out.push(
-    table(
-      ["messages", "conc", "faults", "client heap Δ MiB", "client max RSS MiB", "emu msgs held", "emu heap MiB", "emu max RSS MiB"],
-      report.sending.map((c) => [
-        count(c.messages),
-        c.concurrency,
-        faultsCell(c),
-        mib(c.clientPeakHeapDeltaBytes),
-        mib(c.clientMaxRssBytes),
-        count(c.emulatorMessagesHeld),
-        mib(c.emulatorRetainedHeapBytes),
-        mib(c.emulatorMaxRssBytes),
-      ]),
-    ),
-  );
-  const sample = report.sending.find((c) => c.messages === 100_000);
-  if (sample) out.push(`   input array of ${count(sample.messages)} messages itself: ${mib(sample.inputHeapBytes)} MiB of heap`);
-  for (const c of report.sending.filter((c) => c.faults)) {
+  if (report.sending) {
+    out.push("1. Chunked sending: MessagingClient.sendMessages → emulator, 1,000 messages per batch, median of runs");
+    out.push("   (client, emulator and this script are three processes; fresh emulator per row; default retry policy)");
+    const faultsCell = (c) => (c.faults ? `${c.faults.failureRate} seed ${c.faults.seed}` : "none");
     out.push(
-      `   faults, concurrency ${c.concurrency}: wall ms per run ${c.wallMsPerRun.map((ms) => ms.toFixed(0)).join(", ")}; retries per run ${c.retriesPerRun.join(", ")}`,
+      table(
+        ["messages", "conc", "faults", "runs", "wall ms", "msg/s", "batches", "requests", "retries", "dupes"],
+        report.sending.map((c) => [
+          count(c.messages),
+          c.concurrency,
+          faultsCell(c),
+          c.runs,
+          c.medianWallMs.toFixed(0),
+          count(c.messagesPerSecond),
+          c.batches,
+          c.medianRequests,
+          c.medianRetries,
+          c.duplicateBatches,
+        ]),
+      ),
+    );
+    out.push("");
+    out.push("   memory of the same rows");
+    out.push(
+      table(
+        ["messages", "conc", "faults", "client heap Δ MiB", "client max RSS MiB", "emu msgs held", "emu heap MiB", "emu max RSS MiB"],
+        report.sending.map((c) => [
+          count(c.messages),
+          c.concurrency,
+          faultsCell(c),
+          mib(c.clientPeakHeapDeltaBytes),
+          mib(c.clientMaxRssBytes),
+          count(c.emulatorMessagesHeld),
+          mib(c.emulatorRetainedHeapBytes),
+          mib(c.emulatorMaxRssBytes),
+        ]),
+      ),
+    );
+    const sample = report.sending.find((c) => c.messages === 100_000);
+    if (sample) out.push(`   input array of ${count(sample.messages)} messages itself: ${mib(sample.inputHeapBytes)} MiB of heap`);
+    for (const c of report.sending.filter((c) => c.faults)) {
+      out.push(
+        `   faults, concurrency ${c.concurrency}: wall ms per run ${c.wallMsPerRun.map((ms) => ms.toFixed(0)).join(", ")}; retries per run ${c.retriesPerRun.join(", ")}`,
+      );
+    }
+    for (const c of report.sending.filter((c) => c.failedRuns.length > 0)) {
+      out.push(`   ! ${count(c.messages)} / concurrency ${c.concurrency}: ${c.failedRuns.length} run(s) failed: ${c.failedRuns[0]}`);
+    }
+    out.push("");
+  }
+  if (report.validation) {
+    const range = (c) => `${count(c.slowestProcess)}–${count(c.fastestProcess)}`;
+    out.push(
+      `2. Validation (zod schemas from dist/schemas), 100,000 messages; median of 5 runs per process, median of ${report.validation.processes} processes`,
+    );
+    out.push(
+      table(
+        ["what", "ms", "msg/s", "µs/msg", "msg/s slowest–fastest process"],
+        report.validation.cases.map((v) => [
+          v.name,
+          v.medianMs.toFixed(1),
+          count(v.messagesPerSecond),
+          v.microsecondsPerMessage.toFixed(2),
+          range(v),
+        ]),
+      ),
+    );
+    out.push(`   validated copy returned by parseMessages for 100,000 messages: ${mib(report.validation.copyHeapBytes)} MiB of heap`);
+    out.push("");
+
+    out.push(`3. Receiver helpers; median of 5 runs per process, median of ${report.receiver.processes} processes`);
+    out.push(
+      table(
+        ["what", "body bytes", "ops/s", "µs/op", "ops/s slowest–fastest process"],
+        report.receiver.cases.map((r) => [r.name, r.bodyBytes, count(r.opsPerSecond), r.microsecondsPerOp.toFixed(2), range(r)]),
+      ),
+    );
+    out.push("");
+  }
+  if (report.provider) {
+    const p = report.provider;
+    out.push(`4. Provider shell: serialized __provider (@pulumi/pulumi ${p.sdkVersion} closure serializer)`);
+    out.push(
+      table(
+        ["shell", "bytes", "lines", "runtime via require", "zod/undici captured", "first ms", "median ms"],
+        p.shells.map((s) => [
+          s.kind,
+          s.bytes,
+          s.lines,
+          s.reachesRuntimeByRequire ? "yes" : "NO",
+          s.capturesZodOrUndici ? "YES" : "no",
+          s.firstSerializeMs.toFixed(1),
+          s.medianSerializeMs.toFixed(1),
+        ]),
+      ),
+    );
+    out.push(
+      `   stored by a real WebhookEndpoint (SDK mocks): ${p.storedByWebhookEndpointBytes} bytes; loading the closure serializer took ${p.closureModuleLoadMs.toFixed(0)} ms`,
+    );
+    out.push("");
+  }
+  if (report.emulatorLoad) {
+    printEmulatorLoad(report.emulatorLoad, out);
+    out.push("");
+  }
+  if (report.requireTime) {
+    const r = report.requireTime;
+    out.push(
+      `6. require time in a fresh process (Node start-up excluded), median of ${r.runs} processes; budget for /client and /receiver: 1.5 x undici + zod`,
+    );
+    out.push(
+      table(
+        ["what", "median ms", "min ms", "max ms", "x undici+zod"],
+        r.cases.map((c) => [c.name, c.medianMs.toFixed(1), c.minMs.toFixed(1), c.maxMs.toFixed(1), c.ratioToBaseline.toFixed(2)]),
+      ),
+    );
+    out.push("");
+  }
+  if (report.floor) {
+    const fl = report.floor;
+    out.push(
+      `7. MessagingClient.sendMessages vs raw undici.request (JSON.stringify per request), ${count(fl.messages)} messages, concurrency ${fl.concurrency},`,
+    );
+    out.push(
+      `   against a server that only parses JSON; median of ${fl.repeats} interleaved runs each (budget: wall ratio <= 1.25, stretch 1.1)`,
+    );
+    out.push(
+      table(
+        ["side", "wall ms", "CPU ms"],
+        [
+          ["raw undici", fl.rawWallMs.toFixed(0), fl.rawCpuMs.toFixed(0)],
+          ["client", fl.clientWallMs.toFixed(0), fl.clientCpuMs.toFixed(0)],
+        ],
+      ),
+    );
+    out.push(`   client/raw: wall ${fl.wallRatio.toFixed(2)}x, CPU ${fl.cpuRatio.toFixed(2)}x`);
+    out.push("");
+  }
+  if (report.sendFile) {
+    const sf = report.sendFile;
+    out.push(
+      `8. messaging send of a ${count(sf.lines)}-line NDJSON file (${mib(sf.bytes)} MiB) to the emulator, --concurrency ${sf.concurrency} (budget: peak RSS <= 128 MiB, bar 256)`,
+    );
+    out.push(
+      table(
+        ["wall s", "CLI peak RSS MiB", "emulator messages", "distinct", "emulator batches"],
+        [
+          [
+            (sf.wallMs / 1000).toFixed(1),
+            mib(sf.maxRssBytes),
+            count(sf.emulatorMessages),
+            count(sf.emulatorDistinctRecipients),
+            count(sf.emulatorBatches),
+          ],
+        ],
+      ),
+    );
+    out.push(
+      `   exactly once: ${sf.emulatorMessages === sf.lines && sf.emulatorDistinctRecipients === sf.lines ? "yes" : "NO"} (${sf.summary})`,
     );
   }
-  for (const c of report.sending.filter((c) => c.failedRuns.length > 0)) {
-    out.push(`   ! ${count(c.messages)} / concurrency ${c.concurrency}: ${c.failedRuns.length} run(s) failed: ${c.failedRuns[0]}`);
+  if (report.longLine) {
+    out.push("");
+    printLongLine(report.longLine, out);
   }
-  out.push("");
-
-  const range = (c) => `${count(c.slowestProcess)}–${count(c.fastestProcess)}`;
-  out.push(
-    `2. Validation (zod schemas from dist/schemas), 100,000 messages; median of 5 runs per process, median of ${report.validation.processes} processes`,
-  );
-  out.push(
-    table(
-      ["what", "ms", "msg/s", "µs/msg", "msg/s slowest–fastest process"],
-      report.validation.cases.map((v) => [
-        v.name,
-        v.medianMs.toFixed(1),
-        count(v.messagesPerSecond),
-        v.microsecondsPerMessage.toFixed(2),
-        range(v),
-      ]),
-    ),
-  );
-  out.push(`   validated copy returned by parseMessages for 100,000 messages: ${mib(report.validation.copyHeapBytes)} MiB of heap`);
-  out.push("");
-
-  out.push(`3. Receiver helpers; median of 5 runs per process, median of ${report.receiver.processes} processes`);
-  out.push(
-    table(
-      ["what", "body bytes", "ops/s", "µs/op", "ops/s slowest–fastest process"],
-      report.receiver.cases.map((r) => [r.name, r.bodyBytes, count(r.opsPerSecond), r.microsecondsPerOp.toFixed(2), range(r)]),
-    ),
-  );
-  out.push("");
-
-  const p = report.provider;
-  out.push(`4. Provider shell: serialized __provider (@pulumi/pulumi ${p.sdkVersion} closure serializer)`);
-  out.push(
-    table(
-      ["shell", "bytes", "lines", "runtime via require", "zod/undici captured", "first ms", "median ms"],
-      p.shells.map((s) => [
-        s.kind,
-        s.bytes,
-        s.lines,
-        s.reachesRuntimeByRequire ? "yes" : "NO",
-        s.capturesZodOrUndici ? "YES" : "no",
-        s.firstSerializeMs.toFixed(1),
-        s.medianSerializeMs.toFixed(1),
-      ]),
-    ),
-  );
-  out.push(
-    `   stored by a real WebhookEndpoint (SDK mocks): ${p.storedByWebhookEndpointBytes} bytes; loading the closure serializer took ${p.closureModuleLoadMs.toFixed(0)} ms`,
-  );
-  out.push("");
-  printEmulatorLoad(report.emulatorLoad, out);
-  out.push("");
-  const r = report.requireTime;
-  out.push(
-    `6. require time in a fresh process (Node start-up excluded), median of ${r.runs} processes; budget for /client and /receiver: 1.5 x undici + zod`,
-  );
-  out.push(
-    table(
-      ["what", "median ms", "min ms", "max ms", "x undici+zod"],
-      r.cases.map((c) => [c.name, c.medianMs.toFixed(1), c.minMs.toFixed(1), c.maxMs.toFixed(1), c.ratioToBaseline.toFixed(2)]),
-    ),
-  );
-  out.push("");
-  const fl = report.floor;
-  out.push(
-    `7. MessagingClient.sendMessages vs raw undici.request (JSON.stringify per request), ${count(fl.messages)} messages, concurrency ${fl.concurrency},`,
-  );
-  out.push(
-    `   against a server that only parses JSON; median of ${fl.repeats} interleaved runs each (budget: wall ratio <= 1.25, stretch 1.1)`,
-  );
-  out.push(
-    table(
-      ["side", "wall ms", "CPU ms"],
-      [
-        ["raw undici", fl.rawWallMs.toFixed(0), fl.rawCpuMs.toFixed(0)],
-        ["client", fl.clientWallMs.toFixed(0), fl.clientCpuMs.toFixed(0)],
-      ],
-    ),
-  );
-  out.push(`   client/raw: wall ${fl.wallRatio.toFixed(2)}x, CPU ${fl.cpuRatio.toFixed(2)}x`);
-  out.push("");
-  const sf = report.sendFile;
-  out.push(
-    `8. messaging send of a ${count(sf.lines)}-line NDJSON file (${mib(sf.bytes)} MiB) to the emulator, --concurrency ${sf.concurrency} (budget: peak RSS <= 128 MiB, bar 256)`,
-  );
-  out.push(
-    table(
-      ["wall s", "CLI peak RSS MiB", "emulator messages", "distinct", "emulator batches"],
-      [
-        [
-          (sf.wallMs / 1000).toFixed(1),
-          mib(sf.maxRssBytes),
-          count(sf.emulatorMessages),
-          count(sf.emulatorDistinctRecipients),
-          count(sf.emulatorBatches),
-        ],
-      ],
-    ),
-  );
-  out.push(
-    `   exactly once: ${sf.emulatorMessages === sf.lines && sf.emulatorDistinctRecipients === sf.lines ? "yes" : "NO"} (${sf.summary})`,
-  );
+  if (report.emulatorFlood) {
+    out.push("");
+    printEmulatorFlood(report.emulatorFlood, out);
+  }
   console.log(out.join("\n"));
 }
 
 async function main() {
   const start = now();
   const report = { machine: machineFacts() };
-  Object.assign(report, await micro());
-  report.sending = [];
-  for (const c of SEND_CASES) report.sending.push(await sendCase(c));
-  report.provider = await providerShell();
-  report.emulatorLoad = await emulatorLoad(progress);
-  report.requireTime = requireTimes(progress);
-  report.floor = await floor();
-  report.sendFile = await sendFileCase();
+  if (runs(2) || runs(3)) Object.assign(report, await micro());
+  if (runs(1)) {
+    report.sending = [];
+    for (const c of SEND_CASES) report.sending.push(await sendCase(c));
+  }
+  if (runs(4)) report.provider = await providerShell();
+  if (runs(5)) report.emulatorLoad = await emulatorLoad(progress);
+  if (runs(6)) report.requireTime = requireTimes(progress);
+  if (runs(7)) report.floor = await floor();
+  if (runs(8)) report.sendFile = await sendFileCase();
+  if (runs(9)) report.longLine = await longLine(progress);
+  if (runs(10)) report.emulatorFlood = await emulatorFlood(progress);
   report.totalMs = msSince(start);
   if (asJson) console.log(JSON.stringify(report, null, 2));
   else printReport(report);

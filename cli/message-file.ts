@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import * as path from "node:path";
 import { parse as parseCsv, CsvError } from "csv-parse";
 import { MAX_REQUEST_BODY_BYTES } from "../schemas/http";
+import { jsonByteLength } from "../schemas/json-size";
 import { jsonHazardField } from "../schemas/json-value";
 import { parseStrictJson } from "../schemas/strict-json";
 import { jsonArrayItems, JsonStructureError, type DeclaredStream } from "./json-array-items";
@@ -168,11 +169,11 @@ const ENVELOPE_BYTES = 1024;
 /**
  * The entry, or the entry with a problem when its message could not fit in a call of its own.
  * A message's JSON takes at most 6 bytes per UTF-16 unit of its source (a control character
- * becomes `\u00XX`), so only sources near the limit are serialized to be measured.
+ * becomes `\u00XX`), so only sources near the limit are measured (`jsonByteLength`, exact).
  */
 function withSizeCheck(entry: Entry): Entry {
   if (entry.source.length * 6 + ENVELOPE_BYTES <= MAX_REQUEST_BODY_BYTES) return entry;
-  const bytes = Buffer.byteLength(JSON.stringify(entry.value), "utf8");
+  const bytes = jsonByteLength(entry.value);
   if (bytes + ENVELOPE_BYTES <= MAX_REQUEST_BODY_BYTES) return entry;
   return {
     location: entry.location,

@@ -82,8 +82,10 @@ export async function* utf8Lines(stream: AsyncIterable<Buffer>): AsyncGenerator<
       if (nextLf !== -1 && nextLf < start) nextLf = chunk.indexOf(NEWLINE, start);
       if (nextCr !== -1 && nextCr < start) nextCr = chunk.indexOf(CARRIAGE_RETURN, start);
     }
-    // Copied, so a short unfinished line does not keep the rest of a large chunk alive.
-    if (start < chunk.length) pieces.push(Buffer.from(chunk.subarray(start)));
+    // A chunk wholly inside a long line is kept as it is; a short unfinished tail is copied,
+    // so it does not keep the rest of a large chunk alive.
+    if (start === 0) pieces.push(chunk);
+    else if (start < chunk.length) pieces.push(Buffer.from(chunk.subarray(start)));
     if (lines.length > 0) yield lines;
   }
   if (endedWithCr) yield [decode(takePending(Buffer.alloc(0)), "\r")];

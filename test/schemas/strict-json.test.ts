@@ -1,4 +1,5 @@
 /** The one JSON reading rule (`parseStrictJson`) and UTF-8 decoding (`decodeUtf8Text`): exact, or refused by path and reason. */
+import { jsonByteLength } from "../../schemas/json-size";
 import { decodeUtf8Text, findTextHazards, jsonHazardField, numberProblem, parseStrictJson, wideEncoding } from "../../schemas";
 
 /** `field: message` of each problem, or "ok" / "syntax". */
@@ -115,5 +116,16 @@ describe("decodeUtf8Text (UTF-8 only)", () => {
   it("a single byte or an empty body is not taken for UTF-16", () => {
     expect(wideEncoding(bytes(0x31))).toBeUndefined();
     expect(wideEncoding(bytes())).toBeUndefined();
+  });
+});
+
+describe("jsonByteLength is the UTF-8 size of JSON.stringify", () => {
+  it.each<[string, unknown]>([
+    ["a message", { tos: ["+254712345678"], body: "hello" }],
+    ["escapes and non-ASCII", { a: 'quote " back \\ nl \n tab \t ctl \u0001 é € 𝄞 lone \ud800', "k\"ey": [1, -2.5, 1e-7, true, false, null] }],
+    ["empty containers and undefined members", { a: {}, b: [], c: undefined, d: [undefined, 1] }],
+    ["nesting", [[[{ x: [[]] }]]]],
+  ])("%s", (_, value) => {
+    expect(jsonByteLength(value)).toBe(Buffer.byteLength(JSON.stringify(value), "utf8"));
   });
 });

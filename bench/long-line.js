@@ -1,0 +1,95 @@
+"use strict";
+// Section 9 of bench/run.js (also runs alone: `node bench/long-line.js`): reading one 20 MB
+// line against the same bytes split into 1,000 lines, through the CLI's file reader
+// (`readEntries` of dist/cli/message-file.js: line splitting, UTF-8 check, the strict JSON
+// rule, the per-message size check). The floor is `fs.readFile` plus `JSON.parse` of each line.
+
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { readEntries } = require("../dist/cli/message-file");
+const { collectGarbage, median, msSince, now } = require("./lib");
+
+const TOTAL_BYTES = 20 * 1024 * 1024;
+const SPLIT_LINES = 1_000;
+const RUNS = 5;
+
+/** One NDJSON message of about `bytes` bytes, its body filled with varied text. */
+function messageLine(bytes, seed) {
+  const filler = `Line ${seed}: the quick brown fox jumps over the lazy dog, 0123456789. `;
+  const body = filler.repeat(Math.ceil(bytes / filler.length)).slice(0, bytes - 40);
+  return JSON.stringify({ tos: ["+254712345678"], body });
+}
+
+async function readAll(file) {
+  let entries = 0;
+  for await (const batch of readEntries(file, "ndjson")) entries += batch.length;
+  return entries;
+}
+
+async function floor(file) {
+  const text = await fs.promises.readFile(file, "utf8");
+  let entries = 0;
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    JSON.parse(line);
+    entries++;
+  }
+  return entries;
+}
+
+async function timeIt(fn) {
+  await fn();
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    // Each run starts with an empty heap: the last run's garbage is not billed to this one.
+    collectGarbage();
+    const start = now();
+    await fn();
+    times.push(msSince(start));
+  }
+  return median(times);
+}
+
+async function longLine(progress = () => {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-bench-line-"));
+  try {
+    const single = path.join(dir, "single.ndjson");
+    const split = path.join(dir, "split.ndjson");
+    fs.writeFileSync(single, `${messageLine(TOTAL_BYTES, 0)}\n`);
+    fs.writeFileSync(split, Array.from({ length: SPLIT_LINES }, (_, i) => `${messageLine(TOTAL_BYTES / SPLIT_LINES, i)}\n`).join(""));
+    progress(`long line: readEntries of one ${TOTAL_BYTES / 1024 / 1024} MiB line and of ${SPLIT_LINES} lines (${RUNS} runs each)`);
+    const result = {
+      bytesSingle: fs.statSync(single).size,
+      bytesSplit: fs.statSync(split).size,
+      singleMs: await timeIt(() => readAll(single)),
+      splitMs: await timeIt(() => readAll(split)),
+      floorSingleMs: await timeIt(() => floor(single)),
+      floorSplitMs: await timeIt(() => floor(split)),
+    };
+    result.ratio = result.singleMs / result.splitMs;
+    return result;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function printLongLine(r, out) {
+  out.push(
+    `9. Reading one ${(r.bytesSingle / 1024 / 1024).toFixed(0)} MiB line vs the same bytes in ${SPLIT_LINES} lines (readEntries, NDJSON; median of ${RUNS}; budget: ratio <= 2)`,
+  );
+  out.push(`   one line: ${r.singleMs.toFixed(0)} ms; ${SPLIT_LINES} lines: ${r.splitMs.toFixed(0)} ms; ratio ${r.ratio.toFixed(2)}`);
+  out.push(
+    `   floor (fs.readFile + JSON.parse per line): one line ${r.floorSingleMs.toFixed(0)} ms; ${SPLIT_LINES} lines ${r.floorSplitMs.toFixed(0)} ms`,
+  );
+}
+
+module.exports = { longLine, printLongLine };
+
+if (require.main === module) {
+  longLine((text) => process.stderr.write(`bench: ${text}\n`)).then((r) => {
+    const out = [];
+    printLongLine(r, out);
+    console.log(out.join("\n"));
+  });
+}
