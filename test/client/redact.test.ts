@@ -66,16 +66,14 @@ describe("a real client against a server echoing the key in every form", () => {
   it("no form of the key reaches the error, its inspect output or its JSON", async () => {
     server = await startServer((_req, res) => {
       const detail = FORMS.map(([name, form]) => `${name}: ${form}`).join("; ");
-      res
-        .writeHead(401, { "content-type": "application/problem+json" })
-        .end(
-          JSON.stringify({
-            type: "urn:x",
-            title: "unauthorized",
-            detail,
-            errors: Object.fromEntries(FORMS.map(([, form]) => [form, [form]])),
-          }),
-        );
+      res.writeHead(401, { "content-type": "application/problem+json" }).end(
+        JSON.stringify({
+          type: "urn:x",
+          title: "unauthorized",
+          detail,
+          errors: Object.fromEntries(FORMS.map(([, form]) => [form, [form]])),
+        }),
+      );
     });
     const client = new MessagingClient({ apiKey: CANARY, baseUrl: server.url, maxRetries: 0 });
     let thrown: unknown;

@@ -147,6 +147,30 @@ describe("messaging emulator (CLI)", () => {
     await run.exit;
   });
 
+  it("keeps what --max-stored-bytes allows (units accepted), evicting the oldest batches", async () => {
+    const run = runCli(["emulator", "--port", "0", "--max-stored-bytes", "64KiB"]);
+    try {
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await run.firstLine)![1];
+      for (let i = 0; i < 3; i++) {
+        const sent = await request(`${url}/v1/message_batches`, {
+          method: "POST",
+          headers: { authorization: basicAuth("sk_test_emulator"), "x-service-version": VERSION, "content-type": "application/json" },
+          // About 40 KB counted each: two cannot fit in 64 KiB.
+          body: JSON.stringify({ stream: "transactional", messages: [{ tos: ["+254712345678"], body: `m${i} ${"x".repeat(20_000)}` }] }),
+        });
+        expect(sent.statusCode).toBe(200);
+        await sent.body.dump();
+      }
+      const listed = await request(`${url}/_emulator/batches`, { headers: { authorization: basicAuth("sk_test_emulator") } });
+      const batches = (await listed.body.json()) as Array<{ messages: Array<{ body: string }> }>;
+      expect(batches.map((b) => b.messages[0].body.slice(0, 2))).toEqual(["m2"]);
+      expect(Number(listed.headers["x-emulator-stored-bytes"])).toBeLessThanOrEqual(64 * 1024);
+    } finally {
+      run.child.kill("SIGTERM");
+    }
+    await run.exit;
+  });
+
   it("keeps at most --max-stored-messages", async () => {
     const run = runCli(["emulator", "--port", "0", "--max-stored-messages", "2", "--delivery-retry-schedule", "0.5,1"]);
     try {
@@ -177,6 +201,9 @@ describe("messaging emulator (CLI)", () => {
     [["extra"]],
     [["--max-stored-messages", "-1"]],
     [["--max-stored-messages", "many"]],
+    [["--max-stored-bytes", "lots"]],
+    [["--max-stored-bytes", "1TB"]],
+    [["--max-stored-bytes", "-5"]],
     [["--delivery-retry-schedule", "1,x"]],
     [["--delivery-retry-schedule", "-1"]],
     [["--delivery-retry-schedule", ""]],

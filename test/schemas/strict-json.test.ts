@@ -122,7 +122,10 @@ describe("decodeUtf8Text (UTF-8 only)", () => {
 describe("jsonByteLength is the UTF-8 size of JSON.stringify", () => {
   it.each<[string, unknown]>([
     ["a message", { tos: ["+254712345678"], body: "hello" }],
-    ["escapes and non-ASCII", { a: 'quote " back \\ nl \n tab \t ctl \u0001 é € 𝄞 lone \ud800', "k\"ey": [1, -2.5, 1e-7, true, false, null] }],
+    [
+      "escapes and non-ASCII",
+      { a: 'quote " back \\ nl \n tab \t ctl \u0001 é € 𝄞 lone \ud800', 'k"ey': [1, -2.5, 1e-7, true, false, null] },
+    ],
     ["empty containers and undefined members", { a: {}, b: [], c: undefined, d: [undefined, 1] }],
     ["nesting", [[[{ x: [[]] }]]]],
   ])("%s", (_, value) => {
