@@ -59,7 +59,7 @@ function pathKey(path: readonly PropertyKey[]): string {
 const SMALL_OBJECT = 16;
 
 interface Frame {
-  readonly array: boolean;
+  array: boolean;
   /** Array: the current element's index. Object: unused. */
   index: number;
   /** Object: the current member's key. */
@@ -77,11 +77,28 @@ interface Frame {
  */
 export function findTextHazards(text: string, limit = 20): JsonHazard[] {
   const problems: JsonHazard[] = [];
+  // Frames are reused from one container to the next at the same depth: a batch of 1,000
+  // messages allocates a handful, not thousands.
   const stack: Frame[] = [];
-  const pathOf = (extra?: PropertyKey): PropertyKey[] => {
+  let depth = 0;
+  const push = (array: boolean): void => {
+    let frame = stack[depth];
+    if (frame === undefined) {
+      frame = { array, index: 0, key: undefined, expectKey: !array, keys: undefined };
+      stack[depth] = frame;
+    } else {
+      frame.array = array;
+      frame.index = 0;
+      frame.key = undefined;
+      frame.expectKey = !array;
+      if (Array.isArray(frame.keys)) frame.keys.length = 0;
+      else frame.keys = undefined;
+    }
+    depth++;
+  };
+  const pathOf = (): PropertyKey[] => {
     const path: PropertyKey[] = [];
-    for (const frame of stack) path.push(frame.array ? frame.index : (frame.key as string));
-    if (extra !== undefined) path[path.length - 1] = extra;
+    for (let d = 0; d < depth; d++) path.push(stack[d].array ? stack[d].index : (stack[d].key as string));
     return path;
   };
   const n = text.length;
@@ -90,7 +107,7 @@ export function findTextHazards(text: string, limit = 20): JsonHazard[] {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
       const end = stringEnd(text, i);
-      const top = stack[stack.length - 1];
+      const top = depth > 0 ? stack[depth - 1] : undefined;
       if (top !== undefined && !top.array && top.expectKey) {
         const raw = text.slice(i + 1, end);
         const key = raw.includes("\\") ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
@@ -103,20 +120,23 @@ export function findTextHazards(text: string, limit = 20): JsonHazard[] {
     } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
       let j = i + 1;
       while (j < n && isNumberChar(text.charCodeAt(j))) j++;
-      const reason = numberProblem(text.slice(i, j));
-      if (reason !== undefined) problems.push({ path: pathOf(), message: reason });
+      // Short plain numbers (the common case) read back exactly: no token is cut out for them.
+      if (j - i > 15 || hasExponent(text, i, j)) {
+        const reason = numberProblem(text.slice(i, j));
+        if (reason !== undefined) problems.push({ path: pathOf(), message: reason });
+      }
       i = j;
     } else if (c === 0x7b /* { */) {
-      stack.push({ array: false, index: 0, key: undefined, expectKey: true, keys: undefined });
+      push(false);
       i++;
     } else if (c === 0x5b /* [ */) {
-      stack.push({ array: true, index: 0, key: undefined, expectKey: false, keys: undefined });
+      push(true);
       i++;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      stack.pop();
+      depth--;
       i++;
     } else if (c === 0x2c /* , */) {
-      const top = stack[stack.length - 1];
+      const top = stack[depth - 1];
       if (top.array) top.index++;
       else top.expectKey = true;
       i++;
@@ -126,6 +146,14 @@ export function findTextHazards(text: string, limit = 20): JsonHazard[] {
     }
   }
   return problems;
+}
+
+function hasExponent(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x65 || c === 0x45) return true;
+  }
+  return false;
 }
 
 // Index of the quote that closes the string opening at `start`: the next quote not
