@@ -59,7 +59,15 @@ async function longLine(progress = () => {}) {
     fs.writeFileSync(single, `${messageLine(TOTAL_BYTES, 0)}\n`);
     fs.writeFileSync(split, Array.from({ length: SPLIT_LINES }, (_, i) => `${messageLine(TOTAL_BYTES / SPLIT_LINES, i)}\n`).join(""));
     progress(`long line: readEntries of one ${TOTAL_BYTES / 1024 / 1024} MiB line and of ${SPLIT_LINES} lines (${RUNS} runs each)`);
+    // Smaller single lines, to show the cost grows with the bytes (it used to be quadratic).
+    const scaling = [];
+    for (const mib of [5, 10]) {
+      const file = path.join(dir, `single-${mib}.ndjson`);
+      fs.writeFileSync(file, `${messageLine(mib * 1024 * 1024, 0)}\n`);
+      scaling.push({ mib, ms: await timeIt(() => readAll(file)) });
+    }
     const result = {
+      scaling,
       bytesSingle: fs.statSync(single).size,
       bytesSplit: fs.statSync(split).size,
       singleMs: await timeIt(() => readAll(single)),
@@ -79,6 +87,7 @@ function printLongLine(r, out) {
     `9. Reading one ${(r.bytesSingle / 1024 / 1024).toFixed(0)} MiB line vs the same bytes in ${SPLIT_LINES} lines (readEntries, NDJSON; median of ${RUNS}; budget: ratio <= 2)`,
   );
   out.push(`   one line: ${r.singleMs.toFixed(0)} ms; ${SPLIT_LINES} lines: ${r.splitMs.toFixed(0)} ms; ratio ${r.ratio.toFixed(2)}`);
+  out.push(`   one line of ${r.scaling.map((x) => `${x.mib} MiB: ${x.ms.toFixed(0)} ms`).join(", ")} (time in proportion to the bytes)`);
   out.push(
     `   floor (fs.readFile + JSON.parse per line): one line ${r.floorSingleMs.toFixed(0)} ms; ${SPLIT_LINES} lines ${r.floorSplitMs.toFixed(0)} ms`,
   );
