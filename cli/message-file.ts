@@ -217,6 +217,8 @@ function csvFileError(error: CsvError, header: readonly string[] | undefined, co
   return new FileError(`not valid CSV at line ${line}${field}: ${error.message} (code ${error.code})`);
 }
 
+const BREAK = /\r\n|\r|\n/g;
+
 // Line breaks (CRLF, CR or LF, each one break) inside a record's values: quoted fields only.
 function lineBreaksIn(record: readonly string[]): number {
   let count = 0;
@@ -233,15 +235,18 @@ async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[]
     // Records as arrays: the header is checked here and the message built below, never by
     // assigning column names to an object (a `__proto__` column would change its prototype).
     skip_empty_lines: true,
+    // Any of the three line endings ends a record, even mixed in one file (csv-parse would
+    // otherwise take the first one it meets, and keep a later '\r' as data).
+    record_delimiter: ["\r\n", "\n", "\r"],
     // No trim: values are kept as written (see csvMessage); a space before a quoted field is
     // a clear error (INVALID_OPENING_QUOTE), not a silent change.
     info: true,
     raw: true,
     relax_column_count: false,
   });
-  // Lines are fed as text with their own line breaks, so csv-parse sees the file's bytes
-  // (a quoted "a\r\nb" stays CRLF) and its line numbers are the file's; a line that is not
-  // UTF-8 is fed empty (and reported) so the numbering stays right.
+  // Lines are fed as text with their own line breaks, so csv-parse sees the file's bytes (a
+  // quoted "a\r\nb" stays CRLF); a line that is not UTF-8 is fed empty (and reported) so the
+  // numbering stays right.
   const feed = (async () => {
     try {
       for await (const batch of lines) {
@@ -337,5 +342,3 @@ function csvMessage(header: readonly string[], record: readonly string[]): Recor
   if (templateId !== "" || modelGiven) message.template = { id: templateId, model };
   return message;
 }
-
-const BREAK = /\r\n|\r|\n/g;

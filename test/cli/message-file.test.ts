@@ -175,6 +175,16 @@ describe("CSV", () => {
     ]);
   });
 
+  it("reads a file whose line endings are mixed, keeping no '\\r' as data", async () => {
+    const list = await entries("mixed.csv", `to,body\n${A},one\r\n${B},two\r${C},"x\r\ny"\n`);
+    expect(values(list)).toEqual([
+      { tos: [A], body: "one" },
+      { tos: [B], body: "two" },
+      { tos: [C], body: "x\r\ny" },
+    ]);
+    expect(locations(list)).toEqual(["line 2", "line 3", "line 4"]);
+  });
+
   it("reads a file with CR-only line endings", async () => {
     const list = await entries("mac.csv", `to,body\r${A},one\r${B},two\r`);
     expect(values(list)).toEqual([
