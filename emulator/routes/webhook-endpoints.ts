@@ -18,8 +18,8 @@ import type { RecordedWebhookEndpoint } from "../store";
 export const ENDPOINT_FIELD_LIMITS = {
   /** `description`: 1,024 bytes. */
   description: 1024,
-  /** `url`: 2,048 bytes, the URL length browsers and proxies commonly accept. */
-  url: 2048,
+  /** `url`: 8,192 bytes, the request-line length common HTTP servers accept. */
+  url: 8192,
   /** Each `events[]` value: 128 bytes. */
   event: 128,
   /** How many `events[]` values: 64. */

@@ -342,9 +342,9 @@ const CASES: Case[] = [
     field: "description",
   },
   {
-    name: "an endpoint url over 2,048 bytes",
+    name: "an endpoint url over 8,192 bytes",
     path: "/v1/webhooks/endpoints",
-    options: rawForm(endpointForm({ url: `https://example.com/${"u".repeat(3000)}` }).toString()),
+    options: rawForm(endpointForm({ url: `https://example.com/${"u".repeat(9000)}` }).toString()),
     status: 400,
     title: "validation_failed",
     field: "url",
