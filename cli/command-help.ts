@@ -4,13 +4,18 @@
  * (`messaging send --help` is in `send-command.ts`, beside its options.) Defaults are the
  * emulator's own constants, so the text cannot drift from them.
  */
-import { DEFAULT_DELIVERY_RETRY_SCHEDULE, DEFAULT_EMULATOR_API_KEY, DEFAULT_MAX_STORED_MESSAGES } from "../emulator";
+import {
+  DEFAULT_DELIVERY_RETRY_SCHEDULE,
+  DEFAULT_EMULATOR_API_KEY,
+  DEFAULT_MAX_STORED_BYTES,
+  DEFAULT_MAX_STORED_MESSAGES,
+} from "../emulator";
 import { KNOWN_EVENT_TYPES } from "../schemas/types";
 import { exitCodesHelp } from "./exit-codes";
 
 export const EMULATOR_HELP = `messaging emulator — a local emulator of the messaging service
 
-usage: messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N]
+usage: messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--max-stored-bytes N]
                           [--delivery-retry-schedule 1,2,4]
 
 Starts the emulator and prints one line holding its base URL once it listens; runs until
@@ -24,6 +29,9 @@ options:
                                else ${DEFAULT_EMULATOR_API_KEY}, which is printed)
   --max-stored-messages N      messages kept for inspection; the oldest batches are evicted
                                (default: ${DEFAULT_MAX_STORED_MESSAGES}; 0 keeps none)
+  --max-stored-bytes N         budget of everything kept (batches, events, attempts, endpoints):
+                               bytes, or with KiB, MiB or GiB; past it the oldest batches go first
+                               (default: ${DEFAULT_MAX_STORED_BYTES}, 256 MiB)
   --delivery-retry-schedule S  seconds between webhook delivery attempts after a failure
                                (default: ${DEFAULT_DELIVERY_RETRY_SCHEDULE.join(",")}; 0 for no retries)
   -h, --help                   this help

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `messaging` command line: dispatches to one file per command.
- *   messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--delivery-retry-schedule 1,2,4]
+ *   messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--max-stored-bytes N] [--delivery-retry-schedule 1,2,4]
  *   messaging send --file FILE [--stream NAME] [options]   (messaging send --help)
  *   messaging listen --forward-to URL [--events TYPE,…] [--format F] [--show-secret]
  *   messaging trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]
@@ -13,7 +13,7 @@ import { EXIT, exitCodesHelp } from "./exit-codes";
 const COMMANDS = ["emulator", "listen", "trigger", "endpoints", "send", "help"];
 
 const USAGE = `usage:
-  messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--delivery-retry-schedule 1,2,4]
+  messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--max-stored-bytes N] [--delivery-retry-schedule 1,2,4]
   messaging listen --forward-to URL [--events TYPE,…] [--format basic|cloudEvents] [--show-secret]
   messaging trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]
   messaging endpoints create --url URL [--events TYPE,…] [--format F] [--description TEXT] [--show-secret] [--json]

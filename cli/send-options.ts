@@ -31,7 +31,8 @@ recipients).
 
 options:
   --file FILE            the messages (required)
-  --stream NAME          stream of every batch (default: transactional)
+  --stream NAME          stream of every batch (default: a JSON file's top-level "stream",
+                         else transactional; a --stream that conflicts with it is refused)
   --format FORMAT        ndjson, json or csv (default: from the extension:
                          .ndjson/.jsonl, .json, .csv)
   --batch-size N         messages per call, 1-1000 (default: 1000)
@@ -64,9 +65,10 @@ file formats:
   JSON    an array of messages, or {"messages": [...]}
   CSV     a header row, then columns to (numbers separated by ';') and body, or
           template_id and model.<name> columns
-  UTF-8 only (a byte order mark is ignored). Rejected, naming the line and field:
-  invalid UTF-8, numbers out of range, keys named __proto__, nesting deeper than 32,
-  duplicate or unknown CSV columns.
+  UTF-8 only (a byte order mark is ignored; UTF-16 is refused by name). Rejected, naming
+  the line and field: invalid UTF-8, duplicate JSON keys, numbers a double does not hold
+  exactly (and -0, and beyond 2^53 - 1), keys named __proto__, nesting deeper than 32,
+  duplicate or unknown CSV columns, a message too large for a call of its own.
 
 ${exitCodesHelp()}  (send: 0 sent, already sent, or valid with --dry-run; 1 not sent or not all sent: the
   message says why, and whether running the same command again finishes it)
