@@ -6,9 +6,9 @@
  * properties are secret.
  */
 import type { z } from "zod";
-import { MessageBatchInputs, MessageBatchState } from "../provider/message-batch-schema";
+import { MESSAGE_BATCH_SECRET_OUTPUTS, MessageBatchInputs, MessageBatchState } from "../provider/message-batch-schema";
 import { runtimes, type ResourceKind, type ResourceRuntime } from "../provider/runtime";
-import { WebhookEndpointInputs, WebhookEndpointState } from "../provider/webhook-endpoint-schema";
+import { WEBHOOK_ENDPOINT_SECRET_OUTPUTS, WebhookEndpointInputs, WebhookEndpointState } from "../provider/webhook-endpoint-schema";
 
 /** The plugin's package name: tokens are `messaging:index:<Kind>`, the executable `pulumi-resource-messaging`. */
 export const PACKAGE_NAME = "messaging";
@@ -43,7 +43,7 @@ export const KINDS: Readonly<Record<ResourceKind, KindDefinition>> = {
     inputs: WebhookEndpointInputs,
     state: WebhookEndpointState,
     secretInputs: ["adopt"],
-    secretOutputs: ["secret"],
+    secretOutputs: WEBHOOK_ENDPOINT_SECRET_OUTPUTS,
     description:
       "A webhook endpoint of the messaging service (`POST /v1/webhooks/endpoints`). The service has no update, delete or " +
       "retrieve operation: any change replaces the endpoint, deleting it from the stack leaves it active in the service " +
@@ -71,7 +71,7 @@ export const KINDS: Readonly<Record<ResourceKind, KindDefinition>> = {
     inputs: MessageBatchInputs,
     state: MessageBatchState,
     secretInputs: [],
-    secretOutputs: [],
+    secretOutputs: MESSAGE_BATCH_SECRET_OUTPUTS,
     description:
       "Sends a set of messages once, when created; again only when replaced (a change to `stream`, `messages` or " +
       "`triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending " +

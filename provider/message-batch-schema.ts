@@ -57,3 +57,10 @@ export const RecordedMessageBatch = z.union([
   z.object({ messages: z.array(z.unknown()), idempotencyKeyPrefix: z.string(), sentAt: z.string().nullable(), batchIds: ConfirmedChunks }),
 ]);
 export type RecordedMessageBatch = z.infer<typeof RecordedMessageBatch>;
+
+/**
+ * Outputs stored and shown as secrets, whatever the inputs: the digest is derived from the
+ * messages' content (an unsalted digest of a short text can be reversed by guessing). Used by
+ * the TypeScript class (`additionalSecretOutputs`) and the plugin's schema and outputs.
+ */
+export const MESSAGE_BATCH_SECRET_OUTPUTS = ["messagesDigest"] as const satisfies ReadonlyArray<keyof MessageBatchState>;

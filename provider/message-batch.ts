@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Message } from "../schemas/types";
+import { MESSAGE_BATCH_SECRET_OUTPUTS } from "./message-batch-schema";
 import { refuseImport, warnIfApiKeyNotSecret } from "./resource-options";
 import { createProviderShell } from "./shell";
 
@@ -59,7 +60,7 @@ export class MessageBatch extends pulumi.dynamic.Resource {
         sentAt: undefined,
       },
       // An unsalted digest of short texts can be reversed by guessing: encrypted in state like the messages can be.
-      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "messagesDigest"] },
+      { ...opts, additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...MESSAGE_BATCH_SECRET_OUTPUTS] },
       "messaging",
       "MessageBatch",
     );

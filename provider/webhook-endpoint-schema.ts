@@ -64,3 +64,6 @@ export const HalfMadeRecord = z.object({
   strayEndpointId: z.string().nullable(),
 });
 export type HalfMadeRecord = z.infer<typeof HalfMadeRecord>;
+
+/** Outputs stored and shown as secrets: the signing secret. Used by the TypeScript class and the plugin. */
+export const WEBHOOK_ENDPOINT_SECRET_OUTPUTS = ["secret"] as const satisfies ReadonlyArray<keyof WebhookEndpointState>;

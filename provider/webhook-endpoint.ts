@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { IDEMPOTENCY_SCOPE } from "./protocol";
 import { refuseImport, resourceScope, warnIfApiKeyNotSecret } from "./resource-options";
+import { WEBHOOK_ENDPOINT_SECRET_OUTPUTS } from "./webhook-endpoint-schema";
 import { createProviderShell } from "./shell";
 
 /** Inputs of a {@link WebhookEndpoint}. Changing `url`, `events`, `format` or `description` replaces the endpoint. */
@@ -98,7 +99,7 @@ export class WebhookEndpoint extends pulumi.dynamic.Resource {
       {
         ...opts,
         retainOnDelete: opts?.retainOnDelete ?? true,
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "secret"],
+        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...WEBHOOK_ENDPOINT_SECRET_OUTPUTS],
       },
       "messaging",
       "WebhookEndpoint",

@@ -121,7 +121,7 @@ test("secrets are marked: the endpoint's secret output, adopt, and the API key i
   const secretNames = (props: Record<string, { secret?: boolean }>) => Object.keys(props).filter((key) => props[key].secret === true);
   expect(secretNames(schema.resources["messaging:index:WebhookEndpoint"].properties)).toEqual(["secret"]);
   expect(secretNames(schema.resources["messaging:index:WebhookEndpoint"].inputProperties)).toEqual(["adopt"]);
-  expect(secretNames(schema.resources["messaging:index:MessageBatch"].properties)).toEqual([]);
+  expect(secretNames(schema.resources["messaging:index:MessageBatch"].properties)).toEqual(["messagesDigest"]);
   expect(secretNames(schema.config.variables)).toEqual(["apiKey"]);
   expect(secretNames(schema.provider.inputProperties)).toEqual(["apiKey"]);
   // The config keys are the settings table's, without the namespace.
