@@ -9,10 +9,10 @@ import type { Diagnostic } from "./engine-service";
 import { generateUrn } from "./urn";
 import { sameProperties } from "./properties";
 import type { PlanStep, StepOp } from "./plan";
-import { NATIVE_PACKAGE, registerNativeProvider } from "./native-provider";
+import { goPropertyValue, NATIVE_PACKAGE, registerNativeProvider } from "./native-provider";
 import { ProviderHost, ResourceInitError } from "./provider-host";
 import type { ProviderPlugin } from "./provider-plugin";
-import { isSecretWrapper, markSecretOutputs, plainProps, wrapSecret } from "./secrets";
+import { markSecretOutputs, plainProps, wrapSecret } from "./secrets";
 import type { ResourceState, StackState } from "./state";
 
 type Props = Record<string, unknown>;
@@ -66,23 +66,6 @@ export function initErrorMessage(reasons: readonly string[]): string {
   if (reasons.length === 0) return "resource init failed";
   if (reasons.length === 1) return `1 error occurred:\n\t* ${reasons[0]}\n\n`;
   return `${reasons.length} errors occurred:\n\t${reasons.map((reason) => `* ${reason}`).join("\n\t")}\n\n`;
-}
-
-/** Go's `%v` of a `resource.PropertyValue`, as a check failure prints the offending value (a secret is a `*Secret`, printed `&{{…}}`). */
-function goValue(value: unknown): string {
-  const inner = (v: unknown): string => {
-    if (v === undefined || v === null) return "<nil>";
-    if (isSecretWrapper(v)) return `&{${goValue(v.value)}}`;
-    if (Array.isArray(v)) return `[${v.map((item) => `{${inner(item)}}`).join(" ")}]`;
-    if (typeof v === "object") {
-      return `map[${Object.keys(v)
-        .sort()
-        .map((key) => `${key}:{${inner((v as Props)[key])}}`)
-        .join(" ")}]`;
-    }
-    return String(v);
-  };
-  return `{${inner(value)}}`;
 }
 
 export class LocalMonitor {
@@ -462,7 +445,7 @@ export class LocalMonitor {
       // step_generator.go `issueCheckFailures` with diag.GetResourcePropertyInvalidValueError.
       const lines = checked.failures.map((failure) =>
         failure.property
-          ? `${type} resource '${name}': property ${failure.property} value ${goValue(news[failure.property])} has a problem: ${failure.reason}`
+          ? `${type} resource '${name}': property ${failure.property} value ${goPropertyValue(news[failure.property])} has a problem: ${failure.reason}`
           : `${type} resource '${name}' has a problem: ${failure.reason}`,
       );
       for (const line of lines) this.error(urn, line);
