@@ -36,10 +36,10 @@ const firstReleaseShape = (resource: ResourceState): ResourceState => ({
 });
 
 test("the first release's shape (messages among the outputs, no digest): an unchanged program sends nothing; refresh and destroy work", async () => {
-  const stack = suite.workspace.stack(suite.project, { config: config(1500, { "batch-stack:trigger": "first-release" }) });
+  const stack = suite.workspace.stack(suite.project, { config: config(1001, { "batch-stack:trigger": "first-release" }) });
   const from = suite.emulator.batches().length;
   expectOk(await stack.up());
-  expect(recipientsSince(from)).toHaveLength(1500);
+  expect(recipientsSince(from)).toHaveLength(1001);
   editResource(stack, "reminders", firstReleaseShape);
 
   expect(opsByName(expectOk(await stack.preview()))).toEqual({ reminders: "same" });
@@ -49,7 +49,7 @@ test("the first release's shape (messages among the outputs, no digest): an unch
   const destroyed = expectOk(await stack.destroy());
   expect(opsByName(destroyed)).toEqual({ reminders: "delete" });
   expect(destroyed.providerStderr.join("\n")).toMatch(/already sent and cannot be recalled/);
-  expect(recipientsSince(from)).toHaveLength(1500);
+  expect(recipientsSince(from)).toHaveLength(1001);
 });
 
 test.each([
@@ -67,7 +67,7 @@ test.each([
     const proxy = await startRefusingProxy(suite.emulator.url);
     try {
       const stack = suite.workspace.stack(suite.project, {
-        config: config(1500, {
+        config: config(1001, {
           "batch-stack:trigger": `part-sent ${shape}`,
           "batch-stack:template": "true",
           "messaging:baseUrl": proxy.url,
@@ -104,8 +104,8 @@ test.each([
         new RegExp(`${id} was only part-sent: sending the rest\\. Chunks the service confirmed are not sent again`),
       );
       const recipients = recipientsSince(from);
-      expect(recipients).toHaveLength(1500);
-      expect(new Set(recipients).size).toBe(1500);
+      expect(recipients).toHaveLength(1001);
+      expect(new Set(recipients).size).toBe(1001);
 
       // Now in the current shape, with its provider: refresh, an unchanged up and destroy work, sending nothing.
       const recorded = resourceNamed(stack, "reminders");
@@ -114,7 +114,7 @@ test.each([
       expectOk(await stack.refresh());
       expect(opsByName(expectOk(await stack.up()))).toEqual({ reminders: "same" });
       expectOk(await stack.destroy());
-      expect(recipientsSince(from)).toHaveLength(1500);
+      expect(recipientsSince(from)).toHaveLength(1001);
     } finally {
       await proxy.close();
     }

@@ -9,24 +9,24 @@ const suite = useEngineSuite(API_KEY, "batch-stack");
 const config = (count: number, trigger = "1") =>
   suite.serviceConfig({ "batch-stack:count": String(count), "batch-stack:trigger": trigger });
 
-test("2,500 messages go out once, in three calls; an unchanged program sends nothing; a new trigger sends again", async () => {
-  const stack = suite.workspace.stack(suite.project, { config: config(2500) });
+test("2,001 messages go out once, in three calls (1,000, 1,000, 1); an unchanged program sends nothing; a new trigger sends again", async () => {
+  const stack = suite.workspace.stack(suite.project, { config: config(2001) });
   const preview = expectOk(await stack.preview());
   expect(opsByName(preview)).toEqual({ reminders: "create" });
   expect(suite.emulator.batches()).toHaveLength(0);
 
   const up = expectOk(await stack.up());
   const batches = suite.emulator.batches();
-  expect(batches.map((batch) => batch.messages.length)).toEqual([1000, 1000, 500]);
+  expect(batches.map((batch) => batch.messages.length)).toEqual([1000, 1000, 1]);
   expect(up.outputs.batchIds).toEqual(batches.map((batch) => batch.id));
-  expect(up.outputs.messageCount).toBe(2500);
+  expect(up.outputs.messageCount).toBe(2001);
   const recipients = batches.flatMap((batch) => batch.messages.map((message) => message.tos[0]));
-  expect(new Set(recipients).size).toBe(2500);
+  expect(new Set(recipients).size).toBe(2001);
 
   expect(opsByName(expectOk(await stack.up()))).toEqual({ reminders: "same" });
   expect(suite.emulator.batches()).toHaveLength(3);
 
-  const retriggered = suite.workspace.stack(suite.project, { config: config(2500, "2"), continues: stack });
+  const retriggered = suite.workspace.stack(suite.project, { config: config(2001, "2"), continues: stack });
   const again = expectOk(await retriggered.up());
   expect(again.steps.find((step) => step.name === "reminders")).toMatchObject({ op: "replace", replaces: ["triggers"] });
   expect(suite.emulator.batches()).toHaveLength(6);
@@ -46,18 +46,18 @@ test("an invalid message fails check naming it, and nothing is sent", async () =
 test("a send that stops part-way is kept in state; after a refresh, the next up still finishes it without sending anything twice", async () => {
   const service = await startFirstChunkOnlyService();
   try {
-    const stack = suite.workspace.stack(suite.project, { config: { ...config(2500), "messaging:baseUrl": service.url } });
+    const stack = suite.workspace.stack(suite.project, { config: { ...config(2001), "messaging:baseUrl": service.url } });
     const first = await stack.up();
     expect(first.ok).toBe(false);
     // What the CLI prints: the reasons of the init failure.
     expect(first.errors).toContainEqual(
       expect.stringMatching(
-        /^1 error occurred:\n\t\* message batch \S+: 1000 of 2500 messages were confirmed before sending stopped.*run `pulumi up` again to send the rest/s,
+        /^1 error occurred:\n\t\* message batch \S+: 1000 of 2001 messages were confirmed before sending stopped.*run `pulumi up` again to send the rest/s,
       ),
     );
     const recorded = resourceNamed(stack, "reminders");
     expect(recorded).toMatchObject({
-      initErrors: [expect.stringContaining("1000 of 2500")],
+      initErrors: [expect.stringContaining("1000 of 2001")],
       outputs: { batchIds: ["msba_fake_0"], sentAt: null },
     });
     expect(recorded.outputs.__provider).toEqual(recorded.inputs.__provider);
@@ -71,8 +71,8 @@ test("a send that stops part-way is kept in state; after a refresh, the next up 
     expect(opsByName(second)).toEqual({ reminders: "update" });
     expect(second.outputs.batchIds).toEqual(["msba_fake_0", "msba_fake_1", "msba_fake_2"]);
     const recipients = service.recipients();
-    expect(recipients).toHaveLength(2500);
-    expect(new Set(recipients).size).toBe(2500);
+    expect(recipients).toHaveLength(2001);
+    expect(new Set(recipients).size).toBe(2001);
   } finally {
     await service.close();
   }
