@@ -66,4 +66,11 @@ describe("utf8Lines", () => {
     expect(lines[0].text?.length).toBe(long.length);
     expect(lines[1].text).toBe("end");
   });
+
+  it("gives the same text for a long ASCII line (read as Latin-1) and a long non-ASCII one (UTF-8)", async () => {
+    const ascii = "plain ascii, no accents ~\x7f".repeat(80_000);
+    const accented = "é€𝄞 and ascii ".repeat(80_000);
+    const lines = await linesOf(Buffer.from(`${ascii}\n${accented}\n\u007f\u0080`), 64 * 1024);
+    expect(lines.map((line) => line.text)).toEqual([ascii, accented, "\u007f\u0080"]);
+  });
 });
