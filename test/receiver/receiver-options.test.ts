@@ -28,46 +28,6 @@ async function errorOf(run: () => unknown): Promise<unknown> {
 }
 
 describe("verifyWebhookRequest argument errors", () => {
-  it.each([
-    [
-      "an empty headerName",
-      () => verifyWebhookRequest(request(), SECRET, { headerName: "" }),
-      /headerName must be an HTTP header name.*got ""/,
-    ],
-    ["a headerName with a space", () => verifyWebhookRequest(request(), SECRET, { headerName: "x sig" }), /headerName .*got "x sig"/],
-    [
-      "a body already read",
-      async () => {
-        const req = request();
-        await req.text();
-        return verifyWebhookRequest(req, SECRET);
-      },
-      /already been read .*request\.clone\(\)/,
-    ],
-    [
-      "a plain object",
-      () => verifyWebhookRequest({ body: BODY } as never, SECRET),
-      /needs a standard Request.*got an object.*createWebhookHandler/,
-    ],
-    ["undefined", () => verifyWebhookRequest(undefined as never, SECRET), /needs a standard Request.*got undefined/],
-    ["a string", () => verifyWebhookRequest(BODY as never, SECRET), /needs a standard Request.*got string/],
-    [
-      "a replayGuard without seen()",
-      () => verifyWebhookRequest(request(), SECRET, { replayGuard: {} as never }),
-      /replayGuard must be an object with a seen/,
-    ],
-    [
-      "maxBodyBytes NaN",
-      () => verifyWebhookRequest(request(), SECRET, { maxBodyBytes: NaN }),
-      /maxBodyBytes must be a positive whole number/,
-    ],
-  ])("%s is a ConfigurationError saying what to pass", async (_name, run, message) => {
-    const error = await errorOf(run);
-    expect(isConfigurationError(error)).toBe(true);
-    expect(error).not.toBeInstanceOf(TypeError);
-    expect((error as Error).message).toMatch(message);
-  });
-
   it("the handlers refuse the same options at creation", () => {
     const onEvent = () => undefined;
     for (const create of [createWebhookHandler, createWebhookRequestHandler] as const) {

@@ -5,7 +5,6 @@
 import { MessagingClient } from "../../client";
 import { checkMessage, InvalidMessages } from "../../client/validate";
 import { isValidationError, type ValidationError } from "../../errors";
-import { parseEvent } from "../../receiver";
 import {
   JsonObject,
   MAX_JSON_DEPTH,
@@ -61,44 +60,6 @@ describe("the client refuses what JSON would change, naming the field, before an
   const client = new MessagingClient({ apiKey: "sk_test_x", baseUrl: "http://127.0.0.1:1", maxRetries: 0 });
   afterAll(() => client.close());
 
-  const sparse: unknown[] = [];
-  sparse[2] = 1;
-  const cases: Array<[string, unknown, string]> = [
-    ["Infinity in a model", { amount: Infinity }, "messages[0].template.model.amount"],
-    ["NaN in a model", { amount: NaN }, "messages[0].template.model.amount"],
-    ["a sparse array in a model", { list: sparse }, "messages[0].template.model.list[0]"],
-    ["undefined in a model's array", { list: [1, undefined] }, "messages[0].template.model.list[1]"],
-    ["a Date in a model", { when: new Date(0) }, "messages[0].template.model.when"],
-    ["a bigint in a model", { n: 1n }, "messages[0].template.model.n"],
-    ["a function in a model", { f: () => 1 }, "messages[0].template.model.f"],
-    ["an own __proto__ key in a model", JSON.parse(`{"__proto__":{"x":1}}`), 'messages[0].template.model["__proto__"]'],
-    ["-0 in a model (JSON would send 0)", { n: -0 }, "messages[0].template.model.n"],
-    ["an integer beyond 2^53 in a model", { id: 2 ** 53 + 2 }, "messages[0].template.model.id"],
-    ["a negative integer beyond -2^53 in a model", { id: -(2 ** 60) }, "messages[0].template.model.id"],
-    [
-      "a model nested deeper than the limit",
-      JSON.parse(`${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${"}".repeat(MAX_JSON_DEPTH + 1)}`),
-      "messages[0].template.model.a",
-    ],
-  ];
-  it.each(cases)("%s", async (_name, model, field) => {
-    const error = await validationError(
-      client.sendMessageBatch({ stream: "transactional", messages: [{ tos: ["+254712345678"], template: { id: "t", model } }] } as never),
-    );
-    expect(Object.keys(error.fieldErrors).some((key) => key === field || key.startsWith(`${field}.`))).toBe(true);
-  });
-
-  it.each([
-    ["__proto__", 'messages[0]["__proto__"]'],
-    ["constructor", "messages[0].constructor"],
-    ["prototype", "messages[0].prototype"],
-  ])("a message with an own %s key is a ValidationError naming it", async (key, field) => {
-    const error = await validationError(
-      client.sendMessageBatch({ stream: "transactional", messages: [parsedMessage(`"${key}":{"body":"y"}`)] }),
-    );
-    expect(error.fieldErrors[field]).toEqual(["unknown field"]);
-  });
-
   it("a sparse messages array is refused at the hole", async () => {
     const messages = [{ tos: ["+254712345678"], body: "x" }];
     messages[2] = { tos: ["+254712345678"], body: "z" };
@@ -133,33 +94,5 @@ describe("JsonObject and findJsonHazards", () => {
   it("stops after the limit of hazards", () => {
     const many = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, Infinity]));
     expect(findJsonHazards(many)).toHaveLength(20);
-  });
-});
-
-describe("parseEvent reads event bodies under the same JSON rule, naming the field", () => {
-  const event = (data: string) => `{"id":"evt_1","type":"payment.succeeded","created":"2024-06-01T00:00:00Z","data":{"object":${data}}}`;
-  it.each<[string, string | Buffer, string, RegExp]>([
-    ["a duplicate key (the last would win)", event(`{"amount":1,"amount":2}`), "data.object.amount", /appears more than once/],
-    ["a duplicate type at the top", `{"type":"payment.succeeded","type":"x","id":"e","data":{"object":{}}}`, "type", /more than once/],
-    ["an integer above 2^53", event(`{"id":9007199254740993}`), "data.object.id", /read as 9007199254740992/],
-    ["1e-400", event(`{"x":1e-400}`), "data.object.x", /read as 0/],
-    ["-0", event(`{"x":-0}`), "data.object.x", /other than -0/],
-    ["1e400", event(`{"x":1e400}`), "data.object.x", /finite number/],
-    ["a UTF-16 body", Buffer.from(event("{}"), "utf16le"), "(root)", /UTF-16 or UTF-32.*only UTF-8/],
-    ["a UTF-16 body with its mark", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(event("{}"), "utf16le")]), "(root)", /UTF-16LE/],
-  ])("%s", (_, body, field, message) => {
-    let thrown: unknown;
-    try {
-      parseEvent(body);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(isValidationError(thrown)).toBe(true);
-    expect((thrown as ValidationError).fieldErrors[field]).toEqual([expect.stringMatching(message)]);
-  });
-
-  it("keeps what reads back exactly, as written", () => {
-    const parsed = parseEvent(event(`{"amount":9007199254740991,"rate":0.1,"tiny":5e-324,"name":"caf\\u00e9"}`));
-    expect(parsed.data.object).toEqual({ amount: 9007199254740991, rate: 0.1, tiny: 5e-324, name: "caf\u00e9" });
   });
 });
