@@ -232,8 +232,17 @@ function lineBreaksIn(record: readonly string[]): number {
 
 async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[], void, undefined> {
   let header: string[] | undefined;
+  // The first record as csv-parse read it: an error can reach the loop below before the
+  // header record does, and its message still names the column.
+  let firstRecord: readonly string[] | undefined;
   const invalidLines: Entry[] = [];
   const parser = parseCsv({
+    on_record: (item: unknown) => {
+      // With raw and info set, csv-parse hands over { record, raw, info } (its types say the record).
+      const record = (item as { record?: unknown }).record ?? item;
+      if (firstRecord === undefined && Array.isArray(record)) firstRecord = record.map((column) => String(column).trim());
+      return item as string[];
+    },
     // Records as arrays: the header is checked here and the message built below, never by
     // assigning column names to an object (a `__proto__` column would change its prototype).
     skip_empty_lines: true,
@@ -302,7 +311,7 @@ async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[]
     if (entries.length > 0) yield entries;
   } catch (error) {
     // Every csv-parse error (its codes are CSV_* and others such as INVALID_OPENING_QUOTE).
-    if (error instanceof CsvError) throw csvFileError(error, header, consumedLines, crlfInQuotes);
+    if (error instanceof CsvError) throw csvFileError(error, header ?? firstRecord, consumedLines, crlfInQuotes);
     throw error;
   } finally {
     if (!parser.destroyed) parser.destroy();

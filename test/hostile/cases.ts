@@ -535,6 +535,22 @@ const EMULATOR: HostileCase[] = [
   }),
   refusedRequest({ name: "a route named toString", path: "/_emulator/toString", options: {}, status: 404, title: "not_found" }),
   refusedRequest({
+    name: "a form field given twice (description)",
+    path: "/v1/webhooks/endpoints",
+    options: rawForm(`${endpointForm().toString()}&description=a&description=b`),
+    status: 400,
+    title: "validation_failed",
+    field: "description",
+  }),
+  refusedRequest({
+    name: "a form field given twice (format)",
+    path: "/v1/webhooks/endpoints",
+    options: rawForm(`${endpointForm().toString()}&format=basic&format=cloudEvents`),
+    status: 400,
+    title: "validation_failed",
+    field: "format",
+  }),
+  refusedRequest({
     name: "an event body over 64 KiB",
     path: "/_emulator/events",
     options: rawJson(`{"type":"payment.succeeded","data":{"note":"${"n".repeat(70 * 1024)}"}}`),
@@ -753,13 +769,13 @@ const SEND: HostileCase[] = [
     "a stray quote in a CSV value",
     "stray.csv",
     `to,body\n${A},say "hi"\n`,
-    /stray\.csv: not valid CSV at line 2, field 2.*Invalid Opening Quote/,
+    /stray\.csv: not valid CSV at line 2, field 2 \(body\): Invalid Opening Quote/,
   ),
   refusedFile(
     "a space before a quoted CSV value",
     "space.csv",
     `to,body\n${A}, "hi"\n`,
-    /not valid CSV at line 2, field 2.*Invalid Opening Quote/,
+    /not valid CSV at line 2, field 2 \(body\): Invalid Opening Quote/,
   ),
   refusedFile("CSV model values without a template id", "model.csv", `to,body,template_id,model.x\n${A},hi,,v\n`, /line 2: template\.id/),
   // a message no call can carry
@@ -773,7 +789,7 @@ const SEND: HostileCase[] = [
     "a stray quote in a CSV value, with --json",
     "stray-json.csv",
     `to,body\n${A},say "hi"\n`,
-    /^not valid CSV at line 2, field 2: Invalid Opening Quote/,
+    /^not valid CSV at line 2, field 2 \(body\): Invalid Opening Quote/,
     ["--json"],
   ),
   refusedFile(
