@@ -7,16 +7,46 @@
  */
 export interface HmacProvider {
   /**
-   * HMAC-SHA256 keyed with `secret` (UTF-8) over the concatenation of `parts`; 32 bytes.
-   * Called at most once per secret per request.
+   * HMAC-SHA256 keyed with `secret` (UTF-8) over `message`; 32 bytes. Called at most once
+   * per secret per request, always with the request's one {@link SignedMessage}.
    */
-  hmacSha256(secret: string, parts: readonly Uint8Array[]): Uint8Array | Promise<Uint8Array>;
+  hmacSha256(secret: string, message: SignedMessage): Uint8Array | Promise<Uint8Array>;
 }
 
 /** A provider whose result is ready at once (node:crypto), for the synchronous `verifySignature`. */
 export interface SyncHmacProvider extends HmacProvider {
-  hmacSha256(secret: string, parts: readonly Uint8Array[]): Uint8Array;
+  hmacSha256(secret: string, message: SignedMessage): Uint8Array;
 }
+
+/**
+ * What is signed, `"<t>.<body>"`, built once per request and given to the HMAC of every
+ * secret. The body is held as received, never copied or decoded: node:crypto hashes the
+ * parts one after the other; Web Crypto needs one buffer, which {@link contiguous} copies
+ * once per request, so that a forged request (one HMAC per secret) pays no more copies than
+ * an honest one.
+ */
+export class SignedMessage {
+  /** The `"<t>."` prefix, then the body itself. */
+  readonly parts: readonly [Uint8Array, Uint8Array];
+  private joined: Uint8Array | undefined;
+
+  constructor(timestamp: number, body: Uint8Array) {
+    this.parts = [encoder.encode(`${timestamp}.`), body];
+  }
+
+  /** The message as one buffer: copied on the first call, the same buffer afterwards. */
+  contiguous(): Uint8Array {
+    if (this.joined === undefined) {
+      const [prefix, body] = this.parts;
+      this.joined = new Uint8Array(prefix.byteLength + body.byteLength);
+      this.joined.set(prefix, 0);
+      this.joined.set(body, prefix.byteLength);
+    }
+    return this.joined;
+  }
+}
+
+const encoder = new TextEncoder();
 
 /**
  * Compares two byte strings in time that depends on their length only, not on where they

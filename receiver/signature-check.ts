@@ -1,4 +1,4 @@
-import { constantTimeEqual, type HmacProvider, type SyncHmacProvider } from "./hmac-provider";
+import { constantTimeEqual, SignedMessage, type HmacProvider, type SyncHmacProvider } from "./hmac-provider";
 import type { SignatureHeader } from "./signature-header";
 import { checkTimestamp, noMatchingSignature } from "./signature-options";
 
@@ -32,15 +32,23 @@ export interface SignatureInput {
 
 const encoder = new TextEncoder();
 
-// The signed message, `"<t>.<body>"`, as parts (node:crypto hashes them without a copy).
-function signedParts(timestamp: number, body: string | Uint8Array): Uint8Array[] {
-  return [encoder.encode(`${timestamp}.`), typeof body === "string" ? encoder.encode(body) : body];
+// The signed message, built once for every secret's HMAC (the body itself, not a copy).
+function signedMessage(timestamp: number, body: string | Uint8Array): SignedMessage {
+  return new SignedMessage(timestamp, typeof body === "string" ? encoder.encode(body) : body);
 }
 
+// The header's values are checked lower-case hex (`parseSignatureHeader`). Arithmetic on char
+// codes rather than parseInt of slices: a forged header may carry MAX_SIGNATURE_ENTRIES values,
+// decoded on every request.
 function hexToBytes(hex: string): Uint8Array {
   const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (nibble(hex.charCodeAt(2 * i)) << 4) | nibble(hex.charCodeAt(2 * i + 1));
   return bytes;
+}
+
+// '0'–'9' are 48–57, 'a'–'f' 97–102.
+function nibble(code: number): number {
+  return code <= 57 ? code - 48 : code - 87;
 }
 
 // Every received signature is compared with the digest (no early exit between them either).
@@ -59,8 +67,8 @@ function matchesAny(received: readonly Uint8Array[], digest: Uint8Array): boolea
 export function checkSignature(input: SignatureInput, provider: SyncHmacProvider): VerifiedSignature {
   const { timestamp, signatures } = input.header;
   const received = signatures.map(hexToBytes);
-  const parts = signedParts(timestamp, input.body);
-  const secretIndex = input.secrets.findIndex((secret) => matchesAny(received, provider.hmacSha256(secret, parts)));
+  const message = signedMessage(timestamp, input.body);
+  const secretIndex = input.secrets.findIndex((secret) => matchesAny(received, provider.hmacSha256(secret, message)));
   if (secretIndex < 0) throw noMatchingSignature(signatures.length, input.secrets.length);
   checkTimestamp(timestamp, input.nowSeconds, input.toleranceSeconds);
   return { timestamp, secretIndex };
@@ -70,10 +78,10 @@ export function checkSignature(input: SignatureInput, provider: SyncHmacProvider
 export async function checkSignatureAsync(input: SignatureInput, provider: HmacProvider): Promise<VerifiedSignature> {
   const { timestamp, signatures } = input.header;
   const received = signatures.map(hexToBytes);
-  const parts = signedParts(timestamp, input.body);
+  const message = signedMessage(timestamp, input.body);
   let secretIndex = -1;
   for (const [index, secret] of input.secrets.entries()) {
-    if (matchesAny(received, await provider.hmacSha256(secret, parts))) {
+    if (matchesAny(received, await provider.hmacSha256(secret, message))) {
       secretIndex = index;
       break;
     }

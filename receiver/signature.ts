@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../errors/messaging-error";
+import { SignedMessage } from "./hmac-provider";
 import { nodeHmacProvider } from "./node-hmac";
 import { checkSignature, type VerifiedSignature } from "./signature-check";
 import { formatSignatureHeader, parseSignatureHeader } from "./signature-header";
@@ -112,5 +113,5 @@ function assertRawBody(rawBody: unknown): void {
 function computeSignature(secret: string, timestamp: number, rawBody: string | Buffer): Buffer {
   // A Buffer is hashed as is: decoding it to a string could alter bytes that are not valid UTF-8.
   const body = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : rawBody;
-  return Buffer.from(nodeHmacProvider.hmacSha256(secret, [Buffer.from(`${timestamp}.`, "utf8"), body]));
+  return Buffer.from(nodeHmacProvider.hmacSha256(secret, new SignedMessage(timestamp, body)));
 }

@@ -25,22 +25,14 @@ function subtle(): Subtle {
   return s;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const whole = new Uint8Array(parts.reduce((size, part) => size + part.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.byteLength;
-  }
-  return whole;
-}
-
-/** HMAC-SHA256 with Web Crypto (`crypto.subtle`), for any runtime. */
+/**
+ * HMAC-SHA256 with Web Crypto (`crypto.subtle`), for any runtime. `sign` takes one buffer: the
+ * message is joined once per request (`SignedMessage.contiguous`), not once per secret.
+ */
 export const webCryptoHmacProvider: HmacProvider = {
-  async hmacSha256(secret, parts) {
+  async hmacSha256(secret, message) {
     const crypto = subtle();
     const key = await crypto.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    return new Uint8Array(await crypto.sign("HMAC", key, concat(parts)));
+    return new Uint8Array(await crypto.sign("HMAC", key, message.contiguous()));
   },
 };
