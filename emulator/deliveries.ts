@@ -16,9 +16,47 @@ export interface DeliverOptions {
   readonly signal?: AbortSignal;
 }
 
+/**
+ * Most bytes of a receiver's answer kept with each attempt: 4 KiB, enough for an error
+ * message or a problem-details body. The rest is read and dropped (and counted in
+ * `responseBytes`); what is kept counts in the emulator's byte budget with the attempt.
+ */
+export const RESPONSE_BODY_MAX_BYTES = 4 * 1024;
+
+/** What the receiver answered: its body's first {@link RESPONSE_BODY_MAX_BYTES} as text, and its size. */
+export interface ResponseBody {
+  /** The first bytes, decoded as UTF-8 (bytes that are not become U+FFFD; a character cut at the limit is left out). */
+  readonly text: string;
+  /** Bytes of the whole body, read to its end (or until the attempt ended). */
+  readonly bytes: number;
+}
+
 interface PostResult {
   readonly status: number | null;
   readonly error?: string;
+  readonly response?: ResponseBody;
+}
+
+// Keeps the first RESPONSE_BODY_MAX_BYTES of a response, counts the rest.
+class ResponseSample {
+  private readonly kept: Buffer[] = [];
+  private keptBytes = 0;
+  bytes = 0;
+
+  add(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    const room = RESPONSE_BODY_MAX_BYTES - this.keptBytes;
+    if (room <= 0) return;
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.kept.push(part);
+    this.keptBytes += part.length;
+  }
+
+  body(): ResponseBody {
+    // stream: true leaves out a character whose bytes the limit cut.
+    const text = new TextDecoder().decode(Buffer.concat(this.kept, this.keptBytes), { stream: this.bytes > this.keptBytes });
+    return { text, bytes: this.bytes };
+  }
 }
 
 // One fresh connection per delivery (agent: false): nothing pooled outlives the emulator.
@@ -33,10 +71,12 @@ function post(url: URL, body: string, headers: Record<string, string>, signal: A
       return;
     }
     request.on("response", (response) => {
-      // The receiver's body is not recorded; read it so the socket can close.
-      response.resume();
-      response.on("end", () => resolve({ status: response.statusCode ?? null }));
-      response.on("error", () => resolve({ status: response.statusCode ?? null }));
+      // Read to the end (so the socket can close), keeping the first bytes.
+      const sample = new ResponseSample();
+      response.on("data", (chunk: Buffer) => sample.add(chunk));
+      const done = () => resolve({ status: response.statusCode ?? null, response: sample.body() });
+      response.on("end", done);
+      response.on("error", done);
     });
     request.on("error", (error: Error & { code?: string }) => {
       resolve({ status: null, error: error.code ? `${error.code}: ${error.message}` : error.message });
@@ -51,6 +91,8 @@ export interface AttemptResult {
   readonly status: number | null;
   /** Why no answer came (`ECONNREFUSED: …`, `timed out after 5000 ms`). */
   readonly error?: string;
+  /** What the receiver answered, when it answered. */
+  readonly response?: ResponseBody;
   /** When the attempt started. */
   readonly attemptedAt: Date;
   /** How long it took, in milliseconds. */

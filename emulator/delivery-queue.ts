@@ -162,6 +162,7 @@ export class DeliveryQueue {
       status: result.status,
       ok: verdict === "delivered",
       ...(result.error !== undefined ? { error: result.error } : {}),
+      ...(result.response !== undefined ? { responseBody: result.response.text, responseBytes: result.response.bytes } : {}),
       attemptedAt: result.attemptedAt.toISOString(),
       durationMs: result.durationMs,
       outcome: verdict === "delivered" ? "delivered" : nextDelay !== undefined ? "retry_scheduled" : "failed",

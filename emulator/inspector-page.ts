@@ -78,14 +78,27 @@ function readable(json: string): { text: string; cut: number } {
  * A payload, collapsed to its first characters and expandable (`<details>`): always as text
  * (escaped), wrapped rather than widening the page, and cut at {@link INSPECTOR_PAYLOAD_CHARS}.
  */
-function payload(json: string, where: string, key: string): Html {
+function payload(json: string, where: string, key: string, note?: string): Html {
   const { text, cut } = readable(json);
   const summary = json.length > SUMMARY_CHARS ? `${json.slice(0, SUMMARY_CHARS)}…` : json;
   return html`<details class="payload" data-key="${key}">
     <summary><code>${summary}</code></summary>
     <pre>${text}</pre>
     ${cut > 0 ? html`<p class="empty">first ${INSPECTOR_PAYLOAD_CHARS} of ${cut} characters; all of it: ${where}</p>` : ""}
+    ${note !== undefined ? html`<p class="empty">${note}</p>` : ""}
   </details>`;
+}
+
+// What the receiver answered (the emulator keeps its first RESPONSE_BODY_MAX_BYTES).
+function responseBody(a: Delivery): Html {
+  if (a.responseBody === undefined) return html`<span class="empty">${a.status === null ? "no answer" : "not recorded"}</span>`;
+  if (a.responseBytes === 0) return html`<span class="empty">empty</span>`;
+  const kept = new TextEncoder().encode(a.responseBody).byteLength;
+  const note =
+    a.responseBytes !== undefined && a.responseBytes > kept
+      ? `first ${kept} of ${a.responseBytes} bytes (the rest is not kept)`
+      : undefined;
+  return payload(a.responseBody, "GET /_emulator/deliveries", `response-${a.id}-${a.attempt}`, note);
 }
 
 function statusCell(attempt: Delivery): Html {
@@ -118,7 +131,7 @@ export function renderLive(data: InspectorData): string {
     return payload(eventPayload(recorded.event, a.format).body, `GET /_emulator/events`, `request-${a.id}-${a.attempt}`);
   };
   const attempts = table(
-    ["delivery, attempt", "event", "url", "status", "outcome", "ms", "at", "error", "request body", ""],
+    ["delivery, attempt", "event", "url", "status", "outcome", "ms", "at", "error", "request body", "response body", ""],
     data.attempts.map(
       (a) =>
         html`<tr data-delivery-id="${a.id}" data-event-id="${a.eventId}" data-attempt="${a.attempt}" data-outcome="${a.outcome}">
@@ -131,6 +144,7 @@ export function renderLive(data: InspectorData): string {
           <td>${a.attemptedAt.slice(11, 23)}</td>
           <td>${a.error ?? ""}</td>
           <td data-field="request">${requestBody(a)}</td>
+          <td data-field="response">${responseBody(a)}</td>
           <td><button type="button" class="retry" data-retry="${a.id}">redeliver</button></td>
         </tr>`,
     ),

@@ -92,6 +92,13 @@ export interface Delivery {
   readonly ok: boolean;
   /** Why the attempt failed without a status, when it did. */
   readonly error?: string;
+  /**
+   * What the receiver answered, when it did: the body's first 4 KiB (`RESPONSE_BODY_MAX_BYTES`)
+   * decoded as UTF-8. Counted in the byte budget with the attempt.
+   */
+  readonly responseBody?: string;
+  /** Bytes of the receiver's whole answer (more than `responseBody` holds when it was cut). */
+  readonly responseBytes?: number;
   /** When the attempt started, ISO 8601 UTC. */
   readonly attemptedAt: string;
   /** How long it took, in milliseconds, until the answer (or the failure). */

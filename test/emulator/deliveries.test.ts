@@ -3,6 +3,7 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startEmulator, type Delivery, type Emulator } from "../../emulator";
+import { RESPONSE_BODY_MAX_BYTES } from "../../emulator/deliveries";
 import { DeliveryQueue } from "../../emulator/delivery-queue";
 import { buildEvent, eventData } from "../../emulator/events";
 import { EmulatorStore } from "../../emulator/store";
@@ -150,6 +151,86 @@ describe("delivery retries", () => {
     expect(listed.json).toHaveLength(1);
     expect(listed.json[0].eventId).toBe(a.headers["x-emulator-event-id"]);
     expect((await call(emulator, "/_emulator/deliveries?evnt=x")).status).toBe(400);
+  });
+});
+
+describe("what the receiver answered", () => {
+  interface Answer {
+    readonly status: number;
+    readonly body: string | Buffer;
+  }
+
+  // A receiver that answers each request with the next of `answers` (the last one repeats).
+  async function answering(...answers: Answer[]) {
+    let count = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        const answer = answers[Math.min(count++, answers.length - 1)];
+        res.writeHead(answer.status, { "content-type": "text/plain; charset=utf-8" });
+        res.end(answer.body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    const emulator = await startEmulator({ deliveryRetrySchedule: [] });
+    closers.push(() => emulator.close());
+    const { port } = server.address() as AddressInfo;
+    await call(emulator, "/v1/webhooks/endpoints", {
+      form: endpointForm({ url: `http://127.0.0.1:${port}/hook`, "events[]": ["payment.succeeded"] }),
+    });
+    return emulator;
+  }
+
+  const storedBytes = async (emulator: Emulator) => Number((await call(emulator, "/_emulator/batches")).headers["x-emulator-stored-bytes"]);
+
+  it("records the status and the body of each answer, listed by GET /_emulator/deliveries", async () => {
+    const problem = JSON.stringify({ title: "no_matching_signature", status: 401, detail: "check the secret <here>" });
+    const emulator = await answering({ status: 401, body: problem }, { status: 204, body: "" });
+    const first = await emit(emulator);
+    await call(emulator, `/_emulator/deliveries/${first.json[0].id}/retry`, { json: {} });
+    const listed: Delivery[] = (await call(emulator, "/_emulator/deliveries")).json;
+    expect(listed.map((a) => [a.status, a.responseBody, a.responseBytes])).toEqual([
+      [401, problem, Buffer.byteLength(problem)],
+      [204, "", 0],
+    ]);
+  });
+
+  it(`keeps the first ${RESPONSE_BODY_MAX_BYTES} bytes of a long answer, whole characters only, and counts them in the byte budget`, async () => {
+    // "é" is 2 bytes: an odd prefix puts a character across the limit.
+    const long = `x${"é".repeat(RESPONSE_BODY_MAX_BYTES)}`;
+    const emulator = await answering({ status: 500, body: "" }, { status: 500, body: long });
+    const before = await storedBytes(emulator);
+    await emit(emulator);
+    const afterEmpty = await storedBytes(emulator);
+    await emit(emulator);
+    const afterLong = await storedBytes(emulator);
+
+    const [empty, kept] = emulator.deliveries();
+    expect(empty.responseBody).toBe("");
+    expect(kept.responseBytes).toBe(Buffer.byteLength(long));
+    expect(kept.responseBody).toBe(long.slice(0, RESPONSE_BODY_MAX_BYTES / 2)); // "x" and 2,047 "é": 4,095 bytes
+    expect(kept.responseBody).not.toContain("\uFFFD");
+    // The same event and attempt but for the body (and a few digits: durationMs, responseBytes):
+    // the difference is the body's count, 2 bytes a character.
+    const added = afterLong - afterEmpty - (afterEmpty - before);
+    expect(added).toBeGreaterThanOrEqual(2 * kept.responseBody!.length);
+    expect(added).toBeLessThan(2 * kept.responseBody!.length + 64);
+  });
+
+  it("records no body when no answer came", async () => {
+    const { emulator } = await setUp(() => "hang", { deliveryTimeoutMs: 200, deliveryRetrySchedule: [] });
+    await emit(emulator);
+    const [attempt] = emulator.deliveries();
+    expect(attempt).toMatchObject({ status: null, error: "timed out after 200 ms" });
+    expect(attempt.responseBody).toBeUndefined();
+    expect(attempt.responseBytes).toBeUndefined();
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The inspector page (`GET /_emulator/`) in a real headless Chromium (Debian's `chromium`,
  * driven by playwright-core): trigger an event from the page and watch its delivery attempts
- * appear; payloads shown escaped, the page fitting 1280×900; cross-site form posts refused. Skipped, saying why, only when Chromium is absent outside CI; in CI (CI=true) a
- * missing Chromium fails the test (`.ci/run` installs it).
+ * appear with what the receiver answered; payloads shown escaped, the page fitting 1280×900;
+ * cross-site form posts refused. Skipped, saying why, only when Chromium is absent outside CI;
+ * in CI (CI=true) a missing Chromium fails the test (`.ci/run` installs it).
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -29,6 +30,7 @@ describeBrowser("inspector page in headless Chromium", () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let context: BrowserContext | undefined;
   let profile: string;
+  let closeAnswering: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
     emulator = await startEmulator({ apiKey: "sk_test_inspector", deliveryRetrySchedule: [0.05, 0.1] });
@@ -53,6 +55,7 @@ describeBrowser("inspector page in headless Chromium", () => {
   }, WAIT_MS);
 
   afterAll(async () => {
+    await closeAnswering?.();
     await context?.close();
     await emulator?.close();
     await receiver?.close();
@@ -83,14 +86,15 @@ describeBrowser("inspector page in headless Chromium", () => {
           event: tr.getAttribute("data-event-id"),
           attempt: Number(tr.getAttribute("data-attempt")),
           status: tr.querySelector('[data-field="status"]')?.textContent,
+          response: tr.querySelector('[data-field="response"] pre')?.textContent,
           outcome: tr.getAttribute("data-outcome"),
         })),
       );
       // Newest first.
-      expect(rows.map((r) => [r.attempt, r.status, r.outcome])).toEqual([
-        [3, "200", "delivered"],
-        [2, "503", "retry_scheduled"],
-        [1, "503", "retry_scheduled"],
+      expect(rows.map((r) => [r.attempt, r.status, r.outcome, r.response])).toEqual([
+        [3, "200", "delivered", "ok"],
+        [2, "503", "retry_scheduled", "ok"],
+        [1, "503", "retry_scheduled", "ok"],
       ]);
       expect(new Set(rows.map((r) => r.delivery)).size).toBe(1);
       const eventIds = receiver.received.map((r) => JSON.parse(r.body).id);
@@ -105,12 +109,27 @@ describeBrowser("inspector page in headless Chromium", () => {
   );
 
   it(
-    "shows payloads (message bodies, event payloads, delivery request bodies, descriptions) escaped, and fits 1280×900",
+    "shows payloads (message bodies, event payloads, delivery request and response bodies, descriptions) escaped, and fits 1280×900",
     async () => {
       const hostile = `<b id="injected">bold</b><img src=x onerror="document.title='pwned'">`;
       const long = "x".repeat(3000); // one unbreakable word: must wrap, not widen the page
+      // A receiver answering markup (declared as HTML) and a long word: shown as text, wrapped.
+      const answer = `answer ${hostile} ${long}`;
+      const answering = http.createServer((req, res) => {
+        req.resume();
+        req.on("end", () => {
+          res.writeHead(400, { "content-type": "text/html" });
+          res.end(answer);
+        });
+      });
+      await new Promise<void>((resolve) => answering.listen(0, "127.0.0.1", resolve));
+      closeAnswering = () => {
+        answering.closeAllConnections();
+        return new Promise<void>((resolve) => answering.close(() => resolve()));
+      };
+      const answeringUrl = `http://127.0.0.1:${(answering.address() as AddressInfo).port}`;
       const created = await call(emulator, "/v1/webhooks/endpoints", {
-        form: endpointForm({ url: `${receiver.url}/wide/${long}`, "events[]": ["payment.succeeded"], description: `desc ${hostile}` }),
+        form: endpointForm({ url: `${answeringUrl}/wide/${long}`, "events[]": ["payment.succeeded"], description: `desc ${hostile}` }),
       });
       expect(created.status).toBe(200);
       const batch = await call(emulator, "/v1/message_batches", {
@@ -148,6 +167,9 @@ describeBrowser("inspector page in headless Chromium", () => {
       expect(await page.locator(`#deliveries tr[data-event-id="${eventId}"] td[data-field="request"] pre`).first().textContent()).toContain(
         `"id": "${eventId}"`,
       );
+      const response = page.locator(`#deliveries tr[data-event-id="${eventId}"] td[data-field="response"] pre`);
+      expect(await response.count()).toBeGreaterThan(0);
+      expect(await response.allTextContents()).toContain(answer);
       expect(await page.locator("#injected").count()).toBe(0);
       expect(await page.locator("#live img").count()).toBe(0);
       expect(await page.title()).toBe("messaging emulator");
