@@ -72,6 +72,8 @@ describe("POST /_emulator/events", () => {
         format: "basic",
         status: 200,
         ok: true,
+        responseBody: "ok", // what the test receiver answers
+        responseBytes: 2,
         attemptedAt: expect.any(String),
       },
     ]);
