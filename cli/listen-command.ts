@@ -62,14 +62,29 @@ function parse(argv: string[]): ListenArgs | string {
   return { forwardTo, events, format, showSecret: values["show-secret"] === true };
 }
 
-/** One line per attempt: when, event id, type, attempt, status, ms, and why it failed. */
+/** One line per attempt: when, event id, type, attempt, status, ms, and why it failed (with what the receiver answered). */
 export function describeAttempt(attempt: Delivery): string {
   const answer = attempt.status === null ? "no answer" : String(attempt.status);
+  const said = attempt.responseBody ? `: ${oneLine(attempt.responseBody)}` : "";
   const why =
     attempt.outcome === "delivered"
       ? ""
-      : `  ${attempt.error ?? `HTTP ${attempt.status}`}${attempt.outcome === "retry_scheduled" ? `, retry at ${attempt.nextAttemptAt?.slice(11, 23)}` : ", no more retries"}`;
+      : `  ${attempt.error ?? `HTTP ${attempt.status}${said}`}${attempt.outcome === "retry_scheduled" ? `, retry at ${attempt.nextAttemptAt?.slice(11, 23)}` : ", no more retries"}`;
   return `${attempt.attemptedAt.slice(11, 23)}  ${attempt.eventId}  ${attempt.type}  attempt ${attempt.attempt}  → ${answer}  ${Math.round(attempt.durationMs)} ms${why}\n`;
+}
+
+/** Most characters of a receiver's answer shown on an attempt's line. */
+const ANSWER_CHARS = 160;
+
+// C0 and C1 control characters: a terminal would act on escape sequences in a receiver's answer.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+// What the receiver answered, on one line: whitespace runs become one space, control
+// characters are shown as "?".
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").replace(CONTROL, "?").trim();
+  return line.length > ANSWER_CHARS ? `${line.slice(0, ANSWER_CHARS)}…` : line;
 }
 
 function sameEvents(a: readonly string[], b: readonly string[]): boolean {
@@ -152,15 +167,18 @@ export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = 
         : `  export ${SECRET_VARIABLE}="$(npx messaging endpoints secret ${endpoint.id})"\n`,
     );
 
-    // Attempts made before now are not news.
+    // Attempts made before now are not news. Each listing asks only for the attempts recorded
+    // since the previous one (`after`); the set guards against an emulator started afresh.
     const printed = new Set<string>();
     const key = (attempt: Delivery) => `${attempt.id}#${attempt.attempt}`;
+    let recorded = 0;
     const poll = async (print: boolean): Promise<boolean> => {
-      const answer = await connection.send("GET", "/_emulator/deliveries", undefined, stop);
+      const answer = await connection.send("GET", `/_emulator/deliveries?after=${recorded}`, undefined, stop);
       if (answer.status !== 200) {
         err(`messaging listen: listing deliveries: ${describeAnswer(answer)}\n`);
         return false;
       }
+      recorded = Number(answer.headers["x-emulator-attempts-recorded"]) || 0;
       for (const attempt of JSON.parse(answer.text) as Delivery[]) {
         if (attempt.endpointId !== endpoint.id || printed.has(key(attempt))) continue;
         printed.add(key(attempt));

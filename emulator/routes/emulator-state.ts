@@ -53,14 +53,27 @@ export function listBatches({ store, query }: RouteContext): StreamedReply {
   });
 }
 
-/** `GET /_emulator/deliveries[?event=evt_…]`: every delivery attempt kept, in order (of one event; streamed). */
+/**
+ * `GET /_emulator/deliveries[?event=evt_…][&after=N]`: every delivery attempt kept, in order
+ * (of one event; streamed). `X-Emulator-Attempts-Recorded` counts the attempts recorded since
+ * start; `after` (an earlier listing's count) lists only those recorded since, so that a
+ * follower (`messaging listen`) reads what is new rather than the whole list each time. A
+ * count above the current one (another emulator since) lists everything kept.
+ */
 export function listDeliveries({ store, query }: RouteContext): StreamedReply {
   const errors: FieldErrors = {};
-  onlyParameters(query, ["event"], errors);
+  onlyParameters(query, ["event", "after"], errors);
+  const afterText = query.get("after");
+  const after = afterText === null ? 0 : /^\d{1,15}$/.test(afterText) ? Number(afterText) : NaN;
+  if (Number.isNaN(after)) addFieldError(errors, "after", "expected a whole number: X-Emulator-Attempts-Recorded of an earlier listing");
   if (Object.keys(errors).length > 0) throw validationProblem(errors);
   const event = query.get("event");
   const attempts = store.deliveries();
-  return jsonArrayStream(event === null ? attempts.slice() : attempts.filter((attempt) => attempt.eventId === event), JSON.stringify);
+  const recorded = store.storageTotals().evictedAttempts + attempts.length;
+  const fresh = after > recorded ? attempts : attempts.slice(Math.max(0, attempts.length - (recorded - after)));
+  return jsonArrayStream(event === null ? fresh.slice() : fresh.filter((attempt) => attempt.eventId === event), JSON.stringify, {
+    "X-Emulator-Attempts-Recorded": String(recorded),
+  });
 }
 
 /** `GET /_emulator/events`: the events emitted (the most recent 1,000), oldest first, with their delivery ids. */

@@ -1,6 +1,6 @@
 /** messaging listen, in-process, against a real emulator and receivers on 127.0.0.1 port 0. */
 import { runEndpointsCommand } from "../../cli/endpoints-command";
-import { runListenCommand } from "../../cli/listen-command";
+import { describeAttempt, runListenCommand } from "../../cli/listen-command";
 import { startEmulator, type Emulator } from "../../emulator";
 import { call, startReceiver } from "../emulator/helpers";
 import { CapturedOutput } from "./cli-output";
@@ -53,7 +53,7 @@ describe("messaging listen", () => {
     const emitted = await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded", data: { id: "pay_listen" } } });
     const eventId = emitted.headers["x-emulator-event-id"];
     await run.output.until(new RegExp(`${eventId}  payment\\.succeeded  attempt 2  → 204`));
-    expect(run.output.stdout).toMatch(new RegExp(`${eventId}  payment\\.succeeded  attempt 1  → 503  \\d+ ms  HTTP 503, retry at `));
+    expect(run.output.stdout).toMatch(new RegExp(`${eventId}  payment\\.succeeded  attempt 1  → 503  \\d+ ms  HTTP 503: ok, retry at `)); // with what the receiver answered
     expect(await run.stop()).toBe(0);
     expect(run.output.stdout).toMatch(/stopped\n$/);
     expect(run.output.stderr).toBe("");
@@ -115,5 +115,44 @@ describe("messaging listen", () => {
     });
     expect(code).toBe(2);
     expect(output.stderr).toContain("MESSAGING_BASE_URL is '127.0.0.1:4010', which is not an http(s) URL");
+  });
+});
+
+describe("describeAttempt", () => {
+  const attempt = {
+    id: "dlv_1",
+    attempt: 1,
+    trigger: "initial",
+    endpointId: "we_1",
+    eventId: "evt_1",
+    type: "payment.succeeded",
+    url: "http://127.0.0.1:3000/webhooks",
+    format: "basic",
+    attemptedAt: "2026-11-23T22:00:00.000Z",
+    durationMs: 3,
+  } as const;
+
+  it("shows a failed attempt's answer on one line, control characters (terminal escapes) as '?', cut at 160 characters", () => {
+    const line = describeAttempt({
+      ...attempt,
+      status: 401,
+      ok: false,
+      outcome: "failed",
+      responseBody: `{"title":\n  "no_matching_signature"}\u001b[2J\u009b31m ${"x".repeat(300)}`,
+      responseBytes: 400,
+    });
+    const shown = `{"title": "no_matching_signature"}?[2J?31m `;
+    expect(line).toBe(
+      `22:00:00.000  evt_1  payment.succeeded  attempt 1  → 401  3 ms  HTTP 401: ${shown}${"x".repeat(160 - shown.length)}…, no more retries\n`,
+    );
+  });
+
+  it("shows no answer for a delivered attempt, nor for one without a body", () => {
+    expect(describeAttempt({ ...attempt, status: 204, ok: true, outcome: "delivered", responseBody: "fine", responseBytes: 4 })).toBe(
+      "22:00:00.000  evt_1  payment.succeeded  attempt 1  → 204  3 ms\n",
+    );
+    expect(describeAttempt({ ...attempt, status: 500, ok: false, outcome: "failed", responseBody: "", responseBytes: 0 })).toMatch(
+      / {2}HTTP 500, no more retries\n$/,
+    );
   });
 });

@@ -152,6 +152,27 @@ describe("delivery retries", () => {
     expect(listed.json[0].eventId).toBe(a.headers["x-emulator-event-id"]);
     expect((await call(emulator, "/_emulator/deliveries?evnt=x")).status).toBe(400);
   });
+
+  it("lists only the attempts recorded after an earlier listing's count with ?after= (how messaging listen follows)", async () => {
+    const { emulator } = await setUp(200);
+    await emit(emulator);
+    await emit(emulator);
+    const first = await call(emulator, "/_emulator/deliveries");
+    expect(first.headers["x-emulator-attempts-recorded"]).toBe("2");
+    const third = await emit(emulator);
+
+    const since = await call(emulator, "/_emulator/deliveries?after=2");
+    expect(since.headers["x-emulator-attempts-recorded"]).toBe("3");
+    expect(since.json.map((a: Delivery) => a.eventId)).toEqual([third.headers["x-emulator-event-id"]]);
+    expect((await call(emulator, "/_emulator/deliveries?after=3")).json).toEqual([]);
+    // A count from another emulator (above this one's): everything kept.
+    expect((await call(emulator, "/_emulator/deliveries?after=99")).json).toHaveLength(3);
+    for (const bad of ["-1", "1.5", "x"]) {
+      const refused = await call(emulator, `/_emulator/deliveries?after=${bad}`);
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain("after");
+    }
+  });
 });
 
 describe("what the receiver answered", () => {
