@@ -1,8 +1,8 @@
 /**
- * `--help` of the commands whose own file has none: options, environment variables and
- * exit codes, as `messaging <command> --help` and `messaging help <command>` print them.
- * (`messaging send --help` is in `send-command.ts`, beside its options.) Defaults are the
- * emulator's own constants, so the text cannot drift from them.
+ * Every command's `--help`: usage (from the registry, `commands.ts`), options, environment
+ * variables and exit codes, as `messaging <command> --help` and `messaging help <command>`
+ * print them. Defaults are the emulator's and the client's own constants, so the text cannot
+ * drift from them. Loaded only when help is asked for.
  */
 import {
   DEFAULT_DELIVERY_RETRY_SCHEDULE,
@@ -10,13 +10,14 @@ import {
   DEFAULT_MAX_STORED_BYTES,
   DEFAULT_MAX_STORED_MESSAGES,
 } from "../emulator";
+import { MAX_SEND_CONCURRENCY } from "../client/send-messages";
 import { KNOWN_EVENT_TYPES } from "../schemas/types";
+import { usageLines } from "./commands";
 import { exitCodesHelp } from "./exit-codes";
 
 export const EMULATOR_HELP = `messaging emulator — a local emulator of the messaging service
 
-usage: messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--max-stored-bytes N]
-                          [--delivery-retry-schedule 1,2,4]
+${usageLines("emulator")}
 
 Starts the emulator and prints one line holding its base URL once it listens; runs until
 SIGINT (Ctrl-C) or SIGTERM. Its routes, statuses and the inspection routes and page
@@ -43,7 +44,7 @@ ${exitCodesHelp()}`;
 
 export const TRIGGER_HELP = `messaging trigger — emit a webhook event through a running emulator
 
-usage: messaging trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]
+${usageLines("trigger")}
 
 Asks the emulator to emit an event of that type to every endpoint subscribed to it, then
 prints each delivery's first attempt and, when one is to be retried, the retry schedule.
@@ -56,6 +57,7 @@ options:
                         has an "object" member (default: a sample for a named type, else {})
   --previous JSON       the object's previous values (data.previous)
   --wait                follow the retries until each delivery is delivered or has failed
+  --no-wait             do not follow them (the default; accepted for older scripts)
   --allow-unknown-type  emit a type that is neither named nor subscribed to
   -h, --help            this help
 
@@ -69,8 +71,7 @@ ${exitCodesHelp()}  (trigger: 0 when every delivery succeeded or none was due; 1
 
 export const LISTEN_HELP = `messaging listen — forward the emulator's webhook deliveries to your receiver, and watch them
 
-usage: messaging listen --forward-to URL [--events TYPE,…] [--allow-unknown-type]
-                        [--format basic|cloudEvents] [--show-secret]
+${usageLines("listen")}
 
 Uses the emulator at MESSAGING_BASE_URL, or starts one when it is not set (and prints the
 export line for other terminals). Reuses the emulator's endpoint with the same URL, events
@@ -98,10 +99,7 @@ ${exitCodesHelp()}`;
 
 export const ENDPOINTS_HELP = `messaging endpoints — create and list webhook endpoints
 
-usage: messaging endpoints create --url URL [--events TYPE,…] [--format basic|cloudEvents]
-                                  [--description TEXT] [--show-secret] [--json]
-       messaging endpoints list [--show-secret] [--json]
-       messaging endpoints secret <endpoint id>
+${usageLines("endpoints")}
 
 create  creates an endpoint with POST /v1/webhooks/endpoints at MESSAGING_BASE_URL: the
         service or the emulator. Prints its id and its signing secret, masked unless
@@ -130,10 +128,68 @@ environment:
 
 ${exitCodesHelp()}`;
 
-/** Help text by command, for the commands listed here. */
-export const COMMAND_HELP: Readonly<Record<string, string>> = {
-  emulator: EMULATOR_HELP,
-  trigger: TRIGGER_HELP,
-  listen: LISTEN_HELP,
-  endpoints: ENDPOINTS_HELP,
-};
+export const SEND_HELP = `messaging send — send every message of a file, each exactly once
+
+${usageLines("send")}
+
+Reads the file twice, as a stream (memory stays flat whatever its size): first to check
+every message (nothing is sent if one is invalid: the first 100 problems are listed, by
+line and field, then a count) and to plan the run, then to send in calls of up to 1,000.
+
+Each message is known by its content and its occurrence (the second of two identical lines
+is a message of its own), and every message the service confirms is written to a journal
+kept for this file, service and stream. Running the command again, after an interruption
+(Ctrl-C, a kill, a crash, a cancelled CI job) or after the file was edited, sends exactly
+the messages not sent yet: lines appended or changed before they were sent go out, lines
+already sent do not. A call left unanswered by a killed run is finished first, under the
+same idempotency key with the same messages, so the service answers it from its record.
+
+One case is yours to decide: a line that was sent and has changed since (or was removed).
+The command then sends nothing, names those lines, and proceeds only with --allow-changed,
+which sends the lines not yet sent, new versions included (a second text to those
+recipients).
+
+options:
+  --file FILE            the messages (required)
+  --stream NAME          stream of every batch (default: a JSON file's top-level "stream",
+                         else transactional; a --stream that conflicts with it is refused)
+  --format FORMAT        ndjson, json or csv (default: from the extension:
+                         .ndjson/.jsonl, .json, .csv)
+  --batch-size N         messages per call, 1-1000 (default: 1000)
+  --concurrency N        calls in flight at once, 1-${MAX_SEND_CONCURRENCY} (default: 1)
+  --dry-run              check the file and show what a run would send; send nothing
+                         (needs no API key)
+  --allow-changed        send although lines sent earlier have changed or gone (see above)
+  --in-flight WHAT       a call left in flight more than 24 hours ago, when the service
+                         may have forgotten its key: 'sent' records it as sent, 'resend'
+                         sends it again under its key
+  --resend               send the whole file again, as a new send with an id of its own
+                         (printed at the start; finish it with --send-id)
+  --send-id ID           continue the --resend with this id
+  --state-dir DIR        where journals are kept (see MESSAGING_STATE_DIR)
+  --idempotency-key-prefix KEY
+                         start every call's key with KEY instead of 'ms2'
+  --json                 print one JSON object with the outcome on stdout
+                         (batch ids included); progress stays on stderr
+  -h, --help             this help
+
+environment:
+  MESSAGING_API_KEY      the API key (required to send)
+  MESSAGING_BASE_URL     the service's (or the emulator's) URL (required to send)
+  MESSAGING_API_VERSION  X-Service-Version (default: 2024-06-01)
+  MESSAGING_STATE_DIR    journal directory (default: $XDG_STATE_HOME/pulumi-messaging/sends,
+                         or ~/.local/state/pulumi-messaging/sends)
+
+file formats:
+  NDJSON  one message a line: {"tos":["+254712345678"],"body":"Hello"}; blank lines skipped
+  JSON    an array of messages, or {"messages": [...]}
+  CSV     a header row, then columns to (numbers separated by ';') and body, or
+          template_id and model.<name> columns
+  UTF-8 only (a byte order mark is ignored; UTF-16 is refused by name). Rejected, naming
+  the line and field: invalid UTF-8, duplicate JSON keys, numbers a double does not hold
+  exactly (and -0, and beyond 2^53 - 1), keys named __proto__, nesting deeper than 32,
+  duplicate or unknown CSV columns, a message too large for a call of its own.
+
+${exitCodesHelp()}  (send: 0 sent, already sent, or valid with --dry-run; 1 not sent or not all sent: the
+  message says why, and whether running the same command again finishes it)
+`;

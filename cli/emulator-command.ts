@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { readSetting, SETTINGS } from "../client/settings";
 import {
   DEFAULT_EMULATOR_API_KEY,
@@ -8,35 +7,16 @@ import {
   startEmulator,
   type EmulatorOptions,
 } from "../emulator";
-
-const USAGE =
-  "usage: messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--max-stored-bytes N]\n" +
-  "                          [--delivery-retry-schedule 1,2,4]\n" +
-  `  --max-stored-bytes: budget of everything kept, default ${DEFAULT_MAX_STORED_BYTES} (256 MiB); a number of bytes, or with KiB, MiB or GiB\n` +
-  "  the key is taken from MESSAGING_API_KEY when --api-key is absent (sk_test_emulator when neither is set)";
+import { COMMANDS, usageError } from "./commands";
+import { parseCommandArgs } from "./command-args";
 
 /** Where the key came from, for the ready line (the key itself is printed only when it is the public default). */
 type KeySource = "default" | "--api-key" | "environment";
 
 function parse(argv: string[], env: NodeJS.ProcessEnv): { options: EmulatorOptions; keySource: KeySource } | string {
-  let values: Record<string, string | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: "string" },
-        host: { type: "string" },
-        "api-key": { type: "string" },
-        "max-stored-messages": { type: "string" },
-        "max-stored-bytes": { type: "string" },
-        "delivery-retry-schedule": { type: "string" },
-      },
-    }));
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
+  const parsed = parseCommandArgs(argv, COMMANDS.emulator.options, false);
+  if ("error" in parsed) return parsed.error;
+  const { values } = parsed;
   const portText = values.port ?? "0";
   const port = /^\d+$/.test(portText) ? Number(portText) : NaN;
   if (!(port >= 0 && port <= 65535)) return `--port must be an integer from 0 to 65535, got '${portText}'`;
@@ -94,7 +74,7 @@ function byteSize(text: string): number | undefined {
 export async function runEmulatorCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const parsed = parse(argv, env);
   if (typeof parsed === "string") {
-    process.stderr.write(`messaging emulator: ${parsed}\n${USAGE}\n`);
+    process.stderr.write(usageError("emulator", parsed));
     return 2;
   }
   const emulator = await startEmulator(parsed.options);

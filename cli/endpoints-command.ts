@@ -3,16 +3,12 @@ import { readSetting } from "../client/settings";
 import type { RecordedWebhookEndpoint } from "../emulator";
 import { isMessagingError } from "../errors/messaging-error";
 import { parseCommandArgs } from "./command-args";
+import { COMMANDS, usageError } from "./commands";
 import { didYouMean } from "./did-you-mean";
 import { describeAnswer, EmulatorConnection, emulatorTarget, type EmulatorTarget } from "./emulator-connection";
 import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
 import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
-
-const USAGE = `usage: messaging endpoints create --url URL [--events TYPE,…] [--format basic|cloudEvents] [--description TEXT] [--show-secret] [--json]
-       messaging endpoints list [--show-secret] [--json]
-       messaging endpoints secret <endpoint id>
-  (messaging endpoints --help for all)`;
 
 const SUBCOMMANDS = ["create", "list", "secret"];
 
@@ -46,7 +42,7 @@ export async function runEndpointsCommand(
 ): Promise<number> {
   const [subcommand, ...rest] = argv;
   const fail = (why: string) => {
-    io.stderr(`messaging endpoints: ${why}\n${USAGE}\n`);
+    io.stderr(usageError("endpoints", why));
     return EXIT.usage;
   };
   if (subcommand === undefined) return fail("give a subcommand: create, list or secret");
@@ -57,7 +53,8 @@ export async function runEndpointsCommand(
     return EXIT.usage;
   }
   if (subcommand === "create") return create(rest, target, env, io, fail);
-  const parsed = parseCommandArgs(rest, { "show-secret": { type: "boolean" }, json: { type: "boolean" } }, subcommand === "secret");
+  const { "show-secret": showSecret, json } = COMMANDS.endpoints.options;
+  const parsed = parseCommandArgs(rest, { "show-secret": showSecret, json }, subcommand === "secret");
   if ("error" in parsed) return fail(parsed.error);
   if (subcommand === "secret" && parsed.positionals.length !== 1) return fail("give one endpoint id, e.g. messaging endpoints secret we_…");
   const connection = new EmulatorConnection(target);
@@ -119,19 +116,7 @@ async function create(
   io: EndpointsIo,
   fail: (why: string) => number,
 ): Promise<number> {
-  const parsed = parseCommandArgs(
-    argv,
-    {
-      url: { type: "string" },
-      events: { type: "string", multiple: true },
-      "allow-unknown-type": { type: "boolean" },
-      format: { type: "string" },
-      description: { type: "string" },
-      "show-secret": { type: "boolean" },
-      json: { type: "boolean" },
-    },
-    false,
-  );
+  const parsed = parseCommandArgs(argv, COMMANDS.endpoints.options, false);
   if ("error" in parsed) return fail(parsed.error);
   const { values } = parsed;
   if (values.url === undefined) return fail("--url is required: the URL the events are posted to");

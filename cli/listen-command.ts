@@ -3,13 +3,11 @@ import { MessagingClient } from "../client/messaging-client";
 import { SETTINGS } from "../client/settings";
 import type { Delivery, Emulator, RecordedWebhookEndpoint } from "../emulator";
 import { parseCommandArgs } from "./command-args";
+import { COMMANDS, usageError } from "./commands";
 import { describeAnswer, EmulatorConnection, emulatorTarget, type EmulatorTarget } from "./emulator-connection";
 import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
 import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
-
-const USAGE = `usage: messaging listen --forward-to URL [--events TYPE,…] [--format basic|cloudEvents] [--show-secret]
-  (messaging listen --help for all)`;
 
 /** How often new delivery attempts are looked up, in milliseconds. */
 export const LISTEN_POLL_MS = 250;
@@ -33,17 +31,7 @@ interface ListenArgs {
 }
 
 function parse(argv: string[]): ListenArgs | string {
-  const parsed = parseCommandArgs(
-    argv,
-    {
-      "forward-to": { type: "string" },
-      events: { type: "string", multiple: true },
-      "allow-unknown-type": { type: "boolean" },
-      format: { type: "string" },
-      "show-secret": { type: "boolean" },
-    },
-    false,
-  );
+  const parsed = parseCommandArgs(argv, COMMANDS.listen.options, false);
   if ("error" in parsed) return parsed.error;
   const { values } = parsed;
   const forwardTo = values["forward-to"];
@@ -121,7 +109,7 @@ export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = 
   const err = io?.stderr ?? ((text: string) => void process.stderr.write(text));
   const args = parse(argv);
   if (typeof args === "string") {
-    err(`messaging listen: ${args}\n${USAGE}\n`);
+    err(usageError("listen", args));
     return EXIT.usage;
   }
   const signals = io?.stop === undefined ? signalStop() : undefined;

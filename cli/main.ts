@@ -1,63 +1,35 @@
 #!/usr/bin/env node
 /**
- * `messaging` command line: dispatches to one file per command.
- *   messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--max-stored-bytes N] [--delivery-retry-schedule 1,2,4]
- *   messaging send --file FILE [--stream NAME] [options]   (messaging send --help)
- *   messaging listen --forward-to URL [--events TYPE,…] [--format F] [--show-secret]
- *   messaging trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]
- *   messaging endpoints create|list|secret …
+ * `messaging` command line: lists, explains and runs the commands of the registry
+ * (`commands.ts`), each loaded only when it is run or asked for.
  */
+import { commandNamed, COMMANDS, usageList } from "./commands";
 import { didYouMean } from "./did-you-mean";
 import { EXIT, exitCodesHelp } from "./exit-codes";
 
-const COMMANDS = ["emulator", "listen", "trigger", "endpoints", "send", "help"];
-
-const USAGE = `usage:
-  messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--max-stored-bytes N] [--delivery-retry-schedule 1,2,4]
-  messaging listen --forward-to URL [--events TYPE,…] [--format basic|cloudEvents] [--show-secret]
-  messaging trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]
-  messaging endpoints create --url URL [--events TYPE,…] [--format F] [--description TEXT] [--show-secret] [--json]
-  messaging endpoints list [--show-secret] [--json] | messaging endpoints secret <endpoint id>
-  messaging send --file FILE [--stream NAME] [options]
-  messaging <command> --help     options, environment variables, formats and exit codes
-  messaging --version`;
-
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  const helpOf = command === "help" ? rest[0] : rest.includes("--help") || rest.includes("-h") ? command : undefined;
-  if (helpOf !== undefined) {
-    // Loaded only when asked for: the help texts read the emulator's defaults.
-    const { COMMAND_HELP } = await import("./command-help");
-    if (Object.hasOwn(COMMAND_HELP, helpOf)) {
-      process.stdout.write(COMMAND_HELP[helpOf]);
-      return 0;
-    }
+  const [first, ...rest] = argv;
+  if (first === "-v" || first === "--version") {
+    process.stdout.write(`${(await import("../client/version")).PACKAGE_VERSION}\n`);
+    return EXIT.ok;
   }
-  switch (command) {
-    case "emulator":
-      return (await import("./emulator-command")).runEmulatorCommand(rest);
-    case "send":
-      return (await import("./send-command")).runSendCommand(rest);
-    case "trigger":
-      return (await import("./trigger-command")).runTriggerCommand(rest);
-    case "listen":
-      return (await import("./listen-command")).runListenCommand(rest);
-    case "endpoints":
-      return (await import("./endpoints-command")).runEndpointsCommand(rest);
-    case "-v":
-    case "--version":
-      process.stdout.write(`${(await import("../client/version")).PACKAGE_VERSION}\n`);
-      return 0;
-    case "-h":
-    case "--help":
-    case "help":
-      if (command === "help" && rest[0] === "send") return (await import("./send-command")).runSendCommand(["--help"]);
-      process.stdout.write(`${USAGE}\n\n${exitCodesHelp()}`);
-      return EXIT.ok;
-    default:
-      process.stderr.write(`${command ? `unknown command '${command}'${didYouMean(command, COMMANDS)}` : "missing command"}\n${USAGE}\n`);
-      return EXIT.usage;
+  if (first === "-h" || first === "--help" || (first === "help" && rest.length === 0)) {
+    process.stdout.write(`${usageList()}\n\n${exitCodesHelp()}`);
+    return EXIT.ok;
   }
+  // `messaging help <command>` is `messaging <command> --help`.
+  const name = first === "help" ? rest[0] : first;
+  const command = name === undefined ? undefined : commandNamed(name);
+  if (command === undefined) {
+    const known = [...Object.keys(COMMANDS), "help"];
+    process.stderr.write(`${name ? `unknown command '${name}'${didYouMean(name, known)}` : "missing command"}\n${usageList()}\n`);
+    return EXIT.usage;
+  }
+  if (first === "help" || rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(await command.help());
+    return EXIT.ok;
+  }
+  return command.run(rest);
 }
 
 main(process.argv.slice(2)).then(

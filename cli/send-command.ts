@@ -3,11 +3,12 @@ import * as path from "node:path";
 import type { MessagingClient } from "../client/messaging-client";
 import { clientFromSettings, readSetting } from "../client/settings";
 import { isConfigurationError } from "../errors/messaging-error";
+import { usageError } from "./commands";
 import { EXIT } from "./exit-codes";
 import { FileError, streamForFile } from "./message-file";
 import { programName } from "./program-name";
 import { createProgress } from "./progress";
-import { finishCommand, parseSendOptions, SEND_HELP, SEND_USAGE, type SendOptions } from "./send-options";
+import { finishCommand, parseSendOptions, type SendOptions } from "./send-options";
 import { planSend, type SendPlan } from "./send-plan";
 import { finishInFlightCalls, sendPlannedCalls } from "./send-calls";
 import { defaultStateDir, JournalError, KEY_MEMORY_MS, SendJournal, type InFlightCall } from "./send-journal";
@@ -18,19 +19,15 @@ import { SignalWatch } from "./send-signals";
 const DEFAULT_KEY_PREFIX = "ms2";
 
 /**
- * `messaging send --file FILE [...]` (see {@link SEND_HELP}): plans the run against the
- * file's journal, finishes any call left in flight, then sends what is not sent yet.
- * @returns the exit code (see {@link SEND_HELP})
+ * `messaging send --file FILE [...]` (see `SEND_HELP` in `command-help.ts`): plans the run
+ * against the file's journal, finishes any call left in flight, then sends what is not sent yet.
+ * @returns the exit code (see `SEND_HELP`)
  */
 export async function runSendCommand(argv: string[]): Promise<number> {
   const options = parseSendOptions(argv);
-  if (options === "help") {
-    process.stdout.write(SEND_HELP);
-    return 0;
-  }
   if (typeof options === "string") {
-    process.stderr.write(`messaging send: ${options}\n${SEND_USAGE}\n`);
-    return 2;
+    process.stderr.write(usageError("send", options));
+    return EXIT.usage;
   }
   const signals = new SignalWatch();
   try {

@@ -3,14 +3,11 @@ import type { Delivery, RecordedWebhookEndpoint } from "../emulator";
 import { findJsonHazards, jsonHazardField } from "../schemas";
 import { KNOWN_EVENT_TYPES } from "../schemas/types";
 import { parseCommandArgs } from "./command-args";
+import { COMMANDS, usageError } from "./commands";
 import { closestMatch } from "./did-you-mean";
 import { describeAnswer, EmulatorConnection, emulatorTarget } from "./emulator-connection";
 import { EXIT } from "./exit-codes";
 import { sampleObject } from "./sample-events";
-
-const USAGE = `usage: messaging trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]
-  emits an event through a running emulator (MESSAGING_BASE_URL; key MESSAGING_API_KEY, default sk_test_emulator)
-  (messaging trigger --help for all)`;
 
 /** How often the retries of a delivery are looked up with --wait, in milliseconds. */
 const POLL_MS = 200;
@@ -50,17 +47,7 @@ function jsonObject(flag: string, text: string, allowNull: boolean): Record<stri
 }
 
 function parse(argv: string[]): TriggerArgs | string {
-  const parsed = parseCommandArgs(
-    argv,
-    {
-      data: { type: "string" },
-      previous: { type: "string" },
-      wait: { type: "boolean" },
-      "no-wait": { type: "boolean" }, // the default now; still accepted
-      "allow-unknown-type": { type: "boolean" },
-    },
-    true,
-  );
+  const parsed = parseCommandArgs(argv, COMMANDS.trigger.options, true);
   if ("error" in parsed) return parsed.error;
   const { values, positionals } = parsed;
   if (positionals.length !== 1 || positionals[0].trim() === "") return "give exactly one event type, e.g. payment.succeeded";
@@ -116,7 +103,7 @@ async function knownTypes(connection: EmulatorConnection): Promise<Set<string> |
 export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: TriggerIo = processIo): Promise<number> {
   const args = parse(argv);
   if (typeof args === "string") {
-    io.stderr(`messaging trigger: ${args}\n${USAGE}\n`);
+    io.stderr(usageError("trigger", args));
     return EXIT.usage;
   }
   const target = emulatorTarget(env);
