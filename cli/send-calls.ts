@@ -1,7 +1,8 @@
 import type { MessagingClient } from "../client/messaging-client";
 import { SEND_PLANNED } from "../client/send-messages";
 import { isRefusedOutright } from "../errors/messaging-error";
-import { KEY_MEMORY_MS, type InFlightCall, type SendJournal } from "./send-journal";
+import { isStale, type InFlightCall } from "./send-in-flight";
+import type { SendJournal } from "./send-journal";
 import type { SendOptions } from "./send-options";
 import { plannedMessages, type SendPlan } from "./send-plan";
 import type { SignalWatch } from "./send-signals";
@@ -24,9 +25,8 @@ export async function finishInFlightCalls(
   let finishedMessages = 0;
   for (const call of calls) {
     if (signals.received) return { finishedMessages, failure: signals.received };
-    const stale = Date.now() - Date.parse(call.startedAt) > KEY_MEMORY_MS;
     try {
-      if (stale && choice === "sent") {
+      if (choice === "sent" && isStale(call)) {
         journal!.recordSent(call.key, null, call.ids, call.locations);
       } else {
         const result = await client.sendMessageBatch(

@@ -2,15 +2,8 @@ import { hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { Message } from "../schemas/types";
 import { MESSAGE_ID_VERSION } from "./message-identity";
-
-/**
- * How long the service is assumed to remember an idempotency key: the emulator keeps its
- * answers 24 hours (and 10,000 keys). A call left in flight is finished safely only within
- * that time: after it, the service may process it as new.
- */
-export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
+import { InFlightRecords, parseRecord, readIfExists, type InFlightCall } from "./send-in-flight";
 
 /** The journal format this version writes and reads. */
 export const JOURNAL_VERSION = 2;
@@ -33,19 +26,6 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.MESSAGING_STATE_DIR) return env.MESSAGING_STATE_DIR;
   const base = env.XDG_STATE_HOME || path.join(os.homedir(), ".local", "state");
   return path.join(base, "pulumi-messaging", "sends");
-}
-
-/** A call written down before its request goes out, and removed once the service answered it. */
-export interface InFlightCall {
-  readonly key: string;
-  readonly stream: string;
-  /** When the call was first sent, ISO 8601. */
-  readonly startedAt: string;
-  /** Each message's identity and place in the file, in call order. */
-  readonly ids: string[];
-  readonly locations: string[];
-  /** The messages as sent: finishing the call sends these very bytes under the same key. */
-  readonly messages: Message[];
 }
 
 /** A sent message no longer in the file: where it was, and when it was sent. */
@@ -93,7 +73,7 @@ export class SendJournal {
   readonly inFlight: InFlightCall[] = [];
   readonly startedAt: Date;
   readonly #fd: number;
-  readonly #inFlightDir: string;
+  readonly #inFlight: InFlightRecords;
 
   private constructor(
     readonly directory: string,
@@ -101,7 +81,7 @@ export class SendJournal {
     startedAt: string,
   ) {
     this.startedAt = new Date(startedAt);
-    this.#inFlightDir = path.join(directory, "in-flight");
+    this.#inFlight = new InFlightRecords(path.join(directory, "in-flight"));
     this.#fd = fs.openSync(journalFile, "a");
   }
 
@@ -122,11 +102,11 @@ export class SendJournal {
    */
   static open(stateDir: string, scope: SendScope): SendJournal {
     const directory = SendJournal.directoryOf(stateDir, scope);
-    fs.mkdirSync(path.join(directory, "in-flight"), { recursive: true });
+    fs.mkdirSync(directory, { recursive: true });
     const journalFile = path.join(directory, "journal.ndjson");
     const text = readIfExists(journalFile);
     const lines = text === undefined ? [] : text.split("\n");
-    let header = parseLine<Header>(lines[0] ?? "");
+    let header = parseRecord<Header>(lines[0] ?? "");
     if (header === undefined) {
       header = {
         journal: "pulumi-messaging send",
@@ -144,7 +124,7 @@ export class SendJournal {
     const journal = new SendJournal(directory, journalFile, header.startedAt);
     const confirmedKeys = new Set<string>();
     for (const line of lines.slice(1)) {
-      const record = parseLine<JournalRecord>(line);
+      const record = parseRecord<JournalRecord>(line);
       if (record === undefined) continue;
       if ("sent" in record) {
         confirmedKeys.add(record.sent.key);
@@ -154,13 +134,13 @@ export class SendJournal {
         for (const id of record.letGo.ids) journal.#forget(id);
       }
     }
-    journal.#readInFlight(confirmedKeys);
+    journal.inFlight.push(...journal.#inFlight.read(confirmedKeys));
     return journal;
   }
 
   /** Writes a call down as in flight; call before its request goes out. */
   recordInFlight(call: InFlightCall): void {
-    fs.writeFileSync(this.#inFlightFile(call.key), JSON.stringify(call));
+    this.#inFlight.write(call);
   }
 
   /** Records a confirmed call, then clears its in-flight file. */
@@ -174,7 +154,7 @@ export class SendJournal {
 
   /** Clears a call's in-flight file: the service refused it, so it did nothing. */
   dropInFlight(key: string): void {
-    fs.rmSync(this.#inFlightFile(key), { force: true });
+    this.#inFlight.drop(key);
   }
 
   /**
@@ -206,7 +186,7 @@ export class SendJournal {
     };
     for (const call of this.inFlight) take(call.ids, call.locations, `${call.startedAt}, in flight`);
     for (const line of fs.readFileSync(this.journalFile, "utf8").split("\n").slice(1)) {
-      const record = parseLine<JournalRecord>(line);
+      const record = parseRecord<JournalRecord>(line);
       if (record && "sent" in record) take(record.sent.ids, record.sent.locations, record.sent.at);
     }
     return found;
@@ -221,24 +201,6 @@ export class SendJournal {
     if (copies <= 1) this.sent.delete(id);
     else this.sent.set(id, copies - 1);
   }
-
-  #inFlightFile(key: string): string {
-    return path.join(this.#inFlightDir, `${hash("sha256", key).slice(0, 32)}.json`);
-  }
-
-  #readInFlight(confirmedKeys: ReadonlySet<string>): void {
-    for (const name of fs.readdirSync(this.#inFlightDir).sort()) {
-      const file = path.join(this.#inFlightDir, name);
-      const call = parseLine<InFlightCall>(readIfExists(file) ?? "");
-      // Torn (its request never went out) or already confirmed (killed before the tidy-up).
-      if (call === undefined || !Array.isArray(call.messages) || confirmedKeys.has(call.key)) {
-        fs.rmSync(file, { force: true });
-        continue;
-      }
-      this.inFlight.push(call);
-    }
-    this.inFlight.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
-  }
 }
 
 function checkHeader(file: string, header: Header, scope: SendScope): void {
@@ -250,24 +212,5 @@ function checkHeader(file: string, header: Header, scope: SendScope): void {
   }
   if (header.file !== scope.file || header.baseUrl !== scope.baseUrl || header.stream !== scope.stream || header.sendId !== scope.sendId) {
     throw new JournalError(`${file} belongs to another send (${header.file} to ${header.baseUrl}): move it away, then run again`);
-  }
-}
-
-function readIfExists(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-}
-
-function parseLine<T>(line: string): T | undefined {
-  if (line.trim() === "") return undefined;
-  try {
-    const value = JSON.parse(line) as unknown;
-    return typeof value === "object" && value !== null ? (value as T) : undefined;
-  } catch {
-    return undefined;
   }
 }
