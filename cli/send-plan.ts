@@ -1,6 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
-import { checkMessage, InvalidMessages } from "../client/validate";
-import type { ValidationError } from "../errors/messaging-error";
+import { ValidationError } from "../errors";
+import { checkMessage, InvalidMessages } from "../schemas";
 import type { Message } from "../schemas/types";
 import { CallKey, messageId, type CallKeyScope, type PlannedCall } from "./message-identity";
 import { readEntries, type Entry, type FileFormat } from "./message-file";
@@ -40,7 +40,7 @@ export interface PlanInput {
  * @returns the plan, the problems found (nothing may be sent), or "stopped"
  */
 export async function planSend(input: PlanInput): Promise<SendPlan | { invalid: ValidationError } | "stopped"> {
-  const invalid = new InvalidMessages(`messages in ${input.file}`, "(file)");
+  const invalid = new InvalidMessages("(file)");
   const unmatched = new Map(input.sent);
   const skip = new Positions();
   const calls: PlannedCall[] = [];
@@ -72,8 +72,8 @@ export async function planSend(input: PlanInput): Promise<SendPlan | { invalid: 
     }
   }
   if (call.count > 0) calls.push(call.finish());
-  const error = invalid.toError();
-  if (error) return { invalid: error };
+  const errors = invalid.fieldErrors();
+  if (errors) return { invalid: new ValidationError(`messages in ${input.file}`, errors) };
   return { messages: ordinal, skipped, skip, calls, missing: unmatched };
 }
 

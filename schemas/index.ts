@@ -7,6 +7,7 @@ export * from "./api-version";
 export * from "./idempotency-key";
 export * from "./phone-number";
 export * from "./message-batch";
+export { checkMessage, InvalidMessages, MAX_REPORTED_INVALID_MESSAGES, type ItemLocation, type MessageVerdict } from "./message-check";
 export * from "./webhook-endpoint";
 export * from "./problem";
 export * from "./event";

@@ -3,8 +3,9 @@
  * with the same output; the common valid messages pass it (so they are neither copied nor
  * run through zod); and validation of a list names every bad item, holes included.
  */
-import { checkMessage, parseMessages } from "../../client/validate";
-import { isCertainlyValidMessage } from "../../client/message-check";
+import { parseMessages } from "../../client/validate";
+import { checkMessage } from "../../schemas";
+import { isCertainlyValidMessage } from "../../schemas/message-check";
 import { isValidationError, type ValidationError } from "../../errors";
 import { Message } from "../../schemas";
 

@@ -1,0 +1,164 @@
+/**
+ * Messages checked one at a time, as a stream of them needs (a file of a million lines, a
+ * batch of a thousand): {@link checkMessage} judges one, {@link InvalidMessages} collects
+ * the field errors of those that fail, capped. The client's `sendMessageBatch` and
+ * `sendMessages` and the `messaging send` command use these, so they agree on every message.
+ */
+import { addFieldError, formatPath, mergeFieldErrors, toFieldErrors, type FieldErrors, type IssueLike } from "./field-errors";
+import { Message as MessageSchema } from "./message-batch";
+import { E164_PATTERN } from "./phone-number";
+import type { Message } from "./types";
+
+/** At most this many invalid messages are listed in one `ValidationError`; the rest are counted. */
+export const MAX_REPORTED_INVALID_MESSAGES = 100;
+
+/**
+ * Where an item sits in the caller's input, as error keys name it: a path the item's field
+ * paths continue (`["messages", 3]` → `messages[3].tos[0]`), or a label put before them
+ * (`"line 4"` → `line 4: tos[0]`, `line 4: (root)`).
+ */
+export type ItemLocation = readonly PropertyKey[] | string;
+
+/** The verdict on one message: the message to send, or the zod issues that reject it. */
+export type MessageVerdict =
+  { readonly ok: true; readonly message: Message } | { readonly ok: false; readonly issues: readonly IssueLike[] };
+
+/**
+ * Validates one message. The common valid message passes a precompiled check and is
+ * returned as it is (no copy); anything else is judged by the zod `Message` schema, whose
+ * output or issues are returned.
+ */
+export function checkMessage(value: unknown): MessageVerdict {
+  if (isCertainlyValidMessage(value)) return { ok: true, message: value };
+  const result = MessageSchema.safeParse(value);
+  return result.success ? { ok: true, message: result.data } : { ok: false, issues: result.error.issues };
+}
+
+/**
+ * Collects invalid messages as they are found, for one `ValidationError`: lists the
+ * field errors of the first {@link MAX_REPORTED_INVALID_MESSAGES} and counts the rest. Works
+ * on a stream: it holds at most that many entries, whatever the input's size.
+ */
+export class InvalidMessages {
+  #errors: FieldErrors = {};
+  #count = 0;
+
+  /** @param overflowKey key of the field error that counts the invalid messages not listed */
+  constructor(private readonly overflowKey: string) {}
+
+  /** Invalid messages seen so far. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** Records an invalid message at `location` with its zod issues. */
+  addIssues(location: ItemLocation, issues: readonly IssueLike[]): void {
+    this.#add(() => locatedFieldErrors(location, issues));
+  }
+
+  /** Records a message that could not be read at all (e.g. not JSON), with why. */
+  addReason(location: ItemLocation, reason: string): void {
+    this.#add(() => ({ [typeof location === "string" ? location : formatPath(location)]: [reason] }));
+  }
+
+  /**
+   * The field errors recorded (for a `ValidationError`), with a count of the messages not
+   * listed; undefined when every message was valid.
+   */
+  fieldErrors(): FieldErrors | undefined {
+    if (this.#count === 0) return undefined;
+    const errors: FieldErrors = {};
+    mergeFieldErrors(errors, this.#errors);
+    if (this.#count > MAX_REPORTED_INVALID_MESSAGES) {
+      addFieldError(
+        errors,
+        this.overflowKey,
+        `${this.#count - MAX_REPORTED_INVALID_MESSAGES} more invalid message(s) not listed (${this.#count} in all)`,
+      );
+    }
+    return errors;
+  }
+
+  // The location is worked out only for the messages listed.
+  #add(errors: () => FieldErrors): void {
+    this.#count++;
+    if (this.#count <= MAX_REPORTED_INVALID_MESSAGES) mergeFieldErrors(this.#errors, errors());
+  }
+}
+
+function locatedFieldErrors(location: ItemLocation, issues: readonly IssueLike[]): FieldErrors {
+  if (typeof location !== "string") return toFieldErrors(issues, location);
+  const errors: FieldErrors = {};
+  for (const [field, reasons] of Object.entries(toFieldErrors(issues))) addFieldError(errors, `${location}: ${field}`, ...reasons);
+  return errors;
+}
+
+/**
+ * A precompiled check of the common valid message, for speed: true only for a plain object
+ * that the `Message` schema certainly accepts as it is (`tos`: 1+ E.164 strings; exactly one
+ * of a non-empty `body` or a `template` `{ id: non-empty string, model: a plain object of
+ * strings, finite numbers, booleans and nulls }`; no other key). It never decides that a message is invalid: anything else goes to the zod
+ * schema, which stays the judge of validity and the author of every error message. A test
+ * holds the two to agreement on every case of the schema's tests.
+ *
+ * Whatever passes is sent as the caller gave it (no copy), so it must be exactly what the
+ * schema would output: plain objects only (no getters, no class instances), no `undefined`
+ * members.
+ */
+export function isCertainlyValidMessage(value: unknown): value is Message {
+  if (!isPlainObject(value)) return false;
+  let keys = 0;
+  let tos: unknown;
+  let body: unknown;
+  let template: unknown;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) return false;
+    keys++;
+    if (key === "tos") tos = (value as Record<string, unknown>).tos;
+    else if (key === "body") body = (value as Record<string, unknown>).body;
+    else if (key === "template") template = (value as Record<string, unknown>).template;
+    else return false;
+  }
+  if (keys !== 2 || !isPhoneList(tos)) return false;
+  if (body !== undefined) return typeof body === "string" && body.length > 0;
+  return isTemplate(template);
+}
+
+function isPhoneList(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length === 0) return false;
+  for (let i = 0; i < value.length; i++) {
+    const to = value[i];
+    if (typeof to !== "string" || !E164_PATTERN.test(to)) return false;
+  }
+  return true;
+}
+
+function isTemplate(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  let keys = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || (key !== "id" && key !== "model")) return false;
+    keys++;
+  }
+  const { id, model } = value as { id?: unknown; model?: unknown };
+  return keys === 2 && typeof id === "string" && id.length > 0 && isFlatModel(model);
+}
+
+// The common model: a plain object of strings, finite numbers, booleans and nulls. Anything
+// else (nested values, a `__proto__` key, a number JSON cannot carry) is left to the schema.
+function isFlatModel(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key) || key === "__proto__") return false;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item !== "string" && typeof item !== "boolean")
+      return false;
+  }
+  return true;
+}
+
+function isPlainObject(value: unknown): value is object {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
