@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { type Emulator, type ScriptedFault } from "../../emulator";
+import { MessagingClient } from "../../client";
+import { startEmulator, type Emulator, type ScriptedFault } from "../../emulator";
 import { API_KEY, ATTEMPTS_PER_CALL, CLI, recipient, runSend, useSendTestBed, type RunResult } from "./send-harness";
 
 /**
@@ -24,6 +27,19 @@ function send(args: string[] | string, env: Record<string, string | undefined> =
   return runSend(emulator, dir, args, env);
 }
 
+/** Makes the in-flight record of file `name`'s call look sent `hours` ago; returns that time. */
+function ageInFlightRecord(name: string, hours: number): string {
+  const state = path.join(dir, "state");
+  // The state directory is shared by this file's tests: take the record of this file's call.
+  const [record] = readdirSync(state, { recursive: true, encoding: "utf8" }).filter(
+    (entry) => entry.includes("in-flight") && entry.endsWith(".json") && readFileSync(path.join(state, entry), "utf8").includes(name),
+  );
+  const call = JSON.parse(readFileSync(path.join(state, record), "utf8"));
+  const sentAt = new Date(Date.now() - hours * 60 * 60 * 1000).toISOString();
+  writeFileSync(path.join(state, record), JSON.stringify({ ...call, startedAt: sentAt }));
+  return sentAt;
+}
+
 /** Line `i` (from 0) of file `name`, as text. */
 function line(name: string, i: number, edit = ""): string {
   return JSON.stringify({ tos: [recipient(i)], body: `${name}: line ${i + 1}${edit}` });
@@ -40,17 +56,17 @@ function lines(name: string, count: number): string[] {
 }
 
 /** How many times the emulator accepted each message body, over all its batches. */
-function accepted(): Map<string, number> {
+function accepted(service = emulator): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const batch of emulator.batches()) {
+  for (const batch of service.batches()) {
     for (const message of batch.messages) counts.set(message.body!, (counts.get(message.body!) ?? 0) + 1);
   }
   return counts;
 }
 
 /** Asserts each of `file`'s `lines` was accepted exactly `times` times. */
-function expectEachAccepted(file: string[], times = 1): void {
-  const counts = accepted();
+function expectEachAccepted(file: string[], times = 1, service = emulator): void {
+  const counts = accepted(service);
   const body = (text: string) => (JSON.parse(text) as { body: string }).body;
   expect(file.map((text) => [body(text), counts.get(body(text)) ?? 0])).toEqual(file.map((text) => [body(text), times]));
 }
@@ -59,15 +75,16 @@ const BATCH = ["--batch-size", "10"];
 
 /**
  * Runs `send --file name ...args` so that it is killed (SIGKILL) while call 2 is in flight,
- * after the emulator processed it; resolves with what the command printed.
+ * after the emulator processed it; resolves with what the command printed. `service` is the
+ * emulator, reached at `baseUrl` (the emulator itself, or a proxy to it).
  */
-async function killedRun(name: string, args: string[] = []): Promise<{ stderr: string }> {
-  const before = emulator.batches().length;
-  emulator.setFaults({ script: ["none", ...Array<ScriptedFault>(ATTEMPTS_PER_CALL).fill("drop_after_processing")] });
+async function killedRun(name: string, args: string[] = [], service = emulator, baseUrl = service.url): Promise<{ stderr: string }> {
+  const before = service.batches().length;
+  service.setFaults({ script: ["none", ...Array<ScriptedFault>(ATTEMPTS_PER_CALL).fill("drop_after_processing")] });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     MESSAGING_API_KEY: API_KEY,
-    MESSAGING_BASE_URL: emulator.url,
+    MESSAGING_BASE_URL: baseUrl,
     MESSAGING_STATE_DIR: path.join(dir, "state"),
   };
   const child = spawn(process.execPath, [CLI, "send", "--file", name, ...BATCH, ...args], {
@@ -82,7 +99,7 @@ async function killedRun(name: string, args: string[] = []): Promise<{ stderr: s
     // Call 2 processed: the command is now waiting to retry it (every retry is dropped too).
     await new Promise<void>((resolve, reject) => {
       const timer = setInterval(() => {
-        if (emulator.batches().length - before >= 2) resolve();
+        if (service.batches().length - before >= 2) resolve();
         else if (child.exitCode !== null) reject(new Error(`the command ended before call 2 was processed:\n${stderr}`));
         else return;
         clearInterval(timer);
@@ -91,9 +108,9 @@ async function killedRun(name: string, args: string[] = []): Promise<{ stderr: s
   } finally {
     child.kill("SIGKILL");
     await exited;
-    emulator.setFaults({ failureRate: 0 });
+    service.setFaults({ failureRate: 0 });
   }
-  expect(emulator.batches().length - before).toBe(2);
+  expect(service.batches().length - before).toBe(2);
   return { stderr };
 }
 
@@ -263,15 +280,7 @@ describe("messaging send with no journal, or a journal too old to trust", () => 
     const file = lines(name, 30);
     write(name, file);
     await killedRun(name);
-    // Age the in-flight record by a day and an hour.
-    const state = path.join(dir, "state");
-    // The state directory is shared by this file's tests: take the record of this file's call.
-    const [record] = readdirSync(state, { recursive: true, encoding: "utf8" }).filter(
-      (entry) => entry.includes("in-flight") && entry.endsWith(".json") && readFileSync(path.join(state, entry), "utf8").includes(name),
-    );
-    const call = JSON.parse(readFileSync(path.join(state, record), "utf8"));
-    const sentAt = new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString();
-    writeFileSync(path.join(state, record), JSON.stringify({ ...call, startedAt: sentAt }));
+    const sentAt = ageInFlightRecord(name, 25);
 
     const before = emulator.requestCount();
     const refused = await send(["--file", name, ...BATCH]);
@@ -286,5 +295,156 @@ describe("messaging send with no journal, or a journal too old to trust", () => 
     // One call only: lines 21-30. Lines 11-20 were recorded as sent without asking the service.
     expect(emulator.requestCount()).toBe(before + 1);
     expectEachAccepted(file);
+  });
+});
+
+describe("messaging send --in-flight resend, the service having forgotten the key", () => {
+  it("the stale call is sent again under its key: its lines exactly once more than before, no other line twice", async () => {
+    // An emulator that remembers two keys: two other calls then push out the killed run's, as a service forgets keys.
+    const forgetful = await startEmulator({ port: 0, host: "127.0.0.1", apiKey: API_KEY, idempotencyMaxKeys: 2 });
+    const client = new MessagingClient({ apiKey: API_KEY, baseUrl: forgetful.url });
+    try {
+      const name = "stale-resend.ndjson";
+      const file = lines(name, 30);
+      write(name, file);
+      await killedRun(name, [], forgetful);
+      // Call 1 confirmed, call 2 processed but unanswered, call 3 never sent.
+      expectEachAccepted(file.slice(0, 20), 1, forgetful);
+      expectEachAccepted(file.slice(20), 0, forgetful);
+      ageInFlightRecord(name, 25);
+      for (const i of [1, 2]) {
+        const message = { tos: [recipient(900 + i)], body: `another sender's call ${i}` };
+        await client.sendMessageBatch({ stream: "transactional", messages: [message] }, { idempotencyKey: `another-call-${i}` });
+      }
+
+      const resent = await runSend(forgetful, dir, ["--file", name, ...BATCH, "--in-flight", "resend"]);
+      expect(resent.code).toBe(0);
+      expect(resent.stdout).toContain(
+        "10 left in flight were finished under their keys: all 30 message(s) of stale-resend.ndjson are sent",
+      );
+      expectEachAccepted(file.slice(0, 10), 1, forgetful);
+      expectEachAccepted(file.slice(10, 20), 2, forgetful);
+      expectEachAccepted(file.slice(20), 1, forgetful);
+
+      // Recorded as sent: the same command again sends nothing.
+      const again = await runSend(forgetful, dir, ["--file", name, ...BATCH]);
+      expect(again.stdout).toContain("already sent: all 30 message(s)");
+      expect(forgetful.batches().length).toBe(2 + 4);
+    } finally {
+      await client.close();
+      await forgetful.close();
+    }
+  });
+});
+
+describe("messaging send refusing a journal it cannot trust", () => {
+  it("a journal of another format: exit 1, naming the journal and what to do; nothing is sent", async () => {
+    const name = "other-format.ndjson";
+    const file = lines(name, 5);
+    write(name, file);
+    expect((await send(["--file", name])).code).toBe(0);
+    write(name, [...file, line(name, 5)]);
+    const state = path.join(dir, "state");
+    const [journal] = readdirSync(state, { recursive: true, encoding: "utf8" }).filter(
+      (entry) => entry.endsWith("journal.ndjson") && readFileSync(path.join(state, entry), "utf8").split("\n")[0].includes(name),
+    );
+    const journalFile = path.join(state, journal);
+    const [header, ...records] = readFileSync(journalFile, "utf8").split("\n");
+    writeFileSync(journalFile, [JSON.stringify({ ...JSON.parse(header), version: 1 }), ...records].join("\n"));
+
+    const before = emulator.requestCount();
+    const refused = await send(["--file", name, "--json"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `messaging send: ${journalFile} is a journal of another format (version 1), written by another version of pulumi-messaging: ` +
+        "use that version to finish the send, or a newer one that reads this format\nnothing was sent\n",
+    );
+    expect(JSON.parse(refused.stdout)).toEqual(
+      expect.objectContaining({ status: "failed", error: { code: "journal", message: expect.stringContaining(journalFile) } }),
+    );
+    expect(emulator.requestCount()).toBe(before);
+    expectEachAccepted([line(name, 5)], 0);
+  });
+});
+
+/**
+ * A proxy to `target` that can hold one `/v1` request (its body read) until the test
+ * releases it: a point in the middle of a run the test can act at, without timing.
+ */
+async function startHoldingProxy(target: string) {
+  let hold: { arrived: () => void; released: Promise<void> } | undefined;
+  const server = http.createServer((request, response) => {
+    const held = request.url?.startsWith("/v1/") ? hold : undefined;
+    if (held) hold = undefined;
+    void (async () => {
+      const body: Buffer[] = [];
+      for await (const chunk of request) body.push(chunk as Buffer);
+      if (held) {
+        held.arrived();
+        await held.released;
+      }
+      const upstream = http.request(`${target}${request.url}`, { method: request.method, headers: request.headers }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.on("error", () => response.destroy());
+        answer.pipe(response);
+      });
+      // The emulator dropped the connection: so does the proxy.
+      upstream.on("error", () => response.destroy());
+      upstream.end(Buffer.concat(body));
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** Holds the next `/v1` request: `arrived` resolves when it has come, and `release` lets it through. */
+    holdNext(): { arrived: Promise<void>; release: () => void } {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const arrived = new Promise<void>((resolve) => (hold = { arrived: resolve, released }));
+      return { arrived, release };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe("messaging send when the file changes between its two passes", () => {
+  it("stops before the changed call, naming the file and the command to run; that command sends the new version once", async () => {
+    const proxy = await startHoldingProxy(emulator.url);
+    try {
+      const name = "changed-mid-send.ndjson";
+      const file = lines(name, 30);
+      write(name, file);
+      await killedRun(name, [], emulator, proxy.url);
+
+      // The run after: pass 1 reads the file, then the call in flight is finished, held here
+      // while line 25 (of the call not sent yet) is edited; pass 2 then reads the new text.
+      const held = proxy.holdNext();
+      const running = send(["--file", name, ...BATCH], { MESSAGING_BASE_URL: proxy.url });
+      await held.arrived;
+      const original = file[24];
+      file[24] = line(name, 24, " (corrected)");
+      write(name, file);
+      held.release();
+      const changed = await running;
+      expect(changed.code).toBe(1);
+      const finish = `npx messaging send --file ${name} --stream transactional --batch-size 10`;
+      expect(changed.stderr).toContain(
+        `messaging send: ${name} changed since it was checked (up to line 30); nothing more was sent (20 of 30 message(s) of the file are sent).\n` +
+          `Run the command again when the file is as you want it: messages already sent are not sent again.\n  ${finish}\n`,
+      );
+      expectEachAccepted(file.slice(0, 20));
+      expectEachAccepted([original, ...file.slice(20)], 0);
+
+      const again = await send(finish, { MESSAGING_BASE_URL: proxy.url });
+      expect(again.code).toBe(0);
+      expectEachAccepted(file);
+      expectEachAccepted([original], 0);
+    } finally {
+      await proxy.close();
+    }
   });
 });
