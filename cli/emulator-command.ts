@@ -63,9 +63,8 @@ function byteSize(text: string): number | undefined {
 }
 
 /**
- * `messaging emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N]
- * [--max-stored-bytes N] [--delivery-retry-schedule 1,2,4]`: starts the emulator, prints one line holding its base
- * URL once it listens, and runs until SIGINT or SIGTERM.
+ * `messaging emulator` (usage and options: its row in `commands.ts`): starts the emulator,
+ * prints one line holding its base URL once it listens, and runs until SIGINT or SIGTERM.
  *
  * The key comes from `--api-key`, else `MESSAGING_API_KEY` (not visible to `ps`), else the
  * public default `sk_test_emulator`, which alone is printed (so newcomers can curl right away).

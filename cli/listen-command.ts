@@ -94,7 +94,7 @@ function signalStop(): { signal: AbortSignal; dispose(): void } {
 }
 
 /**
- * `messaging listen --forward-to URL [--events …] [--format …] [--show-secret]`: points an
+ * `messaging listen` (usage and options: its row in `commands.ts`): points an
  * endpoint of the emulator at your receiver and prints every delivery attempt to it as it
  * happens, until Ctrl-C. Uses the emulator at `MESSAGING_BASE_URL`, or starts one when it is
  * not set (and prints the line that points other terminals at it). Reuses an endpoint with

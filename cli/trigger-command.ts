@@ -89,9 +89,9 @@ async function knownTypes(connection: EmulatorConnection): Promise<Set<string> |
 }
 
 /**
- * `messaging trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]`:
- * emits an event through a running emulator (`POST /_emulator/events`) and prints each
- * delivery's first attempt and, when one is to be retried, the retry schedule; `--wait`
+ * `messaging trigger` (usage and options: its row in `commands.ts`): emits an event through
+ * a running emulator (`POST /_emulator/events`) and prints each delivery's first attempt
+ * and, when one is to be retried, the retry schedule; `--wait`
  * follows the retries until every delivery is delivered or has failed. Without `--data`, a
  * named type gets a sample object. A type that is neither named nor subscribed to by an
  * endpoint of the emulator is refused, with the closest known type, unless
