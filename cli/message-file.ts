@@ -1,14 +1,15 @@
+/** `messaging send`'s message files: their format, their stream, and their messages read as a stream of entries (NDJSON and JSON here, CSV in `csv-entries.ts`). */
 import { createReadStream } from "node:fs";
 import * as path from "node:path";
-import { parse as parseCsv, CsvError } from "csv-parse";
-import { MAX_REQUEST_BODY_BYTES } from "../schemas/http";
-import { jsonByteLength } from "../schemas/json-size";
 import { jsonHazardField } from "../schemas/json-value";
 import { parseStrictJson } from "../schemas/strict-json";
+import { csvEntries } from "./csv-entries";
 import { jsonArrayItems, JsonStructureError, type DeclaredStream } from "./json-array-items";
+import { FileError, withSizeCheck, type Entry } from "./message-entry";
 import { NotUtf8Error, utf8Lines, type Line } from "./utf8-lines";
 
 export type { DeclaredStream } from "./json-array-items";
+export { FileError, type Entry } from "./message-entry";
 
 /** The file formats `messaging send` reads. */
 export const FILE_FORMATS = ["ndjson", "json", "csv"] as const;
@@ -31,24 +32,6 @@ export function fileFormat(file: string, given: string | undefined): FileFormat 
 }
 
 /**
- * One message as read from the file: where it is, its source text (what the chunk digests
- * are computed from), and its value or why it could not be read.
- */
-export interface Entry {
-  /** `line N` (NDJSON, CSV: where the record starts) or `item N (line L)` (JSON). */
-  readonly location: string;
-  /** The message's text as written: the line, the CSV record, the JSON element. */
-  readonly source: string;
-  /** The value read; undefined when `problem` is set. */
-  readonly value?: unknown;
-  /** Why the message could not be read (not JSON, invalid UTF-8, a `__proto__` key…), with the field when there is one. */
-  readonly problem?: { readonly field?: string; readonly reason: string };
-}
-
-/** The file cannot be read as a whole (missing, unreadable, not the format it claims). */
-export class FileError extends Error {}
-
-/**
  * Reads the messages of a file as a stream, in arrays of entries (one per chunk read), in
  * file order: NDJSON (one message a line, blank lines skipped), JSON (an array of messages,
  * or `{ "messages": [...], "stream"?: "..." }`), CSV (a header row, then `to` — numbers
@@ -61,7 +44,7 @@ export class FileError extends Error {}
  * number a double does not read back exactly, `-0`, a number beyond ±(2^53 − 1) or out of
  * range, a `__proto__` key, nesting deeper than `MAX_JSON_DEPTH` (32), or invalid UTF-8
  * (never replaced by U+FFFD) make the entry carry a `problem` naming the field. CSV values
- * are kept exactly as written (see {@link csvMessage}). A message that could not fit in a call
+ * are kept exactly as written (see `csvMessage` in `csv-entries.ts`). A message that could not fit in a call
  * of its own (`MAX_REQUEST_BODY_BYTES`) has a problem too. The message schema judges the rest.
  * @param onBytes called with every chunk of the file's bytes, in order (e.g. to hash the file)
  * @param onStream called when a JSON file's top-level object names a `stream`
@@ -162,194 +145,4 @@ function jsonEntry(location: string, text: string): Entry {
   }
   // JSON text read from valid UTF-8 with no backslash holds no string JSON would escape.
   return withSizeCheck({ location, source: text, value: parsed.value }, !text.includes("\\"));
-}
-
-// Room in a call for the envelope around one message: `{"stream":…,"messages":[…]}`.
-const ENVELOPE_BYTES = 1024;
-
-/**
- * The entry, or the entry with a problem when its message could not fit in a call of its own.
- * A message's JSON takes at most 6 bytes per UTF-16 unit of its source (a control character
- * becomes `\u00XX`), so only sources near the limit are measured (`jsonByteLength`, exact).
- * @param escapeFree no string of the value needs a JSON escape (see `jsonByteLength`)
- */
-function withSizeCheck(entry: Entry, escapeFree = false): Entry {
-  if (entry.source.length * 6 + ENVELOPE_BYTES <= MAX_REQUEST_BODY_BYTES) return entry;
-  const bytes = jsonByteLength(entry.value, { escapeFree });
-  if (bytes + ENVELOPE_BYTES <= MAX_REQUEST_BODY_BYTES) return entry;
-  return {
-    location: entry.location,
-    source: entry.source,
-    problem: {
-      reason:
-        `the message takes ${bytes} bytes as JSON; one call carries at most ${MAX_REQUEST_BODY_BYTES} bytes (10 MiB) in all, ` +
-        "so it cannot be sent even alone (--batch-size 1): shorten it or split it",
-    },
-  };
-}
-
-const MODEL_PREFIX = "model.";
-const KNOWN_COLUMNS = new Set(["to", "tos", "body", "template_id"]);
-
-/** Why a CSV header row cannot be used, or undefined. */
-function headerProblem(columns: readonly string[]): string | undefined {
-  const seen = new Map<string, number>();
-  for (const [i, column] of columns.entries()) {
-    const earlier = seen.get(column);
-    if (earlier !== undefined) return `duplicate column '${column}' (columns ${earlier + 1} and ${i + 1}): only one may hold the value`;
-    seen.set(column, i);
-    if (column === "__proto__" || column === `${MODEL_PREFIX}__proto__`) return `column '${column}' is not allowed`;
-    if (!KNOWN_COLUMNS.has(column) && !(column.startsWith(MODEL_PREFIX) && column.length > MODEL_PREFIX.length)) {
-      return `unknown column '${column}' (expected to, body, template_id and model.<name>)`;
-    }
-  }
-  if (!seen.has("to") && !seen.has("tos")) return `no 'to' column (recipients separated by ';'); the header has: ${columns.join(", ")}`;
-  return undefined;
-}
-
-/**
- * A csv-parse error as a FileError naming the line and field (1-based) where it is. The line
- * is csv-parse's, unless a CRLF inside quotes earlier made its count run ahead: then it is
- * the line the failing record starts on, counted here (`consumedLines` by earlier records).
- */
-function csvFileError(error: CsvError, header: readonly string[] | undefined, consumedLines: number, crlfInQuotes: boolean): FileError {
-  const { lines, column, empty_lines: emptyLines } = error as CsvError & { lines?: number; column?: number | string; empty_lines?: number };
-  const line = crlfInQuotes || lines === undefined ? 1 + consumedLines + (emptyLines ?? 0) : lines;
-  const field = typeof column === "number" ? `, field ${column + 1}${header?.[column] !== undefined ? ` (${header[column]})` : ""}` : "";
-  return new FileError(`not valid CSV at line ${line}${field}: ${error.message} (code ${error.code})`);
-}
-
-const BREAK = /\r\n|\r|\n/g;
-
-// Line breaks (CRLF, CR or LF, each one break) inside a record's values: quoted fields only.
-function lineBreaksIn(record: readonly string[]): number {
-  let count = 0;
-  for (const value of record) {
-    if (value.includes("\n") || value.includes("\r")) count += value.match(BREAK)?.length ?? 0;
-  }
-  return count;
-}
-
-async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[], void, undefined> {
-  let header: string[] | undefined;
-  // The first record as csv-parse read it: an error can reach the loop below before the
-  // header record does, and its message still names the column.
-  let firstRecord: readonly string[] | undefined;
-  const invalidLines: Entry[] = [];
-  const parser = parseCsv({
-    on_record: (item: unknown) => {
-      // With raw and info set, csv-parse hands over { record, raw, info } (its types say the record).
-      const record = (item as { record?: unknown }).record ?? item;
-      if (firstRecord === undefined && Array.isArray(record)) firstRecord = record.map((column) => String(column).trim());
-      return item as string[];
-    },
-    // Records as arrays: the header is checked here and the message built below, never by
-    // assigning column names to an object (a `__proto__` column would change its prototype).
-    skip_empty_lines: true,
-    // Any of the three line endings ends a record, even mixed in one file (csv-parse would
-    // otherwise take the first one it meets, and keep a later '\r' as data).
-    record_delimiter: ["\r\n", "\n", "\r"],
-    // No trim: values are kept as written (see csvMessage); a space before a quoted field is
-    // a clear error (INVALID_OPENING_QUOTE), not a silent change.
-    info: true,
-    raw: true,
-    relax_column_count: false,
-  });
-  // Lines are fed as text with their own line breaks, so csv-parse sees the file's bytes (a
-  // quoted "a\r\nb" stays CRLF); a line that is not UTF-8 is fed empty (and reported) so the
-  // numbering stays right.
-  const feed = (async () => {
-    try {
-      for await (const batch of lines) {
-        if (parser.destroyed) return;
-        let text = "";
-        for (const line of batch) {
-          if (line.text === undefined) {
-            invalidLines.push({ location: `line ${line.number}`, source: "", problem: { reason: "not valid UTF-8" } });
-            text += line.ending;
-          } else text += line.text + line.ending;
-        }
-        if (!parser.write(text)) {
-          await new Promise((resolve) => {
-            parser.once("drain", resolve);
-            parser.once("close", resolve);
-          });
-        }
-      }
-      parser.end();
-    } catch (error) {
-      if (!parser.destroyed) parser.destroy(error as Error);
-    }
-  })();
-  // Line numbers are counted here, not taken from csv-parse: it counts a CRLF inside a quoted
-  // field as two lines. A record starts after the lines of the records before it (1 plus the
-  // line breaks inside its values) and the blank lines skipped so far.
-  let consumedLines = 0;
-  let crlfInQuotes = false;
-  try {
-    let entries: Entry[] = [];
-    for await (const { record, raw, info } of parser as AsyncIterable<{ record: string[]; raw: string; info: { empty_lines: number } }>) {
-      if (invalidLines.length > 0) entries.push(...invalidLines.splice(0));
-      const line = 1 + consumedLines + info.empty_lines;
-      const breaks = lineBreaksIn(record);
-      consumedLines += 1 + breaks;
-      if (breaks > 0 && record.some((value) => value.includes("\r\n"))) crlfInQuotes = true;
-      if (header === undefined) {
-        // Column names are names, not data: spaces around them are dropped.
-        header = record.map((column) => column.trim());
-        const problem = headerProblem(header);
-        if (problem !== undefined) throw new FileError(`line ${line}: ${problem}`);
-        continue;
-      }
-      entries.push(withSizeCheck({ location: `line ${line}`, source: raw, value: csvMessage(header, record) }));
-      if (entries.length >= 1000) {
-        yield entries;
-        entries = [];
-      }
-    }
-    entries.push(...invalidLines.splice(0));
-    if (entries.length > 0) yield entries;
-  } catch (error) {
-    // Every csv-parse error (its codes are CSV_* and others such as INVALID_OPENING_QUOTE).
-    if (error instanceof CsvError) throw csvFileError(error, header ?? firstRecord, consumedLines, crlfInQuotes);
-    throw error;
-  } finally {
-    if (!parser.destroyed) parser.destroy();
-    await feed;
-  }
-}
-
-/**
- * A CSV record as a message, every value exactly as written (quoted content byte for byte,
- * unquoted spaces kept), except recipients: `to` is split on `;` and each number trimmed.
- * `body` and `template_id` are left out when empty (a row uses one or the other); a row with
- * a template keeps every `model.<name>` value, empty ones as `""`. Model values in a row
- * without a template make it a template message with an empty id, which the schema refuses
- * by name rather than dropping them.
- */
-function csvMessage(header: readonly string[], record: readonly string[]): Record<string, unknown> {
-  let to = "";
-  let body = "";
-  let templateId = "";
-  let modelGiven = false;
-  const model: Record<string, string> = {};
-  header.forEach((column, i) => {
-    const value = record[i] ?? "";
-    if (column === "to" || column === "tos") to = value;
-    else if (column === "body") body = value;
-    else if (column === "template_id") templateId = value;
-    else {
-      model[column.slice(MODEL_PREFIX.length)] = value;
-      if (value !== "") modelGiven = true;
-    }
-  });
-  const message: Record<string, unknown> = {
-    tos: to
-      .split(";")
-      .map((item) => item.trim())
-      .filter(Boolean),
-  };
-  if (body !== "") message.body = body;
-  if (templateId !== "" || modelGiven) message.template = { id: templateId, model };
-  return message;
 }
