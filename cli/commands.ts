@@ -4,8 +4,10 @@ import type { ParseArgsConfig } from "node:util";
 export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
 
 /**
- * One `messaging` command: everything `main.ts` needs to list it, explain it and run it. The
- * command's file (and its help text) is loaded only when the command is run or asked for.
+ * One `messaging` command as the registry describes it: pure data, so that a command's file
+ * can read its own row (its options, its usage) without the registry ever loading that file.
+ * The code is in `cli/<name>-command.ts`, which exports `run` and `help` ({@link CommandModule});
+ * `main.ts` loads it only when the command is run or asked for.
  */
 export interface Command {
   /**
@@ -17,15 +19,19 @@ export interface Command {
   readonly summary: string;
   /** The options it accepts, as its file parses them. `--help` and `-h` are main's. */
   readonly options: CommandOptions;
+}
+
+/** What `cli/<name>-command.ts` exports for `main.ts`. */
+export interface CommandModule {
+  /** Runs the command with the arguments after its name; resolves with the exit code. */
+  run(argv: string[]): Promise<number>;
   /** Its `--help` text: usage, options, environment and exit codes. */
-  readonly help: () => Promise<string>;
-  /** Runs it with the arguments after its name; resolves with the exit code. */
-  readonly run: (argv: string[]) => Promise<number>;
+  help(): Promise<string>;
 }
 
 /**
  * The commands, one row each, in the order the usage list shows them. A new command is a
- * file exporting its run function (and its help text), plus a row here.
+ * file `cli/<name>-command.ts` exporting `run` and `help`, plus a row here.
  */
 export const COMMANDS = {
   emulator: {
@@ -41,8 +47,6 @@ export const COMMANDS = {
       "max-stored-bytes": { type: "string" },
       "delivery-retry-schedule": { type: "string" },
     },
-    help: async (): Promise<string> => (await import("./command-help")).EMULATOR_HELP,
-    run: async (argv: string[]): Promise<number> => (await import("./emulator-command")).runEmulatorCommand(argv),
   },
   listen: {
     usage: ["listen --forward-to URL [--events TYPE,…] [--allow-unknown-type] [--format basic|cloudEvents] [--show-secret]"],
@@ -54,8 +58,6 @@ export const COMMANDS = {
       format: { type: "string" },
       "show-secret": { type: "boolean" },
     },
-    help: async (): Promise<string> => (await import("./command-help")).LISTEN_HELP,
-    run: async (argv: string[]): Promise<number> => (await import("./listen-command")).runListenCommand(argv),
   },
   trigger: {
     usage: ["trigger <event-type> [--data JSON] [--previous JSON] [--wait] [--allow-unknown-type]"],
@@ -67,8 +69,6 @@ export const COMMANDS = {
       "no-wait": { type: "boolean" },
       "allow-unknown-type": { type: "boolean" },
     },
-    help: async (): Promise<string> => (await import("./command-help")).TRIGGER_HELP,
-    run: async (argv: string[]): Promise<number> => (await import("./trigger-command")).runTriggerCommand(argv),
   },
   endpoints: {
     usage: [
@@ -87,8 +87,6 @@ export const COMMANDS = {
       "show-secret": { type: "boolean" },
       json: { type: "boolean" },
     },
-    help: async (): Promise<string> => (await import("./command-help")).ENDPOINTS_HELP,
-    run: async (argv: string[]): Promise<number> => (await import("./endpoints-command")).runEndpointsCommand(argv),
   },
   send: {
     usage: ["send --file FILE [--stream NAME] [options]"],
@@ -108,8 +106,6 @@ export const COMMANDS = {
       "idempotency-key-prefix": { type: "string" },
       json: { type: "boolean", default: false },
     },
-    help: async (): Promise<string> => (await import("./command-help")).SEND_HELP,
-    run: async (argv: string[]): Promise<number> => (await import("./send-command")).runSendCommand(argv),
   },
 } satisfies Record<string, Command>;
 

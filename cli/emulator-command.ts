@@ -99,3 +99,7 @@ export async function runEmulatorCommand(argv: string[], env: NodeJS.ProcessEnv 
   process.stderr.write("messaging emulator stopped\n");
   return 0;
 }
+
+/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+export const run = (argv: string[]): Promise<number> => runEmulatorCommand(argv);
+export const help = async (): Promise<string> => (await import("./command-help")).EMULATOR_HELP;

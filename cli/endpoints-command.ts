@@ -160,3 +160,7 @@ async function create(
     await client.close();
   }
 }
+
+/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+export const run = (argv: string[]): Promise<number> => runEndpointsCommand(argv);
+export const help = async (): Promise<string> => (await import("./command-help")).ENDPOINTS_HELP;

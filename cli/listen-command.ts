@@ -211,3 +211,7 @@ async function createEndpoint(target: EmulatorTarget, args: ListenArgs): Promise
     await client.close();
   }
 }
+
+/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+export const run = (argv: string[]): Promise<number> => runListenCommand(argv);
+export const help = async (): Promise<string> => (await import("./command-help")).LISTEN_HELP;

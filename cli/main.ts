@@ -4,7 +4,7 @@
  * (`commands.ts`), each loaded only when it is run or asked for.
  */
 import { setFlagsFromString } from "node:v8";
-import { commandNamed, COMMANDS, usageList } from "./commands";
+import { commandNamed, COMMANDS, usageList, type CommandModule } from "./commands";
 import { didYouMean } from "./did-you-mean";
 import { EXIT, exitCodesHelp } from "./exit-codes";
 
@@ -34,11 +34,13 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${name ? `unknown command '${name}'${didYouMean(name, known)}` : "missing command"}\n${usageList()}\n`);
     return EXIT.usage;
   }
+  // By name, so the registry never imports a command's file (which imports the registry).
+  const code: CommandModule = await import(`./${name}-command`);
   if (first === "help" || rest.includes("--help") || rest.includes("-h")) {
-    process.stdout.write(await command.help());
+    process.stdout.write(await code.help());
     return EXIT.ok;
   }
-  return command.run(rest);
+  return code.run(rest);
 }
 
 main(process.argv.slice(2)).then(

@@ -94,3 +94,7 @@ async function send(parsed: SendOptions, signals: SignalWatch): Promise<number> 
     await client?.close();
   }
 }
+
+/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+export const run = (argv: string[]): Promise<number> => runSendCommand(argv);
+export const help = async (): Promise<string> => (await import("./command-help")).SEND_HELP;

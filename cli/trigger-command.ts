@@ -189,3 +189,7 @@ function sampleData(type: string): { data?: Record<string, unknown> } {
   const object = sampleObject(type);
   return object === undefined ? {} : { data: { object } };
 }
+
+/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+export const run = (argv: string[]): Promise<number> => runTriggerCommand(argv);
+export const help = async (): Promise<string> => (await import("./command-help")).TRIGGER_HELP;
