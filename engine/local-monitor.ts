@@ -1,19 +1,20 @@
 /**
  * The resource monitor the real SDK talks to while the program runs: for each registration
- * it takes the step the engine would take (same, create, update, replace, import) by the
- * engine's rules, calling the real dynamic-provider host. Each rule names its source in
+ * it gathers what the engine's step rules read (the request, the old state, the provider's
+ * Check and Diff, calling the real dynamic-provider host or the package's plugin), asks them
+ * (step-rules.ts) which step to take, and executes it. Each rule names its source in
  * pulumi/pulumi v3.239.0 (see engine/README.md); what it does not model it refuses.
  */
 import { randomUUID } from "node:crypto";
 import type { Diagnostic } from "./engine-service";
 import { generateUrn } from "./urn";
-import { sameProperties } from "./properties";
 import type { PlanStep, StepOp } from "./plan";
 import { goPropertyValue, NATIVE_PACKAGE, registerNativeProvider } from "./native-provider";
 import { ProviderHost, ResourceInitError } from "./provider-host";
 import type { ProviderPlugin } from "./provider-plugin";
 import { markSecretOutputs, plainProps, wrapSecret } from "./secrets";
 import type { ResourceState, StackState } from "./state";
+import { deleteStep, firstCall, refusal, stepFor, stepWithoutProvider, type Registration, type UnmodelledOption } from "./step-rules";
 
 type Props = Record<string, unknown>;
 type Callback = (error: Error | null, response?: unknown) => void;
@@ -146,29 +147,36 @@ export class LocalMonitor {
     return response;
   }
 
-  /** Options the model does not implement: refused, never approximated. */
-  private refuseUnmodelled(req: any, type: string, name: string): void {
-    const used: string[] = [];
-    if (req.getAliasesList().length > 0 || req.getAliasurnsList().length > 0) used.push("aliases");
+  /** What the request asks, as the step rules read it (step-rules.ts `Registration`). */
+  private registration(req: any): Registration {
+    const unmodelled: UnmodelledOption[] = [];
+    if (req.getAliasesList().length > 0 || req.getAliasurnsList().length > 0) unmodelled.push("aliases");
     const timeouts = req.getCustomtimeouts();
-    if (timeouts && (timeouts.getCreate() || timeouts.getUpdate() || timeouts.getDelete())) used.push("customTimeouts");
-    if (req.getDeletedwith()) used.push("deletedWith");
-    if (req.getReplaceonchangesList().length > 0) used.push("replaceOnChanges");
-    if (req.getReplaceWithList().length > 0) used.push("replaceWith");
-    if (req.getReplacementTrigger()) used.push("replacementTrigger");
-    if (req.getHooks()) used.push("hooks");
-    if (req.getProvider() || req.getProvidersMap().getLength() > 0) used.push("provider/providers");
-    if (req.getRemote()) used.push("remote components");
-    if (req.getTransformsList().length > 0) used.push("transforms");
-    if (req.getIgnorechangesList().some((path: string) => !/^[A-Za-z_$][\w$]*$/.test(path)))
-      used.push("ignoreChanges paths other than top-level names (nested, `*`)");
-    if (used.length > 0) throw new Error(`the local engine does not model ${used.join(", ")} (${type} "${name}")`);
+    if (timeouts && (timeouts.getCreate() || timeouts.getUpdate() || timeouts.getDelete())) unmodelled.push("customTimeouts");
+    if (req.getDeletedwith()) unmodelled.push("deletedWith");
+    if (req.getReplaceonchangesList().length > 0) unmodelled.push("replaceOnChanges");
+    if (req.getReplaceWithList().length > 0) unmodelled.push("replaceWith");
+    if (req.getReplacementTrigger()) unmodelled.push("replacementTrigger");
+    if (req.getHooks()) unmodelled.push("hooks");
+    if (req.getProvider() || req.getProvidersMap().getLength() > 0) unmodelled.push("provider/providers");
+    if (req.getRemote()) unmodelled.push("remote components");
+    if (req.getTransformsList().length > 0) unmodelled.push("transforms");
+    return {
+      type: req.getType(),
+      name: req.getName(),
+      unmodelled,
+      importId: req.getImportid(),
+      ignoreChanges: req.getIgnorechangesList(),
+      protect: req.getProtect() === true,
+      deleteBeforeReplace: req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() === true : undefined,
+    };
   }
 
   private async register(req: any): Promise<unknown> {
-    const type: string = req.getType();
-    const name: string = req.getName();
-    this.refuseUnmodelled(req, type, name);
+    const registration = this.registration(req);
+    const { type, name } = registration;
+    const refused = refusal(registration);
+    if (refused) throw new Error(refused);
     const parent: string = type === ROOT_STACK_TYPE ? "" : req.getParent() || this.rootUrn;
     const urn = generateUrn(this.options.stack, this.options.project, parent, type, name);
     if (this.urns.has(urn)) {
@@ -190,12 +198,12 @@ export class LocalMonitor {
       parent,
       // Unset, it is inherited from the parent (source_eval.go `inheritFromParent`).
       retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() === true : (this.registered.get(parent)?.retainOnDelete ?? false),
-      protect: req.getProtect() === true,
+      protect: registration.protect,
     };
     if (!req.getCustom()) {
       // Components have no provider: the engine compares their inputs itself (step_generator.go `diff`, no provider).
       if (type === ROOT_STACK_TYPE) this.rootUrn = urn;
-      const op: StepOp = !old ? "create" : sameProperties(old.inputs, goal) ? "same" : "update";
+      const op = stepWithoutProvider(old?.inputs, goal);
       this.steps.push({ op, urn, type, name, id: "" });
       this.registered.set(urn, { ...base, custom: false, id: "", provider: "", inputs: goal, outputs: old?.outputs ?? {}, initErrors: [] });
       return this.respond(urn, "", {});
@@ -203,7 +211,7 @@ export class LocalMonitor {
     if (req.getVersion()) throw new Error(`the local engine does not model plugin versions (${type} asks for ${req.getVersion()})`);
     try {
       const route = await this.routeFor(type);
-      const { state, step } = await this.stepFor(req, route, urn, goal, old, { ...base, custom: true, provider: route.ref });
+      const { state, step } = await this.takeStep(req, registration, route, urn, goal, old, { ...base, custom: true, provider: route.ref });
       this.steps.push(step);
       // Secret outputs are marked in the state itself, so the checkpoint encrypts them: by input
       // name only for a provider that accepts no secrets (provider_plugin.go `annotateSecrets`),
@@ -271,7 +279,7 @@ export class LocalMonitor {
     const old = prior.resources.find((resource) => resource.urn === urn);
     // In a preview a new provider's id is the engine's UnknownID (the unknown sentinel).
     const id = old?.id ?? (preview ? UNKNOWN_ID : randomUUID());
-    const op: StepOp = !old ? "create" : sameProperties(old.outputs, inputs) ? "same" : "update";
+    const op = stepWithoutProvider(old?.outputs, inputs);
     this.steps.push({ op, urn, type: DYNAMIC_PROVIDER_TYPE, name: "default", id });
     this.registered.set(urn, {
       urn,
@@ -291,8 +299,14 @@ export class LocalMonitor {
     return this.providerRef;
   }
 
-  private async stepFor(
+  /**
+   * Takes the step the rules choose for a custom resource (step-rules.ts): gathers their
+   * inputs (Check, Diff), asks them, and executes what they say (Create, Update, the deletes of
+   * a replacement), recording the state each step leaves (step.go `*Step.Apply`).
+   */
+  private async takeStep(
     req: any,
+    registration: Registration,
     route: ProviderRoute,
     urn: string,
     goal: Props,
@@ -313,106 +327,47 @@ export class LocalMonitor {
       throw new Error(message);
     };
 
-    // import: Read with the id and no inputs or state (step.go `ImportStep.Apply`).
-    const importId: string = req.getImportid();
-    if (importId) {
+    const first = firstCall(registration, goal, old);
+    if (first.kind === "import") {
       try {
-        await host.read(urn, importId, {});
+        await host.read(urn, first.id, {});
       } catch (error) {
-        return fail("import", importId, (error as Error).message);
+        return fail("import", first.id, (error as Error).message);
       }
       throw new Error(`the local engine does not model an import whose Read succeeds (${urn})`);
     }
 
-    // ignoreChanges: ignored properties take their old input values (step_generator.go `processIgnoreChanges`).
-    let news = goal;
-    if (old) {
-      news = { ...goal };
-      for (const key of req.getIgnorechangesList() as string[]) {
-        if (key in old.inputs) news[key] = old.inputs[key];
-        else delete news[key];
-      }
-    }
-
-    // Check gets the old inputs as olds (step_generator.go `generateSteps`); the host accepts no
-    // secrets, so they go in plain and come back re-marked by name (provider_plugin.go `annotateSecrets`).
-    const inputs = await this.check(route, urn, type, name, old ? old.inputs : {}, news);
+    // The host accepts no secrets, so they go in plain and come back re-marked by name (provider_plugin.go `annotateSecrets`).
+    const inputs = await this.check(route, urn, type, name, first.olds, first.news);
     const additional: readonly string[] = req.getAdditionalsecretoutputsList();
+    const diff = old ? await host.diff(urn, old.id, plain(old.outputs), plain(inputs), plain(old.inputs)) : undefined;
+    const next = stepFor(urn, { preview, registration, old, inputs, diff });
 
-    if (!old) {
+    if (next.kind === "fail") return fail(next.op, old?.id ?? "", next.message);
+    if (next.kind === "create") {
       // A preview does not call Create: the host has no preview support, so the engine uses the inputs (provider_plugin.go `Create`).
       if (preview) return { state: { ...base, id: "", inputs, outputs: inputs, initErrors: [] }, step: step("create", "") };
       return this.create(route, urn, inputs, additional, base, "create", step, fail);
     }
-
-    const diff = await host.diff(urn, old.id, plain(old.outputs), plain(inputs), plain(old.inputs));
-    // DIFF_UNKNOWN: the engine diffs the inputs itself (step_generator.go `diffResource`).
-    const changes = diff.changes === "unknown" ? !sameProperties(old.inputs, inputs) : diff.changes === "some";
-    // Init errors force an update, but only when there are reasons (step_generator.go `generateStepsFromDiff`: hasInitErrors := len(old.InitErrors) > 0).
-    const hasInitErrors = old.initErrors.length > 0;
-
-    if (changes && diff.replaces.length > 0) {
-      if (base.protect && old.protect) {
-        const message =
-          `unable to replace resource "${urn}"\nas it is currently marked for protection. To unprotect the resource, ` +
-          "remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`";
-        // A preview records the error and goes on, to show the diff; an update bails.
-        if (!preview) return fail("replace", old.id, message);
-        this.error(urn, message);
-      }
-      const op: StepOp = old.retainOnDelete ? "replace[retain]" : "replace";
-      // The replacement is checked again with no olds (step_generator.go `generateStepsFromDiff`).
-      const replacementInputs = await this.check(route, urn, type, name, {}, goal);
-      const extra = { oldId: old.id, replaces: diff.replaces };
-      if (preview)
-        return {
-          state: { ...base, id: "", inputs: replacementInputs, outputs: replacementInputs, initErrors: [] },
-          step: step(op, "", extra),
-        };
-      // The program's deleteBeforeReplace, when set, overrides the provider's (sg `continueStepsFromDiff`).
-      const deleteFirst = req.getDeletebeforereplacedefined() ? req.getDeletebeforereplace() === true : diff.deleteBeforeReplace;
-      if (deleteFirst) {
-        await this.deleteResource(old, "delete-replaced");
-        try {
-          return await this.create(
-            route,
-            urn,
-            replacementInputs,
-            additional,
-            base,
-            op,
-            (o, id, more) => step(o, id, { ...extra, ...more }),
-            fail,
-          );
-        } catch (error) {
-          // The engine then keeps the deleted resource as PendingReplacement; not modelled.
-          throw new Error(
-            `the local engine does not model a failed create after a delete-before-replace (${urn}): ${(error as Error).message}`,
-            { cause: error },
-          );
-        }
-      }
-      // The old resource is marked for deletion only once the create made something (step.go `CreateStep.Apply`).
-      return this.create(
-        route,
-        urn,
-        replacementInputs,
-        additional,
-        base,
-        op,
-        (o, id, more) => step(o, id, { ...extra, ...more }),
-        fail,
-        () => this.replaced.push(old),
-      );
+    // Past a create, the rules only answer for an old state.
+    const prior = old!;
+    if (next.kind === "same") {
+      // "same": the new inputs are recorded with the old outputs.
+      return {
+        state: { ...base, id: prior.id, inputs, outputs: prior.outputs, initErrors: prior.initErrors },
+        step: step("same", prior.id),
+      };
     }
-
-    if (changes || hasInitErrors) {
+    if (next.kind === "update") {
       // A preview's Update answers with the new inputs (provider_plugin.go `Update`, no provider preview support).
       if (preview)
-        return { state: { ...base, id: old.id, inputs, outputs: inputs, initErrors: old.initErrors }, step: step("update", old.id) };
+        return {
+          state: { ...base, id: prior.id, inputs, outputs: inputs, initErrors: prior.initErrors },
+          step: step("update", prior.id),
+        };
       try {
-        const updated = await host.update(urn, old.id, plain(old.outputs), plain(inputs), plain(old.inputs));
-        return { state: { ...base, id: old.id, inputs, outputs: updated.properties, initErrors: [] }, step: step("update", old.id) };
+        const updated = await host.update(urn, prior.id, plain(prior.outputs), plain(inputs), plain(prior.inputs));
+        return { state: { ...base, id: prior.id, inputs, outputs: updated.properties, initErrors: [] }, step: step("update", prior.id) };
       } catch (error) {
         if (error instanceof ResourceInitError) {
           // Recorded with the old inputs, the partial outputs and the reasons (step.go `UpdateStep.Apply`;
@@ -421,21 +376,44 @@ export class LocalMonitor {
           // step_executor.go `continueExecuteStep`).
           this.registered.set(urn, {
             ...base,
-            id: old.id,
-            inputs: old.inputs,
+            id: prior.id,
+            inputs: prior.inputs,
             outputs: markFailed(error.properties, inputs, additional),
             initErrors: error.reasons,
           });
-          return fail("update", old.id, initErrorMessage(error.reasons));
+          return fail("update", prior.id, initErrorMessage(error.reasons));
         }
         // A failed update leaves the old state as it was.
-        this.registered.set(urn, old);
-        return fail("update", old.id, (error as Error).message);
+        this.registered.set(urn, prior);
+        return fail("update", prior.id, (error as Error).message);
       }
     }
 
-    // "same": the new inputs are recorded with the old outputs.
-    return { state: { ...base, id: old.id, inputs, outputs: old.outputs, initErrors: old.initErrors }, step: step("same", old.id) };
+    // A replacement.
+    if (next.reportedError) this.error(urn, next.reportedError);
+    // The replacement is checked again with no olds (sg `continueStepsFromDiff`).
+    const replacementInputs = await this.check(route, urn, type, name, {}, goal);
+    const extra = { oldId: prior.id, replaces: next.replaces };
+    const replaceStep = (o: StepOp, id: string, more?: Partial<PlanStep>) => step(o, id, { ...extra, ...more });
+    if (preview)
+      return {
+        state: { ...base, id: "", inputs: replacementInputs, outputs: replacementInputs, initErrors: [] },
+        step: step(next.op, "", extra),
+      };
+    if (next.deleteFirst) {
+      await this.deleteResource(prior, "delete-replaced");
+      try {
+        return await this.create(route, urn, replacementInputs, additional, base, next.op, replaceStep, fail);
+      } catch (error) {
+        // The engine then keeps the deleted resource as PendingReplacement; not modelled.
+        throw new Error(
+          `the local engine does not model a failed create after a delete-before-replace (${urn}): ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
+    }
+    // The old resource is marked for deletion only once the create made something (step.go `CreateStep.Apply`).
+    return this.create(route, urn, replacementInputs, additional, base, next.op, replaceStep, fail, () => this.replaced.push(prior));
   }
 
   private async check(route: ProviderRoute, urn: string, type: string, name: string, olds: Props, news: Props): Promise<Props> {
@@ -497,18 +475,15 @@ export class LocalMonitor {
    * failed delete throws: the deployment is cancelled.
    */
   async deleteResource(old: ResourceState, kind: "delete" | "delete-replaced"): Promise<boolean> {
-    const op = (old.retainOnDelete ? `${kind}[retain]` : kind) as StepOp;
+    const { op, refused, callsProvider } = deleteStep(old, kind, this.options.preview);
     const step: PlanStep = { op, urn: old.urn, type: old.type, name: old.name, id: old.id };
     this.steps.push(step);
-    if (kind === "delete" && old.protect) {
-      step.error =
-        `resource "${old.urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove the \`protect\` flag ` +
-        "from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
-        `\`pulumi state unprotect '${old.urn}'\``;
+    if (refused) {
+      step.error = refused;
       this.error(old.urn, step.error);
       return false;
     }
-    if (this.options.preview || !old.custom || old.retainOnDelete || old.type.startsWith("pulumi:providers:")) return true;
+    if (!callsProvider) return true;
     try {
       const route = await this.routeFor(old.type);
       await route.host.delete(
