@@ -79,7 +79,8 @@ export class LocalStack {
         stdio: ["ignore", "inherit", "pipe"],
       });
       child.stderr!.on("data", (chunk) => stderr.push(String(chunk)));
-      child.on("exit", resolve);
+      // "close", not "exit": by then its stderr is read to the end, for the error below.
+      child.on("close", resolve);
     });
     try {
       if (code !== 0 || !fs.existsSync(request.resultFile)) {

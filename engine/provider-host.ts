@@ -78,10 +78,13 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
   });
   const stderrLines: string[] = [];
   readline.createInterface({ input: child.stderr! }).on("line", (line) => stderrLines.push(line));
+  // "close" comes once the process has exited and its stdout and stderr are drained: only then
+  // are all the lines it wrote in stderrLines ("exit" can come first).
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     const lines = readline.createInterface({ input: child.stdout! });
     lines.once("line", (line) => resolve(Number(line.trim())));
-    child.once("exit", (code) => reject(new Error(`provider host exited (${code}) before printing its port: ${stderrLines.join("\n")}`)));
+    child.once("close", (code) => reject(new Error(`provider host exited (${code}) before printing its port: ${stderrLines.join("\n")}`)));
   });
   const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 
@@ -177,11 +180,8 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
     stderr: () => [...stderrLines],
     async close() {
       client.close();
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill();
-        await exited;
-      }
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      await closed;
     },
   };
 }

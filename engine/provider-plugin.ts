@@ -87,10 +87,13 @@ export async function startProviderPlugin(executable: string, options: { cwd: st
       waiter.resolve(line);
     }
   });
+  // "close" comes once the process has exited and its stdout and stderr are drained: only then
+  // are all the lines it wrote in stderrLines ("exit" can come first).
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve(Number(line.trim())));
     child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`plugin exited (${code}) before printing its port: ${stderrLines.join("\n")}`)));
+    child.once("close", (code) => reject(new Error(`plugin exited (${code}) before printing its port: ${stderrLines.join("\n")}`)));
   });
   const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 
@@ -226,11 +229,8 @@ export async function startProviderPlugin(executable: string, options: { cwd: st
       }),
     async close() {
       client.close();
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill();
-        await exited;
-      }
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+      await closed;
     },
   };
 }

@@ -218,11 +218,18 @@ async function runProgram(
   process.on("uncaughtException", onRejection);
   try {
     await runInPulumiStack(async () => projectRequire(project.main));
+  } catch (error) {
+    failures.push(error);
+  }
+  try {
+    // Every registration finishes before the run is judged, after a failed program too: the
+    // stack's outputs fail as soon as one resource fails, while others may still be in Create.
+    // The engine waits for its steps in flight (deployment_executor.go `Execute`,
+    // `stepExec.WaitForCompletion()`); judged earlier, a resource the provider made would be
+    // missing from the state, and its provider killed mid-call.
     await settings.waitForRPCs();
     // Let rejections of failed registrations surface before judging the run.
     await new Promise((resolve) => setImmediate(resolve));
-  } catch (error) {
-    failures.push(error);
   } finally {
     await engine.close();
   }
