@@ -137,6 +137,12 @@ export async function startProviderPlugin(executable: string, options: { cwd: st
     failures: response.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
   });
   const diffResult = (response: proto.DiffResponse): HostDiff => {
+    // A detailed diff can ask for a replacement on its own (sdk/go/common/resource/plugin/
+    // provider.go `DiffResult.Replace`: any detailed kind that IsReplace), which HostDiff does
+    // not carry: refused rather than dropped, so no plan is kinder than the engine's.
+    if (response.getHasdetaileddiff() && response.getDetaileddiffMap().getLength() > 0) {
+      throw new Error("the local engine does not model a provider's detailedDiff (provider.go DiffResult.Replace reads it)");
+    }
     const kinds = proto.DiffResponse.DiffChanges;
     const changes = response.getChanges();
     return {
