@@ -25,8 +25,8 @@ try {
 
 import { startEmulator as startFullEmulator } from "./emulator";
 
-export { WebhookEndpoint, MessageBatch } from "./provider";
-export type { WebhookEndpointArgs, MessageBatchArgs } from "./provider";
+// Every resource class and its Args (provider/index.ts lists them).
+export * from "./provider";
 export * from "./client";
 export * from "./receiver";
 

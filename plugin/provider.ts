@@ -1,14 +1,14 @@
 /**
  * What the plugin does for each provider call, on plain property maps (the gRPC service
- * around it only converts messages). Every resource call goes to the same runtime the
- * dynamic provider calls (`provider/runtime.ts` `runtimes`), with secrets revealed on the
- * way in and marked again on the way out.
+ * around it only converts messages). Every resource call goes to its kind's runtime
+ * (`provider/kinds/`), the one the dynamic provider calls through `provider/runtime.ts`
+ * `runtimes`, with secrets revealed on the way in and marked again on the way out.
  */
 import type { ConfigSource } from "../client/settings";
 import { UnsupportedOperationError } from "../errors";
 import { IDEMPOTENCY_SCOPE, PROVIDER_KEY } from "../provider/protocol";
 import { idempotencyScopeOf } from "./idempotency-scope";
-import { kindOfToken, type KindDefinition } from "./kinds";
+import { kindOfToken, SERVED_KINDS, type KindDefinition } from "./kinds";
 import { markSecrets, revealProps } from "./property-values";
 import { checkConfig, configSource, diffConfig, type ConfigFailure } from "./provider-config";
 
@@ -45,13 +45,6 @@ function typeOfUrn(urn: string): string {
   return qualified.slice(qualified.lastIndexOf("$") + 1);
 }
 
-function kindOf(urn: string): KindDefinition {
-  const type = typeOfUrn(urn);
-  const definition = kindOfToken(type);
-  if (!definition) throw new UnsupportedOperationError(`The messaging provider has no resource type ${JSON.stringify(type)} (${urn}).`);
-  return definition;
-}
-
 // A runtime's ResourceInitFailedError, recognised by shape (it may come from another copy of the module).
 const isInitFailed = (error: unknown): error is { id: string; reasons: string[]; properties: Props } =>
   typeof error === "object" &&
@@ -70,6 +63,9 @@ function outputs(definition: KindDefinition, outs: Props, ...secretSources: Prop
 export class MessagingProvider {
   private config: ConfigSource | undefined;
 
+  /** @param kinds the kinds served: every kind of the registry (`provider/kinds/registry.ts`). */
+  constructor(private readonly kinds: readonly KindDefinition[] = SERVED_KINDS) {}
+
   /** CheckConfig: the news as given, plus one failure per bad setting. */
   checkConfig(news: Props): { inputs: Props; failures: CheckFailure[] } {
     return { inputs: news, failures: checkConfig(news) };
@@ -87,7 +83,7 @@ export class MessagingProvider {
 
   /** Check: the runtime's validation; the checked inputs keep their secrets (and `adopt` is one). */
   async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
-    const definition = kindOf(urn);
+    const definition = this.kindOf(urn);
     const result = await definition.runtime.check(this.config, revealProps(olds), revealProps(news));
     const inputs = markSecrets(result.inputs ?? revealProps(news), news, definition.secretInputs);
     return { inputs, failures: (result.failures ?? []).map(({ property, reason }) => ({ property, reason })) };
@@ -95,13 +91,13 @@ export class MessagingProvider {
 
   /** Diff: the runtime's, so both routes replace on the same changes. */
   async diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffAnswer> {
-    const result = await kindOf(urn).runtime.diff(this.config, id, revealProps(olds), revealProps(news));
+    const result = await this.kindOf(urn).runtime.diff(this.config, id, revealProps(olds), revealProps(news));
     return { changes: result.changes === true, replaces: result.replaces ?? [], deleteBeforeReplace: result.deleteBeforeReplace === true };
   }
 
   /** Create: the runtime's, scoped by the URN; secret outputs marked. */
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
-    const definition = kindOf(urn);
+    const definition = this.kindOf(urn);
     // Generated SDKs cannot set the hidden scope input: the URN gives it.
     const inputs = { ...revealProps(properties), [IDEMPOTENCY_SCOPE]: idempotencyScopeOf(urn) };
     try {
@@ -114,14 +110,14 @@ export class MessagingProvider {
 
   /** Read (refresh, import): the runtime's, which keeps the recorded state and refuses an import. */
   async read(urn: string, id: string, properties: Props, inputs: Props): Promise<{ id: string; properties: Props; inputs: Props }> {
-    const definition = kindOf(urn);
+    const definition = this.kindOf(urn);
     const result = await definition.runtime.read(this.config, id, revealProps(properties));
     return { id: result.id ?? id, properties: outputs(definition, result.props ?? {}, properties), inputs };
   }
 
   /** Update: the runtime's (finishing a part-sent batch, correcting an adopted secret). */
   async update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }> {
-    const definition = kindOf(urn);
+    const definition = this.kindOf(urn);
     try {
       const result = await definition.runtime.update(this.config, id, revealProps(olds), revealProps(news));
       return { properties: outputs(definition, result.outs ?? {}, olds, news) };
@@ -132,7 +128,14 @@ export class MessagingProvider {
 
   /** Delete: the runtime's, which never calls the service and says what stays. */
   async delete(urn: string, id: string, properties: Props): Promise<void> {
-    await kindOf(urn).runtime.delete(this.config, id, revealProps(properties));
+    await this.kindOf(urn).runtime.delete(this.config, id, revealProps(properties));
+  }
+
+  private kindOf(urn: string): KindDefinition {
+    const type = typeOfUrn(urn);
+    const definition = kindOfToken(type, this.kinds);
+    if (!definition) throw new UnsupportedOperationError(`The messaging provider has no resource type ${JSON.stringify(type)} (${urn}).`);
+    return definition;
   }
 
   private initFailure(definition: KindDefinition, error: unknown, ...secretSources: Props[]): unknown {

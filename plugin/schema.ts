@@ -1,12 +1,13 @@
 /**
- * The Pulumi package schema the plugin answers GetSchema with, derived from the zod schemas
- * (`provider/*-schema.ts`) through zod's JSON Schema: property types, what is required and
- * what is secret are never written a second time. Generated SDKs and YAML read it.
+ * The Pulumi package schema the plugin answers GetSchema with, derived from each kind's
+ * definition (`provider/kinds/<kind>/`) through zod's JSON Schema: property types, what is
+ * required, what is secret and the descriptions are never written a second time. Generated
+ * SDKs and YAML read it.
  */
 import { z } from "zod";
 import { SETTINGS, type SettingName } from "../client/settings";
 import { DEFAULT_API_VERSION } from "../client/options";
-import { KINDS, PACKAGE_NAME, type KindDefinition } from "./kinds";
+import { PACKAGE_NAME, SERVED_KINDS, tokenOf, type KindDefinition } from "./kinds";
 
 type JsonSchema = {
   type?: string | string[];
@@ -127,7 +128,7 @@ function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
 
 function resourceSpec(definition: KindDefinition, translator: TypeTranslator): ResourceSpec {
   const describe = (key: string): { description?: string } => {
-    const description = (definition.properties as Record<string, string | undefined>)[key];
+    const description = definition.describe(key);
     return description ? { description } : {};
   };
   const inputs = jsonSchemaOf(definition.inputs, "input");
@@ -136,7 +137,7 @@ function resourceSpec(definition: KindDefinition, translator: TypeTranslator): R
     Object.entries(inputs.properties ?? {}).map(([key, property]) => [
       key,
       {
-        ...translator.typeOf(property, `${definition.kind}${pascal(key)}`),
+        ...translator.typeOf(property, `${definition.name}${pascal(key)}`),
         ...describe(key),
         ...((definition.secretInputs as readonly string[]).includes(key) ? { secret: true } : {}),
       },
@@ -146,7 +147,7 @@ function resourceSpec(definition: KindDefinition, translator: TypeTranslator): R
     Object.entries(state.properties ?? {}).map(([key, property]) => [
       key,
       {
-        ...translator.typeOf(property, `${definition.kind}${pascal(key)}`),
+        ...translator.typeOf(property, `${definition.name}${pascal(key)}`),
         ...describe(key),
         ...((definition.secretOutputs as readonly string[]).includes(key) ? { secret: true } : {}),
       },
@@ -182,10 +183,10 @@ export function configKey(name: SettingName): string {
   return SETTINGS[name].config.slice(`${PACKAGE_NAME}:`.length);
 }
 
-/** The package schema, for a plugin of `version`. */
-export function packageSchema(version: string): PackageSchema {
+/** The package schema, for a plugin of `version` serving `kinds` (default: every kind of the registry). */
+export function packageSchema(version: string, kinds: readonly KindDefinition[] = SERVED_KINDS): PackageSchema {
   const translator = new TypeTranslator();
-  const resources = Object.fromEntries(Object.values(KINDS).map((definition) => [definition.token, resourceSpec(definition, translator)]));
+  const resources = Object.fromEntries(kinds.map((definition) => [tokenOf(definition), resourceSpec(definition, translator)]));
   const config = configSpec();
   return {
     name: PACKAGE_NAME,

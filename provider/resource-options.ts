@@ -2,6 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { SETTINGS } from "../client/settings";
 import { UnsupportedOperationError } from "../errors";
+import type { KindDefinition } from "./kinds/define-kind";
 
 /**
  * Pulumi's `import` never reaches a dynamic provider: the engine reads the resource with
@@ -50,4 +51,25 @@ export function warnIfApiKeyNotSecret(): void {
         `Set it again with \`pulumi config set --secret ${API_KEY_CONFIG} <key>\`.`,
     );
   }
+}
+
+/**
+ * What a resource class registers, from its kind's definition: every input as `args` has it
+ * (a secret input wrapped, so it is encrypted in state whatever the program passed), every
+ * output-only key as `undefined` (so the resource has it as an output), then `hidden`.
+ */
+export function resourceProps(kind: KindDefinition, args: object, hidden: pulumi.Inputs = {}): pulumi.Inputs {
+  const given = args as Record<string, pulumi.Input<unknown> | undefined>;
+  const secret = new Set<string>(kind.secretInputs);
+  const inputs = Object.keys(kind.inputs.shape).map((key) => {
+    const value = given[key];
+    return [key, value !== undefined && secret.has(key) ? pulumi.secret(value) : value];
+  });
+  const outputs = kind.outputOnlyKeys.map((key) => [key, undefined]);
+  return { ...Object.fromEntries([...inputs, ...outputs]), ...hidden };
+}
+
+/** `opts` with the kind's secret outputs added to `additionalSecretOutputs`. */
+export function withSecretOutputs(kind: KindDefinition, opts: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions {
+  return { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs] };
 }

@@ -1,7 +1,8 @@
 /** The MessageBatch runtime as functions of a test context (the engine tests run it through the host). */
+import { SEND_PLANNED } from "../../client/send-messages";
 import { PartialSendError } from "../../errors";
 import { testContext } from "./test-context";
-import * as batch from "../../provider/message-batch-runtime";
+import * as batch from "../../provider/kinds/message-batch/runtime";
 import { legacyLocaleDigest, messagesDigest } from "../../provider/messages-digest";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
 
@@ -94,15 +95,23 @@ describe("every state shape this package has written", () => {
       deleteBeforeReplace: false,
     });
     const prefixes: string[] = [];
+    const prevalidated: unknown[] = [];
     const client = {
       // As the client does: chunks in skipChunks are not sent and not listed.
-      sendMessages: async (_m: unknown, options: { idempotencyKeyPrefix: string; skipChunks?: ReadonlySet<number> }) => {
+      [SEND_PLANNED]: async (
+        _m: unknown,
+        options: { idempotencyKeyPrefix: string; skipChunks?: ReadonlySet<number> },
+        hooks: { prevalidated?: boolean },
+      ) => {
         prefixes.push(options.idempotencyKeyPrefix);
+        prevalidated.push(hooks.prevalidated);
         return { batches: options.skipChunks?.has(0) ? [] : [{ index: 0, id: "msba_0", count: 1, idempotencyKey: "prefix-0-0" }] };
       },
     };
     const updated = await batch.update(testContext(client), "prefix-0", firstRelease(null), templatedInputs);
     expect(prefixes).toEqual(["prefix-0"]);
+    // Check validated the messages: the client does not parse them again.
+    expect(prevalidated).toEqual([true]);
     expect(updated.outs).toEqual({
       stream: "transactional",
       triggers: null,
@@ -129,7 +138,7 @@ describe("every state shape this package has written", () => {
 describe("create and update", () => {
   test("a send that stops part-way is recorded under its key prefix, with reasons and the serialized provider", async () => {
     const client = {
-      sendMessages: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
+      [SEND_PLANNED]: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
         throw new PartialSendError(
           [{ index: 0, id: "msba_1", count: 1, idempotencyKey: `${options.idempotencyKeyPrefix}-0` }],
           1,
@@ -153,7 +162,7 @@ describe("create and update", () => {
   test("update of a part-sent batch resends under the recorded prefix; of a sent one, it refuses", async () => {
     const prefixes: string[] = [];
     const client = {
-      sendMessages: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
+      [SEND_PLANNED]: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
         prefixes.push(options.idempotencyKeyPrefix);
         return { batches: [{ index: 0, id: "msba_1", count: 2, idempotencyKey: "k" }] };
       },
@@ -172,7 +181,7 @@ describe("create and update", () => {
   test("the resume skips the chunks the service confirmed (it may have forgotten their keys) and records their ids first", async () => {
     const calls: Array<{ skip: number[] }> = [];
     const client = {
-      sendMessages: async (_m: unknown, options: { skipChunks?: ReadonlySet<number> }) => {
+      [SEND_PLANNED]: async (_m: unknown, options: { skipChunks?: ReadonlySet<number> }) => {
         calls.push({ skip: [...(options.skipChunks ?? [])] });
         return { batches: [{ index: 2, id: "msba_3", count: 1, idempotencyKey: "prefix-1-2" }] };
       },

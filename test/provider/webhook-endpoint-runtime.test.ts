@@ -3,8 +3,8 @@ import { testContext } from "./test-context";
 import { parseResponseBody } from "../../client/response";
 import { ResponseSchemaError } from "../../errors";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
-import * as endpoint from "../../provider/webhook-endpoint-runtime";
-import { CLOCK_MARGIN_MS, createIdempotencyKey, KEY_MEMORY_MS } from "../../provider/webhook-endpoint-runtime";
+import * as endpoint from "../../provider/kinds/webhook-endpoint/runtime";
+import { CLOCK_MARGIN_MS, createIdempotencyKey, KEY_MEMORY_MS } from "../../provider/kinds/webhook-endpoint/runtime";
 import { WebhookEndpointObject } from "../../schemas";
 
 const check = (news: Record<string, unknown>) => endpoint.check(testContext(), {}, news);

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { unreadableFields } from "../client/unreadable-fields";
-import { isResponseSchemaError, UnsupportedOperationError, type ResponseSchemaError } from "../errors";
-import type { WebhookEndpointCreate, WebhookEndpointObject } from "../schemas";
-import type { FieldErrors } from "../schemas/field-errors";
-import { checkKnownInputs } from "./check-inputs";
-import type { ProviderContext } from "./context";
-import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "./protocol";
-import { HalfMadeRecord, WEBHOOK_ENDPOINT_REPLACE_KEYS, WebhookEndpointInputs, WebhookEndpointState } from "./webhook-endpoint-schema";
+import { unreadableFields } from "../../../client/unreadable-fields";
+import { isResponseSchemaError, UnsupportedOperationError, type ResponseSchemaError } from "../../../errors";
+import type { WebhookEndpointCreate, WebhookEndpointObject } from "../../../schemas";
+import type { FieldErrors } from "../../../schemas/field-errors";
+import { checkKnownInputs } from "../../check-inputs";
+import type { ProviderContext } from "../../context";
+import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../protocol";
+import { HalfMadeRecord, WEBHOOK_ENDPOINT_REPLACE_KEYS, WebhookEndpointInputs, WebhookEndpointState } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -134,13 +134,14 @@ export function createIdempotencyKey(scope: unknown, request: WebhookEndpointCre
   return `we-create-${createHash("sha256").update(canonical).digest("hex")}`;
 }
 
+/**
+ * The create request: the create fields of inputs that `check` validated and normalized (the
+ * engine passes them on unchanged), in the schema's order; a null (recorded) description is
+ * left out. Not parsed again here: the client checks what it sends.
+ */
 function toRequest(inputs: Props): WebhookEndpointCreate {
-  return {
-    url: inputs.url as string,
-    events: inputs.events as string[],
-    format: inputs.format as WebhookEndpointCreate["format"],
-    ...(typeof inputs.description === "string" ? { description: inputs.description } : {}),
-  };
+  const present = WEBHOOK_ENDPOINT_REPLACE_KEYS.filter((key) => inputs[key] != null);
+  return Object.fromEntries(present.map((key) => [key, inputs[key]])) as unknown as WebhookEndpointCreate;
 }
 
 /** What state records: the request as sent, and what the service said of the endpoint. */
@@ -226,7 +227,7 @@ export async function create(context: ProviderContext, inputs: Props): Promise<p
 
 /** The create request a recorded endpoint was made with, as sent (same fields, order and events). */
 function recordedRequest(olds: Props): WebhookEndpointCreate {
-  return toRequest({ ...olds, description: olds.description ?? undefined });
+  return toRequest(olds);
 }
 
 /**

@@ -1,15 +1,22 @@
 /**
- * The MessageBatch resource, defined once: what a user sets, what state records, and
- * which inputs replace it. The runtime and the resource class derive from these.
+ * The MessageBatch resource's fields, each written once: what a user sets, what state
+ * records (with each field's description and secrecy in its `.meta()`), and which inputs
+ * replace it. The runtime, the resource class and the plugin's schema derive from these.
  */
 import { z } from "zod";
-import { Message, Stream } from "../schemas";
+import { Message, Stream } from "../../../schemas";
 
-/** What a user sets. Every input replaces the batch (sends it again) when changed. */
+/**
+ * What a user sets (`stream` is described with its state field). Every
+ * input replaces the batch (sends it again) when changed.
+ */
 export const MessageBatchInputs = z.object({
   stream: Stream,
-  messages: z.array(Message).min(1, { error: "expected at least one message" }),
-  triggers: z.array(z.unknown()).optional(),
+  messages: z
+    .array(Message)
+    .min(1, { error: "expected at least one message" })
+    .meta({ description: "Messages to send, any number: they go out in calls of at most 1,000." }),
+  triggers: z.array(z.unknown()).optional().meta({ description: "Arbitrary values; change one to send the same messages again." }),
 });
 export type MessageBatchInputs = z.output<typeof MessageBatchInputs>;
 
@@ -21,20 +28,21 @@ export const MESSAGE_BATCH_REPLACE_KEYS = Object.keys(MessageBatchInputs.shape) 
  * which must stay small. `sentAt` is null while the batch is part-sent.
  */
 export const MessageBatchState = z.object({
-  stream: z.string(),
+  stream: z.string().meta({ description: "Stream to send on, e.g. `transactional`." }),
   triggers: z.array(z.unknown()).nullable(),
-  messageCount: z.number(),
-  messagesDigest: z.string(),
-  idempotencyKeyPrefix: z.string(),
-  batchIds: z.array(z.string().nullable()),
-  sentAt: z.string().nullable(),
+  messageCount: z.number().meta({ description: "Number of messages in the batch." }),
+  // Secret whatever the inputs: an unsalted digest of a short text can be reversed by guessing.
+  messagesDigest: z.string().meta({
+    secret: true,
+    description: "Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.",
+  }),
+  idempotencyKeyPrefix: z.string().meta({ description: "Prefix of every chunk's idempotency key (also the resource id)." }),
+  batchIds: z
+    .array(z.string().nullable())
+    .meta({ description: "Ids the service returned, one per call of up to 1,000 messages (null where none was returned)." }),
+  sentAt: z.string().nullable().meta({ description: "When the last call was accepted, ISO 8601 UTC; null while the batch is part-sent." }),
 });
 export type MessageBatchState = z.infer<typeof MessageBatchState>;
-
-/** Output-only keys: declared on the resource so they appear as outputs. */
-export const MESSAGE_BATCH_OUTPUT_ONLY_KEYS = Object.keys(MessageBatchState.shape).filter(
-  (key) => !(key in MessageBatchInputs.shape),
-) as Array<keyof MessageBatchState>;
 
 /** A v1 digest as state records it (see provider/messages-digest.ts). */
 const RecordedDigest = z.string().regex(/^[0-9a-f]{64}$/, { error: "expected a SHA-256 hex digest" });
@@ -57,10 +65,3 @@ export const RecordedMessageBatch = z.union([
   z.object({ messages: z.array(z.unknown()), idempotencyKeyPrefix: z.string(), sentAt: z.string().nullable(), batchIds: ConfirmedChunks }),
 ]);
 export type RecordedMessageBatch = z.infer<typeof RecordedMessageBatch>;
-
-/**
- * Outputs stored and shown as secrets, whatever the inputs: the digest is derived from the
- * messages' content (an unsalted digest of a short text can be reversed by guessing). Used by
- * the TypeScript class (`additionalSecretOutputs`) and the plugin's schema and outputs.
- */
-export const MESSAGE_BATCH_SECRET_OUTPUTS = ["messagesDigest"] as const satisfies ReadonlyArray<keyof MessageBatchState>;

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { isPartialSendError, UnsupportedOperationError } from "../errors";
-import { MAX_MESSAGES_PER_BATCH, type Message } from "../schemas";
-import { checkKnownInputs } from "./check-inputs";
-import type { ProviderContext } from "./context";
-import { MESSAGE_BATCH_REPLACE_KEYS, MessageBatchInputs, MessageBatchState, RecordedMessageBatch } from "./message-batch-schema";
-import { canonical, digestMatches, messagesDigest } from "./messages-digest";
-import { containsUnknown, PROVIDER_KEY, ResourceInitFailedError } from "./protocol";
+import { SEND_PLANNED } from "../../../client/send-messages";
+import { isPartialSendError, UnsupportedOperationError } from "../../../errors";
+import { MAX_MESSAGES_PER_BATCH, type Message } from "../../../schemas";
+import { checkKnownInputs } from "../../check-inputs";
+import type { ProviderContext } from "../../context";
+import { MESSAGE_BATCH_REPLACE_KEYS, MessageBatchInputs, MessageBatchState, RecordedMessageBatch } from "./schema";
+import { canonical, digestMatches, messagesDigest } from "../../messages-digest";
+import { containsUnknown, PROVIDER_KEY, ResourceInitFailedError } from "../../protocol";
 
 type Props = Record<string, unknown>;
 
@@ -79,7 +80,8 @@ async function send(
   };
   try {
     const skipChunks = new Set(confirmed.keys());
-    const result = await context.client().sendMessages(messages, { stream, idempotencyKeyPrefix, skipChunks });
+    // `check` validated these very messages (the engine passes its inputs on, unchanged): not parsed again.
+    const result = await context.client()[SEND_PLANNED](messages, { stream, idempotencyKeyPrefix, skipChunks }, { prevalidated: true });
     return { ...base, batchIds: [...confirmed, ...result.batches.map((batch) => batch.id ?? null)], sentAt: new Date().toISOString() };
   } catch (error) {
     if (!isPartialSendError(error)) throw error;

@@ -1,0 +1,42 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { Message } from "../../../schemas/types";
+import { refuseImport, resourceProps, warnIfApiKeyNotSecret, withSecretOutputs } from "../../resource-options";
+import { createProviderShell } from "../../shell";
+import { messageBatch } from ".";
+
+/**
+ * Inputs of a {@link MessageBatch}. Changing any of them replaces the batch: it is sent
+ * again. Each property is described once, in the kind's definition
+ * (`provider/kinds/message-batch/schema.ts`): the text the package schema, and so every
+ * generated SDK, carries.
+ */
+export interface MessageBatchArgs {
+  stream: pulumi.Input<string>;
+  messages: pulumi.Input<pulumi.Input<Message>[]>;
+  triggers?: pulumi.Input<unknown[]>;
+}
+
+const provider = createProviderShell(messageBatch.name);
+
+/**
+ * A set of messages sent once. What it does (when it sends again, how a part-sent batch is
+ * finished, what delete does) and each output are described once, in the kind's definition
+ * (`provider/kinds/message-batch/`), the text the package schema carries; README, "What each
+ * resource does", covers the behaviour.
+ */
+export class MessageBatch extends pulumi.dynamic.Resource {
+  declare public readonly stream: pulumi.Output<string>;
+  declare public readonly triggers: pulumi.Output<unknown[] | null>;
+  declare public readonly messageCount: pulumi.Output<number>;
+  /** A Pulumi secret. */
+  declare public readonly messagesDigest: pulumi.Output<string>;
+  declare public readonly idempotencyKeyPrefix: pulumi.Output<string>;
+  declare public readonly batchIds: pulumi.Output<(string | null)[]>;
+  declare public readonly sentAt: pulumi.Output<string | null>;
+
+  constructor(name: string, args: MessageBatchArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseImport(messageBatch.name, name, opts, "declare a new MessageBatch (it sends its messages when created)");
+    warnIfApiKeyNotSecret();
+    super(provider, name, resourceProps(messageBatch, args), withSecretOutputs(messageBatch, { ...opts }), "messaging", messageBatch.name);
+  }
+}

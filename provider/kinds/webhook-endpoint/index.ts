@@ -1,0 +1,24 @@
+/** The WebhookEndpoint kind: its schemas and runtime, as every consumer reads them. */
+import type { z } from "zod";
+import type { Assert, SameType } from "../../../schemas/same-type";
+import { defineKind, type ClassOutputs, type PlainArgs } from "../define-kind";
+import type { WebhookEndpoint, WebhookEndpointArgs } from "./resource";
+import * as runtime from "./runtime";
+import { WebhookEndpointInputs, WebhookEndpointState } from "./schema";
+
+export const webhookEndpoint = defineKind({
+  name: "WebhookEndpoint",
+  description:
+    "A webhook endpoint of the messaging service (`POST /v1/webhooks/endpoints`). The service has no update, delete or " +
+    "retrieve operation: any change replaces the endpoint (except an adopted one's, which is refused), deleting it from the " +
+    "stack leaves it active in the service (remove it in the dashboard, Developers → Webhooks), refresh keeps the recorded " +
+    "state, and import is refused: use `adopt`. If the create's answer had an id but no readable secret, `up` fails and " +
+    "keeps the endpoint without one; the next `up` asks the service again under the same idempotency key, or says what to do.",
+  inputs: WebhookEndpointInputs,
+  state: WebhookEndpointState,
+  runtime,
+});
+
+// The class's outputs and Args, checked against the schemas at compile time.
+type _Outputs = Assert<SameType<ClassOutputs<WebhookEndpoint, typeof WebhookEndpointState>, z.output<typeof WebhookEndpointState>>>;
+type _Args = Assert<SameType<PlainArgs<WebhookEndpointArgs>, z.input<typeof WebhookEndpointInputs>>>;

@@ -1,0 +1,62 @@
+import * as pulumi from "@pulumi/pulumi";
+import { IDEMPOTENCY_SCOPE } from "../../protocol";
+import { refuseImport, resourceProps, resourceScope, warnIfApiKeyNotSecret, withSecretOutputs } from "../../resource-options";
+import { createProviderShell } from "../../shell";
+import { webhookEndpoint } from ".";
+
+/**
+ * Inputs of a {@link WebhookEndpoint}. Changing `url`, `events`, `format` or `description`
+ * replaces the endpoint. Each property is described once, in the kind's definition
+ * (`provider/kinds/webhook-endpoint/schema.ts`): the text the package schema, and so every
+ * generated SDK, carries.
+ */
+export interface WebhookEndpointArgs {
+  url: pulumi.Input<string>;
+  events: pulumi.Input<pulumi.Input<string>[]>;
+  format?: pulumi.Input<"basic" | "cloudEvents">;
+  description?: pulumi.Input<string>;
+  /** Stored as a Pulumi secret. */
+  adopt?: pulumi.Input<{ id: pulumi.Input<string>; secret: pulumi.Input<string> }>;
+}
+
+// One shell for every endpoint: identical serialized text lets the provider host
+// deserialize and configure it once.
+const provider = createProviderShell(webhookEndpoint.name);
+
+/**
+ * A webhook endpoint of the messaging service. What it does (replacement, what refresh,
+ * import and delete do, `adopt`) and each output are described once, in the kind's
+ * definition (`provider/kinds/webhook-endpoint/`), the text the package schema carries;
+ * README, "What each resource does", covers the behaviour. Specific to this class:
+ * `retainOnDelete` defaults to true, so removing or replacing the resource leaves the old
+ * endpoint in the service and previews show `delete[retain]`.
+ */
+export class WebhookEndpoint extends pulumi.dynamic.Resource {
+  declare public readonly url: pulumi.Output<string>;
+  declare public readonly events: pulumi.Output<string[]>;
+  declare public readonly format: pulumi.Output<string>;
+  declare public readonly description: pulumi.Output<string | null>;
+  /** A Pulumi secret. */
+  declare public readonly secret: pulumi.Output<string | null>;
+  declare public readonly etag: pulumi.Output<string | null>;
+  declare public readonly status: pulumi.Output<string | null>;
+  declare public readonly created: pulumi.Output<string | null>;
+  declare public readonly updated: pulumi.Output<string | null>;
+  declare public readonly workspace: pulumi.Output<string | null>;
+  declare public readonly live: pulumi.Output<boolean | null>;
+  declare public readonly metadata: pulumi.Output<Record<string, string> | null>;
+
+  constructor(name: string, args: WebhookEndpointArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseImport(webhookEndpoint.name, name, opts, "declare it with `adopt: { id, secret }` instead");
+    warnIfApiKeyNotSecret();
+    super(
+      provider,
+      name,
+      // The hidden scope keys the create's idempotency key to this resource (see ./runtime.ts).
+      resourceProps(webhookEndpoint, args, { [IDEMPOTENCY_SCOPE]: resourceScope(name, opts) }),
+      withSecretOutputs(webhookEndpoint, { ...opts, retainOnDelete: opts?.retainOnDelete ?? true }),
+      "messaging",
+      webhookEndpoint.name,
+    );
+  }
+}

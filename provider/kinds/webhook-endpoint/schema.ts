@@ -1,0 +1,86 @@
+/**
+ * The WebhookEndpoint resource's fields, each written once: what a user sets, what state
+ * records (with each field's description and secrecy in its `.meta()`), and which inputs
+ * replace it. The runtime, the resource class and the plugin's schema derive from these.
+ */
+import { z } from "zod";
+import { WebhookEndpointCreate } from "../../../schemas";
+
+/** An endpoint made elsewhere (e.g. in the dashboard), recorded as given: the service cannot be asked about it. */
+export const AdoptedEndpoint = z.strictObject({
+  id: z.string().startsWith("we_", { error: "expected the endpoint's id, starting with 'we_'" }),
+  secret: z.string().min(1, { error: "expected the endpoint's signing secret" }),
+});
+
+/** What a user sets: the create fields (described with their state fields below), plus `adopt`. */
+export const WebhookEndpointInputs = WebhookEndpointCreate.extend({
+  adopt: AdoptedEndpoint.optional().meta({
+    secret: true,
+    description:
+      "Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) " +
+      "and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so " +
+      "describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces " +
+      "the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, `url`, `events`, " +
+      "`format` and `description` cannot change (the service cannot change them; preview fails saying so). Also the way to " +
+      "finish an endpoint whose secret was never received: its id, and the secret from the dashboard.",
+  }),
+});
+export type WebhookEndpointInputs = z.output<typeof WebhookEndpointInputs>;
+
+/**
+ * Inputs that replace the endpoint when changed (the service has no update operation).
+ * `adopt` is not among them: it replaces only when it names another endpoint than the
+ * recorded one, so removing it after adoption changes nothing (as with Pulumi's `import`).
+ */
+export const WEBHOOK_ENDPOINT_REPLACE_KEYS = Object.keys(WebhookEndpointCreate.shape) as Array<keyof WebhookEndpointCreate>;
+
+/**
+ * What state records. The create fields are recorded as sent, so `diff` (which sees only
+ * outputs) compares like with like even if the service normalizes what it echoes. Fields
+ * the service may omit are `null` (`undefined` cannot cross the provider protocol);
+ * `secret` is null only for an endpoint whose create answer could not be read.
+ */
+export const WebhookEndpointState = z.object({
+  url: z.string().meta({ description: "Destination URL (absolute http or https) that receives event notifications." }),
+  events: z
+    .array(z.string())
+    .meta({ description: "Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped." }),
+  format: z.string().meta({ description: "Notification format: `basic` (default) or `cloudEvents`." }),
+  description: z.string().nullable().meta({ description: "Free text describing the endpoint's purpose." }),
+  secret: z
+    .string()
+    .nullable()
+    .meta({
+      secret: true,
+      description:
+        "Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made " +
+        "endpoint awaits its secret.",
+    }),
+  etag: z.string().nullable().meta({ description: "Opaque version tag of the endpoint object, or null when the service sent none." }),
+  status: z.string().nullable().meta({ description: "Endpoint status, e.g. `enabled`, or null." }),
+  created: z.string().nullable().meta({ description: "Creation time, ISO 8601 UTC, or null." }),
+  updated: z.string().nullable().meta({ description: "Last change time, ISO 8601 UTC, or null." }),
+  workspace: z.string().nullable().meta({ description: "Owning workspace id (`wksp_…`), or null." }),
+  live: z.boolean().nullable().meta({ description: "Live (true) or test (false) mode, or null." }),
+  metadata: z
+    .record(z.string(), z.string())
+    .nullable()
+    .meta({ description: "Key-value metadata set in the service (not settable on create), or null." }),
+});
+export type WebhookEndpointState = z.infer<typeof WebhookEndpointState>;
+
+/**
+ * What a half-made endpoint (its create answered with an id, but no readable secret) records
+ * beside its state, so the next `pulumi up` can ask the service again under the same
+ * idempotency key, or tell that it must not. Endpoints made half-way by earlier releases lack
+ * these keys (read as null).
+ */
+export const HalfMadeRecord = z.object({
+  /** The create's `Idempotency-Key`: asked again under it, the service returns the same endpoint while it remembers the key. */
+  createIdempotencyKey: z.string().nullable(),
+  /** When the create was sent, ISO 8601 UTC: whether the service can still remember its key. */
+  createRequestedAt: z.iso.datetime().nullable(),
+  /** Another endpoint the service made when asked again (it had forgotten the key): the service is not asked a third time. */
+  strayEndpointId: z.string().nullable(),
+});
+export type HalfMadeRecord = z.infer<typeof HalfMadeRecord>;

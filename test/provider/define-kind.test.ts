@@ -1,0 +1,119 @@
+/**
+ * A third resource kind, made as docs/architecture.md's recipe says (its schemas and runtime
+ * through `defineKind`, its name added to the list `kindsByName` takes), reaches the
+ * dynamic provider's shape, the TypeScript class's props and the plugin's schema and
+ * dispatch by the same path as the real kinds, with nothing else written for it.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { SERVED_KINDS, tokenOf } from "../../plugin/kinds";
+import { MessagingProvider } from "../../plugin/provider";
+import { isSecret } from "../../plugin/property-values";
+import { packageSchema } from "../../plugin/schema";
+import { toCheckFailures } from "../../provider/check-inputs";
+import { defineKind, kindsByName } from "../../provider/kinds/define-kind";
+import { KINDS } from "../../provider/kinds/registry";
+import { runtimes } from "../../provider/runtime";
+import { resourceProps, withSecretOutputs } from "../../provider/resource-options";
+
+const WidgetInputs = z.object({
+  label: z.string().min(1).meta({ description: "What the widget shows." }),
+  token: z.string().optional().meta({ secret: true, description: "Lets the widget in." }),
+});
+const WidgetState = z.object({
+  label: z.string(),
+  serial: z.number().meta({ description: "Serial number the service gave." }),
+  key: z.string().nullable().meta({ secret: true, description: "The widget's key, or null." }),
+});
+
+const widget = defineKind({
+  name: "Widget",
+  description: "A widget of a service that does not exist.",
+  inputs: WidgetInputs,
+  state: WidgetState,
+  runtime: {
+    check: (_context, _olds, news) => {
+      const parsed = WidgetInputs.safeParse(news);
+      return parsed.success ? { inputs: news } : { inputs: news, failures: toCheckFailures(parsed.error.issues) };
+    },
+    diff: () => ({ changes: false }),
+    create: async (_context, inputs) => ({ id: "widget-1", outs: { label: inputs.label, serial: 7, key: `key-of-${inputs.token}` } }),
+    read: (_context, id, props) => ({ id, props }),
+    update: async () => ({ outs: {} }),
+    remove: () => undefined,
+  },
+});
+// The registry's list, and the one line a third kind adds to it.
+const kinds = Object.values(kindsByName(...Object.values(KINDS), widget));
+const URN = "urn:pulumi:dev::shop::messaging:index:Widget::front";
+
+describe("a kind defined once", () => {
+  test("its secrets, output-only keys and descriptions come from its schemas", () => {
+    expect(widget.secretInputs).toEqual(["token"]);
+    expect(widget.secretOutputs).toEqual(["key"]);
+    expect(widget.outputOnlyKeys).toEqual(["serial", "key"]);
+    // An input's own description, else its state field's.
+    expect(widget.describe("token")).toBe("Lets the widget in.");
+    expect(widget.describe("serial")).toBe("Serial number the service gave.");
+    expect(widget.describe("nothing")).toBeUndefined();
+  });
+
+  test("two kinds cannot share a name", () => {
+    expect(() => kindsByName(widget, widget)).toThrow(/Two resource kinds are named Widget/);
+  });
+
+  test("the dynamic provider's runtimes are the registry's kinds, config first", async () => {
+    expect(Object.keys(runtimes).sort()).toEqual(Object.keys(KINDS).sort());
+    expect(runtimes.WebhookEndpoint).toBe(KINDS.WebhookEndpoint.runtime);
+    await expect(widget.runtime.check(undefined, {}, { label: "" })).resolves.toMatchObject({
+      failures: [expect.objectContaining({ property: "label" })],
+    });
+    await expect(widget.runtime.create(undefined, { label: "a", token: "t" })).resolves.toEqual({
+      id: "widget-1",
+      outs: { label: "a", serial: 7, key: "key-of-t" },
+    });
+  });
+
+  test("the TypeScript class registers every input, every output-only key, secrets wrapped", async () => {
+    const props = resourceProps(widget, { label: "a", token: "t" }, { hidden: "h" });
+    expect(Object.keys(props)).toEqual(["label", "token", "serial", "key", "hidden"]);
+    expect(props.label).toBe("a");
+    expect(props.serial).toBeUndefined();
+    expect(props.key).toBeUndefined();
+    expect(pulumi.Output.isInstance(props.token)).toBe(true);
+    await expect(pulumi.isSecret(props.token as pulumi.Output<string>)).resolves.toBe(true);
+    // An absent secret input stays absent, not a secret `undefined`.
+    expect(resourceProps(widget, { label: "a" }).token).toBeUndefined();
+    expect(withSecretOutputs(widget, { additionalSecretOutputs: ["label"] }).additionalSecretOutputs).toEqual(["label", "key"]);
+  });
+
+  test("the plugin's schema has it: types, required lists, secrets and descriptions", () => {
+    const resource = packageSchema("1.2.3", kinds).resources["messaging:index:Widget"];
+    expect(resource).toEqual({
+      description: "A widget of a service that does not exist.",
+      inputProperties: {
+        label: { type: "string", description: "What the widget shows." },
+        token: { type: "string", description: "Lets the widget in.", secret: true },
+      },
+      requiredInputs: ["label"],
+      properties: {
+        label: { type: "string", description: "What the widget shows." },
+        serial: { type: "number", description: "Serial number the service gave." },
+        key: { type: "string", description: "The widget's key, or null.", secret: true },
+      },
+      required: ["label", "serial"],
+    });
+    // The served kinds are the registry's: the test's third kind did not leak into them.
+    expect(SERVED_KINDS.map(tokenOf)).not.toContain("messaging:index:Widget");
+  });
+
+  test("the plugin dispatches to its runtime by token and marks its secret outputs", async () => {
+    const provider = new MessagingProvider(kinds);
+    const created = await provider.create(URN, { label: "a", token: "t" });
+    expect(created.id).toBe("widget-1");
+    expect(created.properties.label).toBe("a");
+    expect(isSecret(created.properties.key)).toBe(true);
+    const checked = await provider.check(URN, {}, { label: "" });
+    expect(checked.failures.map((failure) => failure.property)).toEqual(["label"]);
+  });
+});
