@@ -1,9 +1,9 @@
 /**
  * A resource kind, defined once: {@link defineKind} takes its zod schemas and its runtime,
  * and everything else follows from them. The dynamic provider's `runtimes`
- * (`provider/runtime.ts`), the TypeScript class's outputs and secrets
- * (`provider/resource-options.ts` `resourceArgs`), and the plugin's dispatch and package
- * schema (`plugin/`) all read the {@link KindDefinition}.
+ * (`provider/runtime.ts`), the TypeScript class's props and secret outputs
+ * (`provider/resource-options.ts` `resourceProps`, `withSecretOutputs`), and the plugin's
+ * dispatch and package schema (`plugin/`) all read the {@link KindDefinition}.
  *
  * What a schema field says about itself goes in its zod `.meta()`: `description` (the text a
  * generated SDK shows) and `secret: true` (stored and shown as a Pulumi secret).
