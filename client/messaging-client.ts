@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ConfigurationError, type RequestInfo } from "../errors/messaging-error";
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, VERSION_HEADER } from "../schemas/http";
 import { IdempotencyKey } from "../schemas/idempotency-key";
-import { OPERATIONS, type Operation } from "../schemas/operations";
+import { OPERATIONS, operationPath, type Operation } from "../schemas/operations";
 import type { Message, MessageBatchRequest, MessageBatchResult, WebhookEndpointCreateInput, WebhookEndpointObject } from "../schemas/types";
 import { encodeForm } from "./form";
 import { sendRequest, type HttpConfig, type RetryNotice } from "./http";
@@ -95,15 +95,11 @@ export class MessagingClient {
    *   when it carried an id: the endpoint exists)
    */
   async createWebhookEndpoint(input: WebhookEndpointCreateInput, options?: RequestOptions): Promise<WebhookEndpointObject> {
-    return this.#call(
-      OPERATIONS.createWebhookEndpoint,
-      parseInput(OPERATIONS.createWebhookEndpoint.request, input, "webhook endpoint"),
-      options,
-    );
+    return this.#call(OPERATIONS.createWebhookEndpoint, input, options);
   }
 
   async sendMessageBatch(request: MessageBatchRequest, options?: RequestOptions): Promise<MessageBatchResult> {
-    return this.#call(OPERATIONS.sendMessageBatch, parseInput(OPERATIONS.sendMessageBatch.request, request, "message batch"), options);
+    return this.#call(OPERATIONS.sendMessageBatch, request, options);
   }
 
   async sendMessages(messages: Iterable<Message> | AsyncIterable<Message>, options: SendMessagesOptions): Promise<SendMessagesResult> {
@@ -122,11 +118,12 @@ export class MessagingClient {
   ): Promise<SendMessagesResult> {
     this.#assertOpen();
     // Chunks are checked by sendInChunks already: they go straight to the operation.
+    const operation = OPERATIONS.sendMessageBatch;
     return sendInChunks(
       messages,
       options,
       (batch, idempotencyKey, signal, onRetry) =>
-        this.#send(OPERATIONS.sendMessageBatch, batch, idempotencyKey, signal, onRetry) as Promise<MessageBatchResult>,
+        this.#send(operation, operation.path, batch, idempotencyKey, signal, onRetry) as Promise<MessageBatchResult>,
       hooks,
     );
   }
@@ -143,30 +140,35 @@ export class MessagingClient {
   }
 
   /**
-   * One operation with caller options: the key and signal checked, a key made when none is
-   * given (a POST's only: a GET is safe to repeat). `params` fill the path's `{name}`s.
+   * One operation as a caller asks for it: the caller options, the path parameters and the
+   * request parsed with the row's schemas (a `ValidationError` before any request), a key
+   * made when none is given (a POST's only: a GET is safe to repeat).
    */
   async #call<O extends Operation>(
     operation: O,
-    body: unknown,
+    input: z.input<O["request"]>,
     options: RequestOptions | undefined,
-    params: Readonly<Record<string, string>> = {},
+    params?: z.input<O["params"]>,
   ): Promise<z.output<O["response"]>> {
+    const body: unknown = parseInput(operation.request, input, operation.what);
+    const path = operationPath(operation, parseInput(operation.params, params ?? {}, `${operation.what} path`));
     const { idempotencyKey, signal } = this.#requestOptions(options);
-    return this.#send(operation, body, operation.method === "POST" ? idempotencyKey : undefined, signal, undefined, params);
+    return this.#send(operation, path, body, operation.method === "POST" ? idempotencyKey : undefined, signal, undefined);
   }
 
-  /** The one body that sends an operation of `OPERATIONS`: encode, send (with retries), parse the answer. */
+  /**
+   * The one body that sends an operation of `OPERATIONS`, its path filled and its body
+   * parsed already: encode, send (with retries), parse the answer.
+   */
   async #send<O extends Operation>(
     operation: O,
+    path: string,
     body: unknown,
     idempotencyKey: string | undefined,
     signal: AbortSignal | undefined,
     onRetry: ((notice: RetryNotice) => void) | undefined,
-    params: Readonly<Record<string, string>> = {},
   ): Promise<z.output<O["response"]>> {
     this.#assertOpen();
-    const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(params[name] ?? ""));
     const info: RequestInfo = { method: operation.method, path, idempotencyKey };
     const encoding = ENCODINGS[operation.encoding];
     const response = await sendRequest(this.#http, {

@@ -1,5 +1,42 @@
-import type { StoredBatch } from "./store";
+import type { Message } from "../schemas";
 import { RECORD_OVERHEAD_BYTES, stringBytes } from "./stored-bytes";
+
+/** A batch the emulator accepted, as `GET /_emulator/batches` lists it. */
+export interface RecordedBatch {
+  /** Batch id, prefix `msba_`. */
+  readonly id: string;
+  /** The stream it was sent on. */
+  readonly stream: string;
+  /** The messages exactly as accepted (recipients plus body or template). */
+  readonly messages: Message[];
+  /** When it was accepted, ISO 8601 UTC. */
+  readonly created: string;
+}
+
+/**
+ * A batch as the store keeps it: its messages serialized once, as one string. A string costs
+ * about half the memory of the message objects and nothing to the garbage collector's marking,
+ * and a listing writes it out as is.
+ */
+export interface StoredBatch {
+  readonly id: string;
+  readonly stream: string;
+  readonly created: string;
+  /** How many messages it holds. */
+  readonly messageCount: number;
+  /** `JSON.stringify` of the validated messages. */
+  readonly messagesJson: string;
+}
+
+/** The batch as listed: `{"id":…,"stream":…,"created":…,"messages":[…]}`, without parsing the messages. */
+export function serializeBatch(batch: StoredBatch): string {
+  return `{"id":${JSON.stringify(batch.id)},"stream":${JSON.stringify(batch.stream)},"created":${JSON.stringify(batch.created)},"messages":${batch.messagesJson}}`;
+}
+
+/** The batch with its messages parsed (fresh objects each time). */
+export function readBatch(batch: StoredBatch): RecordedBatch {
+  return { id: batch.id, stream: batch.stream, created: batch.created, messages: JSON.parse(batch.messagesJson) as Message[] };
+}
 
 interface Entry {
   /** Position of the batch among every batch ever accepted, from 0. */

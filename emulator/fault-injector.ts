@@ -9,7 +9,7 @@ export const ScriptedFault = z.enum([...FAULT_KINDS, "none"]);
 export type ScriptedFault = z.infer<typeof ScriptedFault>;
 
 /** Faults drawn at random: `failureRate`, and optionally `seed` and `kinds`. */
-const RandomFaults = z.strictObject({
+export const RandomFaults = z.strictObject({
   /** Probability in [0, 1] that an API request fails; 0 turns injection off. */
   failureRate: z.number().min(0, { error: "expected a number from 0 to 1" }).max(1, { error: "expected a number from 0 to 1" }),
   /** PRNG seed (integer) so a run repeats; a random one is picked (and reported) when omitted. */
@@ -19,7 +19,7 @@ const RandomFaults = z.strictObject({
 });
 
 /** Faults given one by one: the next API requests meet exactly these, in order; then none. */
-const ScriptedFaults = z.strictObject({
+export const ScriptedFaults = z.strictObject({
   script: z.array(ScriptedFault).min(1, { error: "expected at least one entry" }),
 });
 
@@ -31,10 +31,24 @@ const ScriptedFaults = z.strictObject({
  */
 export type FaultSettingsInput = z.input<typeof RandomFaults> | z.input<typeof ScriptedFaults>;
 
-/** Parses fault settings: a script when the body has `script`, a random mix otherwise (so errors name the fields of the one meant). */
-export function parseFaultSettings(input: unknown) {
+/** Fault settings as parsed: what {@link FaultInjector.configure} takes. */
+export type ParsedFaultSettings = z.output<typeof RandomFaults> | z.output<typeof ScriptedFaults>;
+
+/**
+ * Parses fault settings, once, where they enter the emulator (the `/_emulator/faults` route,
+ * `Emulator.setFaults`): a script when the input has `script`, a random mix otherwise (so
+ * errors name the fields of the one meant).
+ */
+export function parseFaultSettings(input: unknown): z.ZodSafeParseResult<ParsedFaultSettings> {
   const scripted = typeof input === "object" && input !== null && "script" in input;
   return scripted ? ScriptedFaults.safeParse(input) : RandomFaults.safeParse(input);
+}
+
+/** {@link parseFaultSettings}, throwing a `ValidationError` naming each bad field (for `Emulator.setFaults`). */
+export function faultSettingsOrThrow(input: unknown): ParsedFaultSettings {
+  const result = parseFaultSettings(input);
+  if (!result.success) throw new ValidationError("fault settings", toFieldErrors(result.error.issues));
+  return result.data;
 }
 
 /** Fault settings in force (what `POST /_emulator/faults` answers). */
@@ -59,11 +73,8 @@ export class FaultInjector {
   private script: ScriptedFault[] | undefined;
   private met: ScriptedFault[] = [];
 
-  /** Replaces the settings, restarts the PRNG from the seed, and clears the log. Throws a `ValidationError` naming each bad field. */
-  configure(input: FaultSettingsInput): FaultSettings {
-    const result = parseFaultSettings(input);
-    if (!result.success) throw new ValidationError("fault settings", toFieldErrors(result.error.issues));
-    const parsed = result.data;
+  /** Replaces the settings (parsed by {@link parseFaultSettings}), restarts the PRNG from the seed, and clears the log. */
+  configure(parsed: ParsedFaultSettings): FaultSettings {
     this.met = [];
     if ("script" in parsed) {
       this.script = [...parsed.script];

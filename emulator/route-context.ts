@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { OperationName } from "../schemas/operations";
 import type { DeliveryQueue } from "./delivery-queue";
 import type { FaultInjector } from "./fault-injector";
 import type { Reply, StreamedReply } from "./reply";
@@ -24,3 +25,6 @@ export interface RouteContext {
 
 /** Answers one request. Throws `ProblemError` to answer with a problem (the only way to reject). */
 export type RouteHandler = (context: RouteContext) => Reply | StreamedReply | Promise<Reply | StreamedReply>;
+
+/** Handlers of some of `OPERATIONS`' operations, by name: each file of `routes/` exports its own. */
+export type OperationHandlers = { readonly [Name in OperationName]?: RouteHandler };

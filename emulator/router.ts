@@ -5,8 +5,8 @@ import { emitEvent } from "./routes/emulator-events";
 import { retryDelivery } from "./routes/emulator-retry";
 import { listBatches, listDeliveries, listEndpoints, listEvents } from "./routes/emulator-state";
 import { showInspector } from "./routes/inspector";
-import { createMessageBatch } from "./routes/message-batches";
-import { createWebhookEndpoint } from "./routes/webhook-endpoints";
+import { messageBatchHandlers } from "./routes/message-batches";
+import { webhookEndpointHandlers } from "./routes/webhook-endpoints";
 
 /**
  * The one answer to "is this a request to the service's API?": a `/v1` path. Those are the
@@ -17,10 +17,14 @@ export function isApiPath(path: string): boolean {
   return path === "/v1" || path.startsWith("/v1/");
 }
 
-/** The emulator's handler of each API operation: the table's row gives its method and path. */
+/**
+ * The emulator's handler of each API operation, gathered from the files of `routes/` (a new
+ * handler is named where it is written); the type makes the compiler refuse an operation
+ * without one. The table's row gives its method and path.
+ */
 const OPERATION_HANDLERS: { readonly [Name in OperationName]: RouteHandler } = {
-  createWebhookEndpoint,
-  sendMessageBatch: createMessageBatch,
+  ...webhookEndpointHandlers,
+  ...messageBatchHandlers,
 };
 
 type Route = { readonly template: string; readonly methods: Readonly<Record<string, RouteHandler>> };

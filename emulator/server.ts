@@ -6,7 +6,7 @@ import type { BatchTotals } from "./batch-store";
 import { DELIVERY_TIMEOUT_MS } from "./deliveries";
 import { DEFAULT_DELIVERY_RETRY_SCHEDULE, checkRetrySchedule } from "./delivery-policy";
 import { DeliveryQueue } from "./delivery-queue";
-import { FaultInjector, type FaultSettings, type FaultSettingsInput, type ScriptedFault } from "./fault-injector";
+import { FaultInjector, faultSettingsOrThrow, type FaultSettings, type FaultSettingsInput, type ScriptedFault } from "./fault-injector";
 import { handleRequest } from "./handle-request";
 import { IdempotencyStore } from "./idempotency";
 import { DEFAULT_MAX_IN_FLIGHT_BYTES, MemoryGuard } from "./memory-guard";
@@ -200,7 +200,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     deliveries: () => copies(store.deliveries()),
     deliveriesSettled: () => deliveries.settled(),
     requestCount: () => apiRequests,
-    setFaults: (settings) => faults.configure(settings),
+    setFaults: (settings) => faults.configure(faultSettingsOrThrow(settings)),
     faultLog: () => faults.log(),
   };
 }

@@ -1,7 +1,9 @@
-import type { Message, MessagingEvent, WebhookEndpointObject } from "../schemas";
-import { BatchStore } from "./batch-store";
+import type { MessagingEvent, WebhookEndpointObject } from "../schemas";
+import { BatchStore, type StoredBatch } from "./batch-store";
 import { randomId } from "./ids";
 import { DEFAULT_MAX_STORED_BYTES, recordBytes } from "./stored-bytes";
+
+export { readBatch, serializeBatch, type RecordedBatch, type StoredBatch } from "./batch-store";
 
 /** The named fields of a type, without its index signature. */
 type NamedFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
@@ -18,43 +20,6 @@ export type RecordedWebhookEndpoint = {
     ? string | null
     : NonNullable<WebhookEndpointObject[K]>;
 };
-
-/** A batch the emulator accepted, as `GET /_emulator/batches` lists it. */
-export interface RecordedBatch {
-  /** Batch id, prefix `msba_`. */
-  readonly id: string;
-  /** The stream it was sent on. */
-  readonly stream: string;
-  /** The messages exactly as accepted (recipients plus body or template). */
-  readonly messages: Message[];
-  /** When it was accepted, ISO 8601 UTC. */
-  readonly created: string;
-}
-
-/**
- * A batch as the store keeps it: its messages serialized once, as one string. A string costs
- * about half the memory of the message objects and nothing to the garbage collector's marking,
- * and a listing writes it out as is.
- */
-export interface StoredBatch {
-  readonly id: string;
-  readonly stream: string;
-  readonly created: string;
-  /** How many messages it holds. */
-  readonly messageCount: number;
-  /** `JSON.stringify` of the validated messages. */
-  readonly messagesJson: string;
-}
-
-/** The batch as listed: `{"id":…,"stream":…,"created":…,"messages":[…]}`, without parsing the messages. */
-export function serializeBatch(batch: StoredBatch): string {
-  return `{"id":${JSON.stringify(batch.id)},"stream":${JSON.stringify(batch.stream)},"created":${JSON.stringify(batch.created)},"messages":${batch.messagesJson}}`;
-}
-
-/** The batch with its messages parsed (fresh objects each time). */
-export function readBatch(batch: StoredBatch): RecordedBatch {
-  return { id: batch.id, stream: batch.stream, created: batch.created, messages: JSON.parse(batch.messagesJson) as Message[] };
-}
 
 /** What an attempt led to. */
 export type AttemptOutcome =
@@ -218,6 +183,7 @@ export class EmulatorStore {
   /** The byte budget (see {@link StoreLimits.maxStoredBytes}). */
   readonly maxStoredBytes: number;
   private readonly endpointList: RecordedWebhookEndpoint[] = [];
+  private readonly endpointsById = new Map<string, RecordedWebhookEndpoint>();
   private endpointBytes = 0;
   private readonly attemptList: CountedList<Delivery>;
   private readonly eventList: CountedList<RecordedEvent>;
@@ -268,6 +234,7 @@ export class EmulatorStore {
   /** Records a created endpoint (checked with {@link endpointRefusal}), taking ownership of it. */
   addEndpoint(endpoint: RecordedWebhookEndpoint): void {
     this.endpointList.push(endpoint);
+    this.endpointsById.set(endpoint.id, endpoint);
     this.endpointBytes += recordBytes(endpoint);
     this.keepWithinBudget();
   }
@@ -275,6 +242,11 @@ export class EmulatorStore {
   /** Endpoints in creation order (the recorded objects: do not change them). */
   endpoints(): readonly RecordedWebhookEndpoint[] {
     return this.endpointList;
+  }
+
+  /** The endpoint with this id (the recorded object), or undefined. */
+  endpoint(id: string): RecordedWebhookEndpoint | undefined {
+    return this.endpointsById.get(id);
   }
 
   /** Endpoints whose `events` include `type`, in creation order (the recorded objects). */

@@ -1,14 +1,9 @@
 /**
- * Names the client, the emulator and the receiver helpers must agree on: API paths, header
- * names and content types, each defined once. Header names are lower-case, as Node's
+ * Names the client, the emulator and the receiver helpers must agree on: header names and
+ * content types, each defined once (the API's paths are in `operations.ts`). Header names are lower-case, as Node's
  * `req.headers` and undici's response headers hold them (HTTP header names are
  * case-insensitive; HTTP/2 sends them lower-case).
  */
-
-/** Path of the batch operation, `POST` with a JSON body (spec §4.1). */
-export const MESSAGE_BATCHES_PATH = "/v1/message_batches";
-/** Path of the webhook endpoint creation, `POST` with a form body (spec §4.2). */
-export const WEBHOOK_ENDPOINTS_PATH = "/v1/webhooks/endpoints";
 
 /** Request header carrying the API version, a date `YYYY-MM-DD` (spec §9). */
 export const VERSION_HEADER = "x-service-version";

@@ -3,7 +3,7 @@ import { parseJsonBody } from "../body";
 import { randomId } from "../ids";
 import { problem, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
-import type { RouteContext } from "../route-context";
+import type { OperationHandlers, RouteContext } from "../route-context";
 
 /**
  * The emulator's answer to a batch (the spec does not show one): `{ id: "msba_…", stream,
@@ -59,3 +59,6 @@ export function createMessageBatch({ req, body, store }: RouteContext): Reply {
   };
   return jsonReply(200, result);
 }
+
+/** This file's handlers of `OPERATIONS`, by operation name (the router checks every operation has one). */
+export const messageBatchHandlers = { sendMessageBatch: createMessageBatch } satisfies OperationHandlers;

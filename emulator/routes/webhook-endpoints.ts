@@ -6,7 +6,7 @@ import { parseFormBody } from "../form-body";
 import { randomId } from "../ids";
 import { problem, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
-import type { RouteContext } from "../route-context";
+import type { OperationHandlers, RouteContext } from "../route-context";
 import type { RecordedWebhookEndpoint } from "../store";
 
 /**
@@ -122,3 +122,6 @@ export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply
   store.addEndpoint(endpoint);
   return jsonReply(200, endpoint);
 }
+
+/** This file's handlers of `OPERATIONS`, by operation name (the router checks every operation has one). */
+export const webhookEndpointHandlers = { createWebhookEndpoint } satisfies OperationHandlers;

@@ -1,7 +1,7 @@
 /** The emulator's memory is bounded: stored batches, idempotency keys. */
 import { BatchStore, batchBytes } from "../../emulator/batch-store";
 import { IdempotencyStore } from "../../emulator/idempotency";
-import type { StoredBatch } from "../../emulator/store";
+import { EmulatorStore, type RecordedWebhookEndpoint, type StoredBatch } from "../../emulator/store";
 import { startEmulator } from "../../emulator";
 import { call, endpointForm, message } from "./helpers";
 
@@ -54,6 +54,35 @@ describe("BatchStore", () => {
     store.add(batch("a", 3));
     expect([...store.page(undefined)]).toEqual([]);
     expect(store.totals().messages).toBe(3);
+  });
+});
+
+describe("EmulatorStore endpoints", () => {
+  const endpoint = (id: string): RecordedWebhookEndpoint => ({
+    id,
+    created: "2026-01-01T00:00:00.000Z",
+    updated: "2026-01-01T00:00:00.000Z",
+    format: "basic",
+    secret: `whsec_${id}`,
+    workspace: "wksp_1",
+    live: false,
+    etag: '"1"',
+    events: ["payment.succeeded"],
+    description: null,
+    status: "enabled",
+    url: `https://example.com/${id}`,
+    metadata: {},
+  });
+
+  it("looks an endpoint up by id, the recorded object; undefined for an unknown id", () => {
+    const store = new EmulatorStore();
+    const [a, b] = [endpoint("we_a"), endpoint("we_b")];
+    store.addEndpoint(a);
+    store.addEndpoint(b);
+    expect(store.endpoint("we_b")).toBe(b);
+    expect(store.endpoint("we_a")).toBe(a);
+    expect(store.endpoint("we_c")).toBeUndefined();
+    expect(store.endpoint("__proto__")).toBeUndefined();
   });
 });
 
