@@ -1,7 +1,7 @@
-import { Agent, request, type Dispatcher } from "undici";
 import { readSetting, SETTINGS } from "../client/settings";
 import { DEFAULT_EMULATOR_API_KEY } from "../emulator/auth";
-import { describeFieldErrors, Problem } from "../schemas";
+import { isApiError, type ApiError } from "../errors/messaging-error";
+import { describeFieldErrors } from "../schemas";
 
 /** Where the CLI's emulator commands (`trigger`, `listen`, `endpoints list`) send their requests. */
 export interface EmulatorTarget {
@@ -34,53 +34,21 @@ export function emulatorTarget(
   return { baseUrl, apiKey: readSetting("apiKey", { env }) ?? DEFAULT_EMULATOR_API_KEY };
 }
 
-/** An HTTP answer, read whole. */
-export interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly text: string;
-}
-
-/** A connection to the emulator: Basic auth with the key, a 10 s connect timeout. */
-export class EmulatorConnection {
-  private readonly dispatcher: Dispatcher = new Agent({ connect: { timeout: 10_000 } });
-  private readonly authorization: string;
-
-  constructor(readonly target: EmulatorTarget) {
-    this.authorization = `Basic ${Buffer.from(`${target.apiKey}:`).toString("base64")}`;
-  }
-
-  /** One request; `json` is sent with `Content-Type: application/json`. */
-  async send(method: "GET" | "POST", path: string, json?: unknown, signal?: AbortSignal): Promise<Answer> {
-    const response = await request(`${this.target.baseUrl}${path}`, {
-      method,
-      dispatcher: this.dispatcher,
-      signal,
-      headers: { authorization: this.authorization, ...(json !== undefined ? { "content-type": "application/json" } : {}) },
-      body: json === undefined ? undefined : JSON.stringify(json),
-    });
-    return { status: response.statusCode, headers: response.headers, text: await response.body.text() };
-  }
-
-  async close(): Promise<void> {
-    await this.dispatcher.close();
-  }
-}
-
-/** What a non-2xx answer says: the problem's detail and field errors, or the start of the body. */
-export function describeAnswer(answer: Answer): string {
-  let json: unknown;
-  try {
-    json = JSON.parse(answer.text);
-  } catch {
-    json = undefined;
-  }
-  const problem = Problem.safeParse(json);
-  const detail = problem.success
-    ? [problem.data.detail ?? problem.data.title, describeFieldErrors(problem.data.errors ?? {}, { indent: "  " })]
+/** What a refusal says: the problem's detail and field errors, with a hint for a wrong key. */
+export function describeRefusal(error: ApiError): string {
+  const detail = error.problem
+    ? [error.problem.detail ?? error.problem.title, describeFieldErrors(error.problem.errors ?? {}, { indent: "  " })]
         .filter(Boolean)
         .join("\n")
-    : answer.text.slice(0, 500);
-  const hint = answer.status === 401 ? ` (set ${SETTINGS.apiKey.env} to the key the emulator was started with)` : "";
-  return `HTTP ${answer.status}: ${detail}${hint}`;
+    : "";
+  const hint = error.status === 401 ? ` (set ${SETTINGS.apiKey.env} to the key the emulator was started with)` : "";
+  return `HTTP ${error.status}: ${detail}${hint}`;
+}
+
+/**
+ * The call's value, or the emulator's refusal (a non-2xx answer) as a value for the command
+ * to report; anything else (unreachable, an answer that is not the emulator's) still rejects.
+ */
+export async function orRefusal<T>(call: Promise<T>): Promise<T | ApiError> {
+  return call.catch((error: unknown) => (isApiError(error) ? error : Promise.reject(error)));
 }

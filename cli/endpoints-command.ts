@@ -1,11 +1,11 @@
 import { MessagingClient } from "../client/messaging-client";
 import { readSetting } from "../client/settings";
-import type { RecordedWebhookEndpoint } from "../emulator";
-import { isMessagingError } from "../errors/messaging-error";
+import { EmulatorClient } from "../emulator/emulator-client";
+import { isApiError, isMessagingError } from "../errors/messaging-error";
 import { parseCommandArgs } from "./command-args";
 import { COMMANDS, usageError } from "./commands";
 import { didYouMean } from "./did-you-mean";
-import { describeAnswer, EmulatorConnection, emulatorTarget, type EmulatorTarget } from "./emulator-connection";
+import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "./emulator-connection";
 import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
 import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
@@ -57,21 +57,20 @@ export async function runEndpointsCommand(
   const parsed = parseCommandArgs(rest, { "show-secret": showSecret, json }, subcommand === "secret");
   if ("error" in parsed) return fail(parsed.error);
   if (subcommand === "secret" && parsed.positionals.length !== 1) return fail("give one endpoint id, e.g. messaging endpoints secret we_…");
-  const connection = new EmulatorConnection(target);
+  const emulator = new EmulatorClient(target);
   try {
-    const listed = await connection.send("GET", "/_emulator/endpoints");
-    if (listed.status === 404) {
+    const endpoints = await orRefusal(emulator.listEndpoints());
+    if (isApiError(endpoints) && endpoints.status === 404) {
       io.stderr(
         `messaging endpoints: ${target.baseUrl} has no endpoint listing: the service offers no list or retrieve operation; ` +
           "this works against the emulator only (the service's dashboard lists them: Developers → Webhooks)\n",
       );
       return EXIT.failed;
     }
-    if (listed.status !== 200) {
-      io.stderr(`messaging endpoints: the emulator answered ${describeAnswer(listed)}\n`);
+    if (isApiError(endpoints)) {
+      io.stderr(`messaging endpoints: the emulator answered ${describeRefusal(endpoints)}\n`);
       return EXIT.failed;
     }
-    const endpoints = JSON.parse(listed.text) as RecordedWebhookEndpoint[];
     if (subcommand === "secret") {
       const id = parsed.positionals[0];
       const endpoint = endpoints.find((candidate) => candidate.id === id);
@@ -105,7 +104,7 @@ export async function runEndpointsCommand(
     io.stderr(`messaging endpoints: could not reach ${target.baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.failed;
   } finally {
-    await connection.close();
+    await emulator.close();
   }
 }
 

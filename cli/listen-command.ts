@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { MessagingClient } from "../client/messaging-client";
 import { SETTINGS } from "../client/settings";
-import type { Delivery, Emulator, RecordedWebhookEndpoint } from "../emulator";
+import type { Delivery, Emulator } from "../emulator";
+import { EmulatorClient } from "../emulator/emulator-client";
+import { isApiError } from "../errors/messaging-error";
 import { parseCommandArgs } from "./command-args";
 import { COMMANDS, usageError } from "./commands";
-import { describeAnswer, EmulatorConnection, emulatorTarget, type EmulatorTarget } from "./emulator-connection";
+import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "./emulator-connection";
 import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
 import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
@@ -131,15 +133,15 @@ export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = 
     signals?.dispose();
     return EXIT.usage;
   }
-  const connection = new EmulatorConnection(target);
+  const emulator = new EmulatorClient(target);
   try {
-    const listed = await connection.send("GET", "/_emulator/endpoints");
-    if (listed.status !== 200) {
+    const listed = await orRefusal(emulator.listEndpoints());
+    if (isApiError(listed)) {
       const notEmulator = listed.status === 404 ? " (is it an emulator? listen needs the emulator's /_emulator/ routes)" : "";
-      err(`messaging listen: ${target.baseUrl} answered ${describeAnswer(listed)}${notEmulator}\n`);
+      err(`messaging listen: ${target.baseUrl} answered ${describeRefusal(listed)}${notEmulator}\n`);
       return EXIT.failed;
     }
-    const existing = (JSON.parse(listed.text) as RecordedWebhookEndpoint[]).find(
+    const existing = listed.find(
       (endpoint) => endpoint.url === args.forwardTo && endpoint.format === args.format && sameEvents(endpoint.events, args.events),
     );
     const endpoint = existing ?? (await createEndpoint(target, args));
@@ -161,13 +163,14 @@ export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = 
     const key = (attempt: Delivery) => `${attempt.id}#${attempt.attempt}`;
     let recorded = 0;
     const poll = async (print: boolean): Promise<boolean> => {
-      const answer = await connection.send("GET", `/_emulator/deliveries?after=${recorded}`, undefined, stop);
-      if (answer.status !== 200) {
-        err(`messaging listen: listing deliveries: ${describeAnswer(answer)}\n`);
+      const listed = await orRefusal(emulator.listDeliveries({ after: recorded }, stop));
+      if (isApiError(listed)) {
+        err(`messaging listen: listing deliveries: ${describeRefusal(listed)}
+`);
         return false;
       }
-      recorded = Number(answer.headers["x-emulator-attempts-recorded"]) || 0;
-      for (const attempt of JSON.parse(answer.text) as Delivery[]) {
+      recorded = listed.recorded;
+      for (const attempt of listed.attempts) {
         if (attempt.endpointId !== endpoint.id || printed.has(key(attempt))) continue;
         printed.add(key(attempt));
         if (print) out(describeAttempt(attempt));
@@ -189,7 +192,7 @@ export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = 
     return EXIT.failed;
   } finally {
     signals?.dispose();
-    await connection.close();
+    await emulator.close();
     await started?.close();
   }
 }

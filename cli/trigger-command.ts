@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Delivery, RecordedWebhookEndpoint } from "../emulator";
+import type { Delivery } from "../emulator";
+import { EmulatorClient } from "../emulator/emulator-client";
+import { isApiError } from "../errors/messaging-error";
 import { findJsonHazards, jsonHazardField } from "../schemas";
 import { KNOWN_EVENT_TYPES } from "../schemas/types";
 import { parseCommandArgs } from "./command-args";
 import { COMMANDS, usageError } from "./commands";
 import { closestMatch } from "./did-you-mean";
-import { describeAnswer, EmulatorConnection, emulatorTarget } from "./emulator-connection";
+import { describeRefusal, emulatorTarget, orRefusal } from "./emulator-connection";
 import { EXIT } from "./exit-codes";
 import { sampleObject } from "./sample-events";
 
@@ -73,18 +75,13 @@ function describe(attempt: Delivery): string {
   return `  ${attempt.url}  attempt ${attempt.attempt}: ${answer} in ${attempt.durationMs} ms → ${outcome}  (${attempt.id})\n`;
 }
 
-function header(value: string | string[] | undefined): string {
-  return Array.isArray(value) ? value.join(",") : (value ?? "");
-}
-
 /**
  * The event types this emulator knows: the named ones and every type an endpoint subscribes
  * to (an endpoint may subscribe to any string). Undefined when the listing failed.
  */
-async function knownTypes(connection: EmulatorConnection): Promise<Set<string> | undefined> {
-  const listed = await connection.send("GET", "/_emulator/endpoints");
-  if (listed.status !== 200) return undefined;
-  const endpoints = JSON.parse(listed.text) as RecordedWebhookEndpoint[];
+async function knownTypes(emulator: EmulatorClient): Promise<Set<string> | undefined> {
+  const endpoints = await orRefusal(emulator.listEndpoints());
+  if (isApiError(endpoints)) return undefined;
   return new Set([...KNOWN_EVENT_TYPES, ...endpoints.flatMap((endpoint) => endpoint.events)]);
 }
 
@@ -111,10 +108,10 @@ export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv =
     io.stderr(`messaging trigger: ${target}\n`);
     return EXIT.usage;
   }
-  const connection = new EmulatorConnection(target);
+  const emulator = new EmulatorClient(target);
   try {
     if (!args.allowUnknownType && !(KNOWN_EVENT_TYPES as readonly string[]).includes(args.type)) {
-      const known = await knownTypes(connection);
+      const known = await knownTypes(emulator);
       if (known !== undefined && !known.has(args.type)) {
         const match = closestMatch(args.type, known);
         io.stderr(
@@ -125,16 +122,15 @@ export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv =
         return EXIT.usage;
       }
     }
-    const emitted = await connection.send("POST", "/_emulator/events", {
-      type: args.type,
-      ...(args.data !== undefined ? { data: args.data } : sampleData(args.type)),
-    });
-    if (emitted.status !== 200) {
-      io.stderr(`messaging trigger: the emulator answered ${describeAnswer(emitted)}\n`);
+    const emitted = await orRefusal(
+      emulator.emitEvent({ type: args.type, ...(args.data !== undefined ? { data: args.data } : sampleData(args.type)) }),
+    );
+    if (isApiError(emitted)) {
+      io.stderr(`messaging trigger: the emulator answered ${describeRefusal(emitted)}\n`);
       return EXIT.failed;
     }
-    const first = JSON.parse(emitted.text) as Delivery[];
-    const eventId = header(emitted.headers["x-emulator-event-id"]) || (first[0]?.eventId ?? "");
+    const first = emitted.attempts;
+    const eventId = emitted.eventId || (first[0]?.eventId ?? "");
     io.stdout(`event ${eventId} (${args.type}): ${first.length} endpoint(s) subscribed\n`);
     if (first.length === 0) {
       io.stdout(
@@ -147,21 +143,21 @@ export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv =
     const latest = new Map(first.map((attempt) => [attempt.id, attempt]));
     const pending = () => [...latest.values()].filter((attempt) => attempt.outcome === "retry_scheduled").length;
     if (!args.wait && pending() > 0) {
-      const schedule = header(emitted.headers["x-emulator-retry-schedule"]);
+      const schedule = emitted.retrySchedule;
       io.stdout(
-        `  retries follow ${schedule ? `after ${schedule.split(",").join(", ")} s` : "on the emulator's schedule"}; ` +
+        `  retries follow ${schedule.length > 0 ? `after ${schedule.join(", ")} s` : "on the emulator's schedule"}; ` +
           "follow them with --wait, messaging listen or the inspector page (/_emulator/)\n",
       );
     }
     const printed = new Set(first.map((attempt) => `${attempt.id}#${attempt.attempt}`));
     while (args.wait && pending() > 0) {
       await sleep(POLL_MS);
-      const listed = await connection.send("GET", `/_emulator/deliveries?event=${encodeURIComponent(eventId)}`);
-      if (listed.status !== 200) {
-        io.stderr(`messaging trigger: listing deliveries: the emulator answered ${describeAnswer(listed)}\n`);
+      const listed = await orRefusal(emulator.listDeliveries({ event: eventId }));
+      if (isApiError(listed)) {
+        io.stderr(`messaging trigger: listing deliveries: the emulator answered ${describeRefusal(listed)}\n`);
         return EXIT.failed;
       }
-      for (const attempt of JSON.parse(listed.text) as Delivery[]) {
+      for (const attempt of listed.attempts) {
         const key = `${attempt.id}#${attempt.attempt}`;
         if (printed.has(key)) continue;
         printed.add(key);
@@ -180,7 +176,7 @@ export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv =
     );
     return EXIT.failed;
   } finally {
-    await connection.close();
+    await emulator.close();
   }
 }
 

@@ -22,3 +22,11 @@ export {
 } from "./delivery-policy";
 export { FAULT_KINDS, type FaultKind } from "./faults";
 export type { FaultSettings, FaultSettingsInput, ScriptedFault } from "./fault-injector";
+export { EmulatorClient, type EmulatorAnswer, type EmulatorCallInput, type EmulatorClientOptions } from "./emulator-client";
+export {
+  EMULATOR_OPERATIONS,
+  MAX_BATCH_PAGE,
+  MAX_EVENT_BODY_BYTES,
+  type EmulatorOperation,
+  type EmulatorOperationName,
+} from "./emulator-operations";

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { OperationName } from "../schemas/operations";
+import type { EmulatorOperationName } from "./emulator-operations";
 import type { DeliveryQueue } from "./delivery-queue";
 import type { FaultInjector } from "./fault-injector";
 import type { Reply, StreamedReply } from "./reply";
@@ -28,3 +29,6 @@ export type RouteHandler = (context: RouteContext) => Reply | StreamedReply | Pr
 
 /** Handlers of some of `OPERATIONS`' operations, by name: each file of `routes/` exports its own. */
 export type OperationHandlers = { readonly [Name in OperationName]?: RouteHandler };
+
+/** Handlers of some of `EMULATOR_OPERATIONS`' operations, by name: each `routes/emulator-*.ts` exports its own. */
+export type EmulatorHandlers = { readonly [Name in EmulatorOperationName]?: RouteHandler };

@@ -1,9 +1,10 @@
 import { OPERATIONS, type OperationName } from "../schemas/operations";
+import { EMULATOR_OPERATIONS, type EmulatorOperationName } from "./emulator-operations";
 import type { RouteHandler } from "./route-context";
-import { getFaults, setFaults } from "./routes/emulator-faults";
-import { emitEvent } from "./routes/emulator-events";
-import { retryDelivery } from "./routes/emulator-retry";
-import { listBatches, listDeliveries, listEndpoints, listEvents } from "./routes/emulator-state";
+import { emulatorEventHandlers } from "./routes/emulator-events";
+import { emulatorFaultHandlers } from "./routes/emulator-faults";
+import { emulatorRetryHandlers } from "./routes/emulator-retry";
+import { emulatorStateHandlers } from "./routes/emulator-state";
 import { showInspector } from "./routes/inspector";
 import { messageBatchHandlers } from "./routes/message-batches";
 import { webhookEndpointHandlers } from "./routes/webhook-endpoints";
@@ -27,30 +28,40 @@ const OPERATION_HANDLERS: { readonly [Name in OperationName]: RouteHandler } = {
   ...messageBatchHandlers,
 };
 
+/** The emulator's handler of each of its own operations (`/_emulator/…`), gathered the same way. */
+const EMULATOR_HANDLERS: { readonly [Name in EmulatorOperationName]: RouteHandler } = {
+  ...emulatorStateHandlers,
+  ...emulatorEventHandlers,
+  ...emulatorRetryHandlers,
+  ...emulatorFaultHandlers,
+};
+
 type Route = { readonly template: string; readonly methods: Readonly<Record<string, RouteHandler>> };
 
-/** The API's routes from `OPERATIONS`, operations on one path sharing a route. */
-function operationRoutes(): Route[] {
+/** The routes of a table of operations, operations on one path sharing a route. */
+function routesOf<Name extends string>(
+  table: Readonly<Record<Name, { readonly method: string; readonly path: string }>>,
+  handlers: Readonly<Record<Name, RouteHandler>>,
+): Route[] {
   const byPath = new Map<string, Record<string, RouteHandler>>();
-  for (const [name, operation] of Object.entries(OPERATIONS) as Array<[OperationName, (typeof OPERATIONS)[OperationName]]>) {
-    const methods = byPath.get(operation.path) ?? {};
-    methods[operation.method] = OPERATION_HANDLERS[name];
-    byPath.set(operation.path, methods);
+  for (const name of Object.keys(table) as Name[]) {
+    const { method, path } = table[name];
+    const methods = byPath.get(path) ?? {};
+    methods[method] = handlers[name];
+    byPath.set(path, methods);
   }
   return [...byPath].map(([template, methods]) => ({ template, methods }));
 }
 
-/** Every route: a path template (`{name}` matches one segment) and its handlers by method. */
+/**
+ * Every route: a path template (`{name}` matches one segment) and its handlers by method.
+ * The inspector page is HTML for a browser, not an operation of either table.
+ */
 const ROUTES: ReadonlyArray<Route> = [
-  ...operationRoutes(),
+  ...routesOf(OPERATIONS, OPERATION_HANDLERS),
   { template: "/_emulator", methods: { GET: showInspector } },
   { template: "/_emulator/", methods: { GET: showInspector } },
-  { template: "/_emulator/endpoints", methods: { GET: listEndpoints } },
-  { template: "/_emulator/batches", methods: { GET: listBatches } },
-  { template: "/_emulator/deliveries", methods: { GET: listDeliveries } },
-  { template: "/_emulator/deliveries/{id}/retry", methods: { POST: retryDelivery } },
-  { template: "/_emulator/events", methods: { GET: listEvents, POST: emitEvent } },
-  { template: "/_emulator/faults", methods: { GET: getFaults, POST: setFaults } },
+  ...routesOf(EMULATOR_OPERATIONS, EMULATOR_HANDLERS),
 ];
 
 /** Result of {@link matchRoute}. */

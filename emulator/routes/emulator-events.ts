@@ -1,33 +1,10 @@
-import { z } from "zod";
-import { EventData, EventType, JsonObject, toFieldErrors } from "../../schemas";
+import { toFieldErrors } from "../../schemas";
 import { parseJsonBody } from "../body";
+import { EmitEventRequest, MAX_EVENT_BODY_BYTES } from "../emulator-operations";
 import { buildEvent, eventData } from "../events";
 import { problem, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
-import type { RouteContext } from "../route-context";
-
-/**
- * Largest body of `POST /_emulator/events`: 64 KiB. Events are kept (for the inspector and for
- * redelivery), so their size is what bounds the emulator's memory here.
- */
-export const MAX_EVENT_BODY_BYTES = 64 * 1024;
-
-/** Body of `POST /_emulator/events`. */
-export const EmitEventRequest = z.strictObject({
-  /** Event type, e.g. `payment.succeeded`. */
-  type: EventType,
-  /**
-   * With an `object` member: the event's `data` itself (`{ object, previous? }`, `previous`
-   * defaulting to null). Without: the related object, which becomes `data.object`. `{}` when omitted.
-   */
-  data: JsonObject.superRefine((data, ctx) => {
-    if (!Object.prototype.hasOwnProperty.call(data, "object")) return;
-    const parsed = EventData.safeParse(data);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: [...issue.path], message: issue.message });
-    }
-  }).optional(),
-});
+import type { EmulatorHandlers, RouteContext } from "../route-context";
 
 /**
  * `POST /_emulator/events`: builds an event and delivers it to every endpoint subscribed to
@@ -54,3 +31,6 @@ export async function emitEvent({ req, body, store, deliveries }: RouteContext):
     "X-Emulator-Retry-Schedule": deliveries.retrySchedule.join(","),
   });
 }
+
+/** This file's handlers of `EMULATOR_OPERATIONS`, by operation name. */
+export const emulatorEventHandlers = { emitEvent } satisfies EmulatorHandlers;

@@ -3,7 +3,7 @@ import { parseJsonBody } from "../body";
 import { parseFaultSettings } from "../fault-injector";
 import { validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
-import type { RouteContext } from "../route-context";
+import type { EmulatorHandlers, RouteContext } from "../route-context";
 
 /**
  * `POST /_emulator/faults` with `{ failureRate, seed?, kinds? }` (a random mix) or
@@ -21,3 +21,6 @@ export function setFaults({ req, body, faults }: RouteContext): Reply {
 export function getFaults({ faults }: RouteContext): Reply {
   return jsonReply(200, { ...faults.settings(), log: faults.log() });
 }
+
+/** This file's handlers of `EMULATOR_OPERATIONS`, by operation name. */
+export const emulatorFaultHandlers = { getFaults, setFaults } satisfies EmulatorHandlers;

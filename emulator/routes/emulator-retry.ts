@@ -1,7 +1,7 @@
 import { JSON_CONTENT_TYPE } from "../../schemas/http";
 import { requireMediaType } from "../body";
 import { jsonReply, type Reply } from "../reply";
-import type { RouteContext } from "../route-context";
+import type { EmulatorHandlers, RouteContext } from "../route-context";
 
 /**
  * `POST /_emulator/deliveries/{id}/retry`: one more attempt of a delivery, now, with the
@@ -18,3 +18,6 @@ export async function retryDelivery({ req, params, deliveries }: RouteContext): 
   requireMediaType(req, JSON_CONTENT_TYPE);
   return jsonReply(200, await deliveries.redeliver(params.id));
 }
+
+/** This file's handlers of `EMULATOR_OPERATIONS`, by operation name. */
+export const emulatorRetryHandlers = { retryDelivery } satisfies EmulatorHandlers;

@@ -1,11 +1,9 @@
 import { addFieldError, type FieldErrors } from "../../schemas";
 import { validationProblem } from "../problem-response";
 import { jsonArrayStream, jsonReply, type Reply, type StreamedReply } from "../reply";
-import type { RouteContext } from "../route-context";
+import type { EmulatorHandlers, RouteContext } from "../route-context";
+import { MAX_BATCH_PAGE } from "../emulator-operations";
 import { serializeBatch } from "../store";
-
-/** Largest `limit` of `GET /_emulator/batches`. */
-export const MAX_BATCH_PAGE = 10_000;
 
 // Throws 400 naming every query parameter that is not one of `allowed`.
 function onlyParameters(query: URLSearchParams, allowed: readonly string[], errors: FieldErrors): void {
@@ -80,3 +78,6 @@ export function listDeliveries({ store, query }: RouteContext): StreamedReply {
 export function listEvents({ store }: RouteContext): Reply {
   return jsonReply(200, store.events());
 }
+
+/** This file's handlers of `EMULATOR_OPERATIONS`, by operation name. */
+export const emulatorStateHandlers = { listEndpoints, listBatches, listDeliveries, listEvents } satisfies EmulatorHandlers;
