@@ -66,7 +66,7 @@ async function longLine(progress = () => {}) {
     fs.writeFileSync(single, `${messageLine(TOTAL_BYTES, 0)}\n`);
     fs.writeFileSync(split, Array.from({ length: SPLIT_LINES }, (_, i) => `${messageLine(TOTAL_BYTES / SPLIT_LINES, i)}\n`).join(""));
     progress(`long line: readEntries of one ${TOTAL_BYTES / 1024 / 1024} MiB line and of ${SPLIT_LINES} lines (${RUNS} runs each)`);
-    // Smaller single lines, to show the cost grows with the bytes (it used to be quadratic).
+    // Smaller single lines, to show the cost grows in proportion to the bytes (not quadratically).
     const scaling = [];
     for (const mib of [5, 10]) {
       const file = path.join(dir, `single-${mib}.ndjson`);

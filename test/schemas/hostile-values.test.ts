@@ -46,7 +46,7 @@ describe("field errors with prototype keys", () => {
     expect(formatPath(["__proto__", "a"])).toBe('["__proto__"].a');
   });
 
-  it("reports unknown __proto__, constructor and prototype keys (the report used to crash with 'push is not a function')", () => {
+  it("reports unknown __proto__, constructor and prototype keys (a report built on a plain object would crash with 'push is not a function')", () => {
     const parsed = MessageBatchRequest.safeParse(
       JSON.parse(`{"stream":"s","messages":[{"tos":["+254712345678"],"body":"x"}],"__proto__":1,"constructor":2,"prototype":3}`),
     );
