@@ -100,6 +100,15 @@ type _Event = Assert<SameType<RecordedEvent, z.output<typeof RecordedEventSchema
 type _Batch = Assert<SameType<RecordedBatch, z.output<typeof RecordedBatchSchema>>>;
 type _Faults = Assert<SameType<FaultSettings, z.output<typeof FaultSettingsSchema>>>;
 
+const PAGE_LIMIT_RULE = { error: `expected a whole number from 1 to ${MAX_BATCH_PAGE}` };
+
+/** `limit` of `GET /_emulator/batches`, as the query string carries it: 1–10,000. */
+const PageLimit = z
+  .string()
+  .regex(/^\d{1,6}$/, PAGE_LIMIT_RULE)
+  .transform(Number)
+  .pipe(z.number().min(1, PAGE_LIMIT_RULE).max(MAX_BATCH_PAGE, PAGE_LIMIT_RULE));
+
 /** A count sent in a header, e.g. `X-Emulator-Batches-Accepted`. */
 const CountHeader = z.string().regex(/^\d+$/).transform(Number);
 
@@ -148,7 +157,7 @@ export const EMULATOR_OPERATIONS = {
     method: "GET",
     path: "/_emulator/batches",
     params: NONE,
-    query: z.strictObject({ limit: z.string().optional(), after: z.string().optional() }),
+    query: z.strictObject({ limit: PageLimit.optional(), after: z.string().optional() }),
     response: z.array(RecordedBatchSchema),
     headers: z.object({
       "x-emulator-batches-accepted": CountHeader,

@@ -1,16 +1,27 @@
-import { addFieldError, type FieldErrors } from "../../schemas";
+import type { z } from "zod";
+import { addFieldError, toFieldErrors, type FieldErrors } from "../../schemas";
 import { validationProblem } from "../problem-response";
 import { jsonArrayStream, jsonReply, type Reply, type StreamedReply } from "../reply";
 import type { EmulatorHandlers, RouteContext } from "../route-context";
-import { MAX_BATCH_PAGE } from "../emulator-operations";
+import { EMULATOR_OPERATIONS, type EmulatorOperation } from "../emulator-operations";
 import { serializeBatch } from "../store";
 
-// Throws 400 naming every query parameter that is not one of `allowed`.
-function onlyParameters(query: URLSearchParams, allowed: readonly string[], errors: FieldErrors): void {
+/**
+ * The query parsed with the operation's schema, once; into `errors`, every parameter the
+ * schema does not name, given more than once, or refused by it (undefined then).
+ */
+function parseQuery<S extends EmulatorOperation["query"]>(schema: S, query: URLSearchParams, errors: FieldErrors): z.output<S> | undefined {
+  const allowed = Object.keys(schema.shape);
+  const given: Record<string, string> = {};
   for (const name of new Set(query.keys())) {
     if (!allowed.includes(name)) addFieldError(errors, name, `unknown query parameter; expected ${allowed.join(" or ") || "none"}`);
     else if (query.getAll(name).length > 1) addFieldError(errors, name, "given more than once");
+    else given[name] = query.get(name) as string;
   }
+  const parsed = schema.safeParse(given);
+  if (!parsed.success)
+    for (const [field, reasons] of Object.entries(toFieldErrors(parsed.error.issues))) addFieldError(errors, field, ...reasons);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** `GET /_emulator/endpoints`: the webhook endpoints created, in order (streamed). */
@@ -28,13 +39,8 @@ export function listEndpoints({ store }: RouteContext): StreamedReply {
  */
 export function listBatches({ store, query }: RouteContext): StreamedReply {
   const errors: FieldErrors = {};
-  onlyParameters(query, ["limit", "after"], errors);
-  const limitText = query.get("limit");
-  const limit = limitText === null ? Infinity : /^\d{1,6}$/.test(limitText) ? Number(limitText) : NaN;
-  if (!(limit >= 1 && (limit <= MAX_BATCH_PAGE || limit === Infinity))) {
-    addFieldError(errors, "limit", `expected a whole number from 1 to ${MAX_BATCH_PAGE}`);
-  }
-  const after = query.get("after") ?? undefined;
+  const page = parseQuery(EMULATOR_OPERATIONS.listBatches.query, query, errors);
+  const after = page?.after;
   if (after !== undefined && !store.batches.has(after)) {
     addFieldError(
       errors,
@@ -42,9 +48,9 @@ export function listBatches({ store, query }: RouteContext): StreamedReply {
       "no stored batch has this id (unknown, or evicted to stay within --max-stored-messages or --max-stored-bytes)",
     );
   }
-  if (Object.keys(errors).length > 0) throw validationProblem(errors);
+  if (page === undefined || Object.keys(errors).length > 0) throw validationProblem(errors);
   const totals = store.batches.totals();
-  return jsonArrayStream(store.batches.page(after, limit), serializeBatch, {
+  return jsonArrayStream(store.batches.page(after, page.limit ?? Infinity), serializeBatch, {
     "X-Emulator-Batches-Accepted": String(totals.batches),
     "X-Emulator-Messages-Accepted": String(totals.messages),
     "X-Emulator-Stored-Bytes": String(store.storedBytes()),
@@ -60,16 +66,13 @@ export function listBatches({ store, query }: RouteContext): StreamedReply {
  */
 export function listDeliveries({ store, query }: RouteContext): StreamedReply {
   const errors: FieldErrors = {};
-  onlyParameters(query, ["event", "after"], errors);
-  const afterText = query.get("after");
-  const after = afterText === null ? 0 : /^\d{1,15}$/.test(afterText) ? Number(afterText) : NaN;
-  if (Number.isNaN(after)) addFieldError(errors, "after", "expected a whole number: X-Emulator-Attempts-Recorded of an earlier listing");
-  if (Object.keys(errors).length > 0) throw validationProblem(errors);
-  const event = query.get("event");
+  const filter = parseQuery(EMULATOR_OPERATIONS.listDeliveries.query, query, errors);
+  if (filter === undefined || Object.keys(errors).length > 0) throw validationProblem(errors);
+  const { event, after = 0 } = filter;
   const attempts = store.deliveries();
   const recorded = store.storageTotals().evictedAttempts + attempts.length;
   const fresh = after > recorded ? attempts : attempts.slice(Math.max(0, attempts.length - (recorded - after)));
-  return jsonArrayStream(event === null ? fresh.slice() : fresh.filter((attempt) => attempt.eventId === event), JSON.stringify, {
+  return jsonArrayStream(event === undefined ? fresh.slice() : fresh.filter((attempt) => attempt.eventId === event), JSON.stringify, {
     "X-Emulator-Attempts-Recorded": String(recorded),
   });
 }

@@ -74,6 +74,9 @@ it("checks its input with the table's schemas before any request", async () => {
     () => client.emitEvent({ type: "" }),
     () => client.setFaults({ failureRate: 2 }),
     () => client.retryDelivery(""),
+    // The emulator would refuse these too (400, an ApiError): the client does first.
+    () => client.listBatches({ limit: 0 }),
+    () => client.listBatches({ limit: 10_001 }),
   ]) {
     const error = await attempt().catch((thrown: unknown) => thrown);
     expect(isValidationError(error)).toBe(true);
@@ -91,8 +94,8 @@ it("a refusal is the ApiError of its status with the emulator's problem; the key
   const unauthorized = await wrong.listEndpoints().catch((error: unknown) => error);
   expect(isApiError(unauthorized) && unauthorized.status === 401).toBe(true);
   expect(String((unauthorized as Error).message)).not.toContain("sk_test_wrong_key");
-  const tooLow = await client.listBatches({ limit: 0 }).catch((error: unknown) => error);
-  expect(isApiError(tooLow) && tooLow.status === 400 && tooLow.problem?.errors?.limit !== undefined).toBe(true);
+  const unknownBatch = await client.listBatches({ after: "msba_nope" }).catch((error: unknown) => error);
+  expect(isApiError(unknownBatch) && unknownBatch.status === 400 && unknownBatch.problem?.errors?.after !== undefined).toBe(true);
 });
 
 it("an answer that does not match the table is a ResponseSchemaError", async () => {
