@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
-import type { Emulator } from "../../emulator";
+import { EmulatorClient, type Emulator } from "../../emulator";
 
 /** The version date the spec's examples use. */
 export const VERSION = "2024-06-01";
@@ -62,6 +62,20 @@ export async function call(emulator: Emulator, path: string, options: CallOption
     json = undefined;
   }
   return { status: response.statusCode, headers: response.headers, text, json };
+}
+
+/**
+ * Runs `use` with a typed client of the emulator's own routes (`EmulatorClient`), closed
+ * afterwards even when `use` fails. For tests of what the emulator did; tests of the wire
+ * itself (statuses, headers, hostile bytes) use {@link call}.
+ */
+export async function withEmulatorClient<T>(emulator: Emulator, use: (client: EmulatorClient) => Promise<T>): Promise<T> {
+  const client = new EmulatorClient({ baseUrl: emulator.url, apiKey: emulator.apiKey });
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
 }
 
 /** A valid endpoint form. */

@@ -1,6 +1,6 @@
 import { Problem } from "../../schemas";
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, message } from "./helpers";
+import { call, message, withEmulatorClient } from "./helpers";
 
 let emulator: Emulator;
 beforeEach(async () => {
@@ -24,7 +24,7 @@ describe("POST /v1/message_batches: success", () => {
     });
     const recorded = { id: result.json.id, stream: "transactional", created: result.json.created, messages };
     expect(emulator.batches()).toEqual([recorded]);
-    expect((await call(emulator, "/_emulator/batches")).json).toEqual([recorded]);
+    expect((await withEmulatorClient(emulator, (client) => client.listBatches())).batches).toEqual([recorded]);
   });
 
   it("accepts exactly 1,000 messages", async () => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Problem, WebhookEndpointObject, describeFieldErrors } from "../../schemas";
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, endpointForm } from "./helpers";
+import { call, endpointForm, withEmulatorClient } from "./helpers";
 
 /**
  * Every field of spec §2.2, each required with its type. Written here rather than taken from
@@ -59,9 +59,7 @@ describe("POST /v1/webhooks/endpoints: success", () => {
     expect(endpoint.updated).toBe(endpoint.created);
     expect(emulator.endpoints()).toEqual([endpoint]);
 
-    const listed = await call(emulator, "/_emulator/endpoints");
-    expect(listed.status).toBe(200);
-    expect(listed.json).toEqual([endpoint]);
+    expect(await withEmulatorClient(emulator, (client) => client.listEndpoints())).toEqual([endpoint]);
   });
 
   it("defaults format to basic and description to null; accepts cloudEvents", async () => {

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import * as readline from "node:readline";
 import { startEmulator, type Emulator } from "../../emulator";
 import { signPayload } from "../../receiver";
-import { call, endpointForm } from "../emulator/helpers";
+import { call, endpointForm, withEmulatorClient } from "../emulator/helpers";
 
 const SERVER = path.resolve(__dirname, "..", "..", "examples", "receiver", "server.js");
 const PAYMENTS_SECRET = "whsec_example_payments";
@@ -121,11 +121,13 @@ test("end to end: the emulator delivers to both paths; a redelivery is answered 
     reader.on("line", (line) => lines.push(line));
     await new Promise((resolve) => reader.once("line", resolve));
 
-    const paid = await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded", data: { id: "pay_e2e" } } });
-    const verified = await call(emulator, "/_emulator/events", { json: { type: "identity.verification.created", data: { id: "iv_e2e" } } });
-    expect([paid.json[0].status, verified.json[0].status]).toEqual([204, 204]);
-    const redelivered = await call(emulator, `/_emulator/deliveries/${paid.json[0].id}/retry`, { json: {} });
-    expect(redelivered.json).toMatchObject({ attempt: 2, status: 204, outcome: "delivered" });
+    await withEmulatorClient(emulator, async (control) => {
+      const paid = await control.emitEvent({ type: "payment.succeeded", data: { id: "pay_e2e" } });
+      const verified = await control.emitEvent({ type: "identity.verification.created", data: { id: "iv_e2e" } });
+      expect([paid.attempts[0].status, verified.attempts[0].status]).toEqual([204, 204]);
+      const redelivered = await control.retryDelivery(paid.attempts[0].id);
+      expect(redelivered).toMatchObject({ attempt: 2, status: 204, outcome: "delivered" });
+    });
 
     const until = async (text: string) => {
       for (let i = 0; i < 1000 && !lines.some((line) => line.includes(text)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
