@@ -94,8 +94,8 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-function parseJson(text: string): unknown {
-  if (text.trim() === "") return NOT_JSON;
+function parseJson(text: string, empty: boolean): unknown {
+  if (empty) return NOT_JSON;
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -122,8 +122,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 /** One attempt: send, then read the whole body (so the socket goes back to the pool), within the timeout. */
 async function attempt(config: HttpConfig, request: HttpRequest): Promise<RawResponse> {
   const controller = new AbortController();
-  const timeout = new Error(`no response within ${config.timeoutMs} ms`);
-  const timer = setTimeout(() => controller.abort(timeout), config.timeoutMs);
+  // The reason is the sentinel itself: no Error (and its stack) is built for each attempt.
+  const timer = setTimeout(() => controller.abort(ATTEMPT_TIMED_OUT), config.timeoutMs);
   const onCallerAbort = () => controller.abort(request.signal?.reason);
   request.signal?.addEventListener("abort", onCallerAbort, { once: true });
   try {
@@ -142,10 +142,11 @@ async function attempt(config: HttpConfig, request: HttpRequest): Promise<RawRes
       bodyTimeout: config.timeoutMs,
     });
     const text = await response.body.text();
-    return { status: response.statusCode, headers: response.headers, json: parseJson(text), empty: text.trim() === "" };
+    const empty = text.trim() === "";
+    return { status: response.statusCode, headers: response.headers, json: parseJson(text, empty), empty };
   } catch (error) {
     // undici rejects with the abort reason, or with its own error if it lost the race.
-    if (controller.signal.reason === timeout && !request.signal?.aborted) throw ATTEMPT_TIMED_OUT;
+    if (controller.signal.reason === ATTEMPT_TIMED_OUT && !request.signal?.aborted) throw ATTEMPT_TIMED_OUT;
     throw error;
   } finally {
     clearTimeout(timer);
