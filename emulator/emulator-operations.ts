@@ -217,6 +217,8 @@ export const EMULATOR_OPERATIONS = {
     path: "/_emulator/faults",
     params: NONE,
     query: NONE,
+    // Either form; the emulator parses with the one the body means (`parseFaultSettings`: a
+    // script when it has `script`), so its errors name that form's fields.
     request: z.union([ScriptedFaults, RandomFaults]),
     response: FaultSettingsSchema,
   },
