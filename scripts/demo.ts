@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
-import { startEmulator, type Emulator } from "../emulator";
+import { EmulatorClient, startEmulator, type Emulator } from "../emulator";
 import { createPackedProject } from "../engine/packed-project";
 import { LocalStack } from "../engine/local-engine";
 import type { EngineResult } from "../engine/plan";
@@ -83,12 +83,14 @@ function printOutputs(outputs: Record<string, unknown>): void {
 }
 
 async function emitEvent(emulator: Emulator, type: string): Promise<void> {
-  const response = await fetch(`${emulator.url}/_emulator/events`, {
-    method: "POST",
-    headers: { authorization: `Basic ${Buffer.from(`${emulator.apiKey}:`).toString("base64")}`, "content-type": "application/json" },
-    body: JSON.stringify({ type, data: { amount: 1200, currency: "KES" } }),
-  });
-  if (!response.ok) throw new Error(`emitting ${type} failed: HTTP ${response.status}`);
+  const control = new EmulatorClient({ baseUrl: emulator.url, apiKey: emulator.apiKey });
+  try {
+    await control.emitEvent({ type, data: { amount: 1200, currency: "KES" } });
+  } catch (error) {
+    throw new Error(`emitting ${type} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  } finally {
+    await control.close();
+  }
 }
 
 function hasPulumiCli(): boolean {
