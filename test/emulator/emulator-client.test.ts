@@ -52,10 +52,13 @@ it("emits an event (its first attempts, id and retry schedule), lists events and
   ]);
   expect(await client.listEvents()).toEqual(emulator.events());
   await client.emitEvent({ type: "payment.succeeded" });
-  expect(await client.listDeliveries({ event: emitted.eventId })).toEqual(emitted.attempts);
-  expect(await client.listDeliveries()).toEqual(emulator.deliveries());
-
+  expect((await client.listDeliveries({ event: emitted.eventId })).attempts).toEqual(emitted.attempts);
+  const all = await client.listDeliveries();
+  expect(all).toEqual({ attempts: emulator.deliveries(), recorded: 2 });
+  // Only what was recorded since a listing: the retry below, one attempt.
   const retried = await client.retryDelivery(emitted.attempts[0].id);
+  expect(await client.listDeliveries({ after: all.recorded })).toEqual({ attempts: [retried], recorded: 3 });
+
   expect(retried).toMatchObject({ id: emitted.attempts[0].id, attempt: 2, trigger: "manual", status: 200, outcome: "delivered" });
   expect(receiver.received).toHaveLength(3);
 });
@@ -77,6 +80,7 @@ it("checks its input with the table's schemas before any request", async () => {
     // The emulator would refuse these too (400, an ApiError): the client does first.
     () => client.listBatches({ limit: 0 }),
     () => client.listBatches({ limit: 10_001 }),
+    () => client.listDeliveries({ after: -1 }),
   ]) {
     const error = await attempt().catch((thrown: unknown) => thrown);
     expect(isValidationError(error)).toBe(true);
