@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource } from "../client/settings";
-import type { ResourceKind, ResourceRuntime } from "./runtime";
+import type { ResourceRuntime } from "./kinds/define-kind";
 
 type Props = Record<string, unknown>;
 
@@ -14,7 +14,7 @@ type Props = Record<string, unknown>;
  * Config from `configure` is kept on `this`: a module-level variable would be serialized
  * separately into each method and never seen by the others.
  */
-export function createProviderShell(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+export function createProviderShell(kind: string): pulumi.dynamic.ResourceProvider {
   const runtime = (): ResourceRuntime => require("pulumi-messaging/dist/provider/runtime").runtimes[kind];
   return {
     async configure(this: { config?: ConfigSource }, req: pulumi.dynamic.ConfigureRequest) {

@@ -1,8 +1,5 @@
 /** The MessageBatch kind: its schemas and runtime, as every consumer reads them. */
-import type { z } from "zod";
-import type { Assert, SameType } from "../../../schemas/same-type";
-import { defineKind, type ClassOutputs, type PlainArgs } from "../define-kind";
-import type { MessageBatch, MessageBatchArgs } from "./resource";
+import { defineKind } from "../define-kind";
 import * as runtime from "./runtime";
 import { MessageBatchInputs, MessageBatchState } from "./schema";
 
@@ -17,7 +14,3 @@ export const messageBatch = defineKind({
   state: MessageBatchState,
   runtime,
 });
-
-// The class's outputs and Args, checked against the schemas at compile time.
-type _Outputs = Assert<SameType<ClassOutputs<MessageBatch, typeof MessageBatchState>, z.output<typeof MessageBatchState>>>;
-type _Args = Assert<SameType<PlainArgs<MessageBatchArgs>, z.input<typeof MessageBatchInputs>>>;

@@ -1,8 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { Assert, SameType } from "../../../schemas/same-type";
 import type { Message } from "../../../schemas/types";
 import { refuseImport, resourceProps, warnIfApiKeyNotSecret, withSecretOutputs } from "../../resource-options";
 import { createProviderShell } from "../../shell";
+import type { ClassOutputs, PlainArgs } from "../define-kind";
 import { messageBatch } from ".";
+import type { MessageBatchInputs, MessageBatchState } from "./schema";
 
 /**
  * Inputs of a {@link MessageBatch}. Changing any of them replaces the batch: it is sent
@@ -40,3 +44,7 @@ export class MessageBatch extends pulumi.dynamic.Resource {
     super(provider, name, resourceProps(messageBatch, args), withSecretOutputs(messageBatch, { ...opts }), "messaging", messageBatch.name);
   }
 }
+
+// The class's outputs and Args, checked against the kind's schemas at compile time.
+type _Outputs = Assert<SameType<ClassOutputs<MessageBatch, typeof MessageBatchState>, z.output<typeof MessageBatchState>>>;
+type _Args = Assert<SameType<PlainArgs<MessageBatchArgs>, z.input<typeof MessageBatchInputs>>>;

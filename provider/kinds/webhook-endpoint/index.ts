@@ -1,8 +1,5 @@
 /** The WebhookEndpoint kind: its schemas and runtime, as every consumer reads them. */
-import type { z } from "zod";
-import type { Assert, SameType } from "../../../schemas/same-type";
-import { defineKind, type ClassOutputs, type PlainArgs } from "../define-kind";
-import type { WebhookEndpoint, WebhookEndpointArgs } from "./resource";
+import { defineKind } from "../define-kind";
 import * as runtime from "./runtime";
 import { WebhookEndpointInputs, WebhookEndpointState } from "./schema";
 
@@ -18,7 +15,3 @@ export const webhookEndpoint = defineKind({
   state: WebhookEndpointState,
   runtime,
 });
-
-// The class's outputs and Args, checked against the schemas at compile time.
-type _Outputs = Assert<SameType<ClassOutputs<WebhookEndpoint, typeof WebhookEndpointState>, z.output<typeof WebhookEndpointState>>>;
-type _Args = Assert<SameType<PlainArgs<WebhookEndpointArgs>, z.input<typeof WebhookEndpointInputs>>>;

@@ -1,8 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import type { Assert, SameType } from "../../../schemas/same-type";
 import { IDEMPOTENCY_SCOPE } from "../../protocol";
 import { refuseImport, resourceProps, resourceScope, warnIfApiKeyNotSecret, withSecretOutputs } from "../../resource-options";
 import { createProviderShell } from "../../shell";
+import type { ClassOutputs, PlainArgs } from "../define-kind";
 import { webhookEndpoint } from ".";
+import type { WebhookEndpointInputs, WebhookEndpointState } from "./schema";
 
 /**
  * Inputs of a {@link WebhookEndpoint}. Changing `url`, `events`, `format` or `description`
@@ -60,3 +64,7 @@ export class WebhookEndpoint extends pulumi.dynamic.Resource {
     );
   }
 }
+
+// The class's outputs and Args, checked against the kind's schemas at compile time.
+type _Outputs = Assert<SameType<ClassOutputs<WebhookEndpoint, typeof WebhookEndpointState>, z.output<typeof WebhookEndpointState>>>;
+type _Args = Assert<SameType<PlainArgs<WebhookEndpointArgs>, z.input<typeof WebhookEndpointInputs>>>;
