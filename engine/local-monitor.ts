@@ -13,7 +13,7 @@ import { goPropertyValue, NATIVE_PACKAGE, registerNativeProvider } from "./nativ
 import { ProviderHost, ResourceInitError } from "./provider-host";
 import type { ProviderPlugin } from "./provider-plugin";
 import { markSecretOutputs, plainProps, wrapSecret } from "./secrets";
-import type { ResourceState, StackState } from "./state";
+import { defaultProviderState, type ResourceState, type StackState } from "./state";
 import { deleteStep, firstCall, refusal, stepFor, stepWithoutProvider, type Registration, type UnmodelledOption } from "./step-rules";
 
 type Props = Record<string, unknown>;
@@ -281,20 +281,7 @@ export class LocalMonitor {
     const id = old?.id ?? (preview ? UNKNOWN_ID : randomUUID());
     const op = stepWithoutProvider(old?.outputs, inputs);
     this.steps.push({ op, urn, type: DYNAMIC_PROVIDER_TYPE, name: "default", id });
-    this.registered.set(urn, {
-      urn,
-      type: DYNAMIC_PROVIDER_TYPE,
-      name: "default",
-      parent: "",
-      custom: true,
-      id,
-      provider: "",
-      inputs,
-      outputs: inputs,
-      initErrors: [],
-      retainOnDelete: false,
-      protect: false,
-    });
+    this.registered.set(urn, defaultProviderState(urn, DYNAMIC_PROVIDER_TYPE, id, inputs));
     this.providerRef = `${urn}::${id}`;
     return this.providerRef;
   }

@@ -10,7 +10,7 @@ import type { PlanStep, StepOp } from "./plan";
 import type { HostDiff } from "./provider-host";
 import { lookPath, type ProviderPlugin } from "./provider-plugin";
 import { isSecretWrapper, markSecretOutputs, plainProps, wrapSecret } from "./secrets";
-import type { ResourceState, StackState } from "./state";
+import { defaultProviderState, type ResourceState, type StackState } from "./state";
 import { generateUrn } from "./urn";
 import { sameProperties } from "./properties";
 
@@ -131,20 +131,7 @@ export async function registerNativeProvider(options: {
   );
   const id = old?.id ?? (preview ? UNKNOWN_ID : randomUUID());
   return {
-    state: {
-      urn,
-      type,
-      name: "default",
-      parent: "",
-      custom: true,
-      id,
-      provider: "",
-      inputs,
-      outputs: inputs,
-      initErrors: [],
-      retainOnDelete: false,
-      protect: false,
-    },
+    state: defaultProviderState(urn, type, id, inputs),
     step: { op, urn, type, name: "default", id },
     acceptsSecrets: answer.acceptSecrets,
   };

@@ -31,6 +31,27 @@ export interface ResourceState {
   delete?: true;
 }
 
+/**
+ * A default provider's state: a custom resource named `default` with no parent and no provider
+ * of its own, whose outputs are its inputs (registry.go `Create` returns the inputs as outputs).
+ */
+export function defaultProviderState(urn: string, type: string, id: string, inputs: Props): ResourceState {
+  return {
+    urn,
+    type,
+    name: "default",
+    parent: "",
+    custom: true,
+    id,
+    provider: "",
+    inputs,
+    outputs: inputs,
+    initErrors: [],
+    retainOnDelete: false,
+    protect: false,
+  };
+}
+
 export interface StackState {
   /** In dependency order: a resource after its parent and its provider. */
   resources: ResourceState[];
