@@ -18,9 +18,11 @@ export function refuseImport(kind: string, name: string, opts: pulumi.CustomReso
 }
 
 /**
- * The resource's place in the stack: `<project>/<stack>/<name>` for a top-level resource
- * (the form earlier releases recorded), the parent's URN and the name under a parent, so
- * two same-named resources under different components never share a scope.
+ * The resource's place in the stack: `<project>/<stack>/<name>` for a top-level resource, the
+ * parent's URN and the name under a parent, so two same-named resources under different
+ * components never share a scope. Part of the idempotency keys of a create (an endpoint's,
+ * a batch's calls): its form must never change, and the plugin derives the same from the URN
+ * (`plugin/idempotency-scope.ts`).
  */
 export function resourceScope(name: string, opts: pulumi.CustomResourceOptions | undefined): pulumi.Input<string> {
   const parent = opts?.parent;

@@ -2,6 +2,7 @@
 import { startFirstChunkOnlyService } from "./fake-services";
 import { useEngineSuite } from "./engine-suite";
 import { expectOk, opsByName, resourceNamed } from "./harness";
+import { forgetResource } from "./state-fixtures";
 
 const API_KEY = "sk_test_batches_71c0";
 
@@ -96,4 +97,19 @@ test("a first call processed by the service but never answered is not sent again
   expect(opsByName(second)).toEqual({ reminders: "update" });
   expect(suite.emulator.batches().length - before).toBe(1);
   expect(second.outputs.batchIds).toEqual([suite.emulator.batches().at(-1)!.id]);
+});
+
+test("a create whose outcome was never recorded (the run killed mid-send) is redone under the same keys: nothing is sent twice", async () => {
+  const stack = suite.workspace.stack(suite.project, { config: config(1001, "killed") });
+  const before = suite.emulator.batches().length;
+  const first = expectOk(await stack.up());
+  expect(suite.emulator.batches().length - before).toBe(2);
+  forgetResource(stack, "reminders");
+
+  const again = expectOk(await stack.up());
+  expect(opsByName(again)).toEqual({ reminders: "create" });
+  // The same key prefix: the service answered both calls from its record.
+  expect(again.outputs.batchId).toBe(first.outputs.batchId);
+  expect(again.outputs.batchIds).toEqual(first.outputs.batchIds);
+  expect(suite.emulator.batches().length - before).toBe(2);
 });

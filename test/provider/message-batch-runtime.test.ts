@@ -135,6 +135,31 @@ describe("every state shape this package has written", () => {
   });
 });
 
+describe("the key prefix of a new batch (mb1)", () => {
+  const scope = "proj/dev/reminders";
+  test("golden: the same resource, stream, messages and triggers get the same prefix on every create, in every version", () => {
+    expect(batch.batchKeyPrefix(scope, { stream: "transactional", messages })).toBe("mb1-ebe8e6c46e32e2a6ad90a885d49d1e70");
+    expect(batch.batchKeyPrefix(scope, { stream: "transactional", messages, triggers: ["2026-11-22"] })).toBe(
+      "mb1-5ca7545c26bf8f021a939bc62bd2a037",
+    );
+    // Key order inside a message is not part of its identity.
+    const reordered = messages.map(({ tos, body }) => ({ body, tos }));
+    expect(batch.batchKeyPrefix(scope, { stream: "transactional", messages: reordered })).toBe("mb1-ebe8e6c46e32e2a6ad90a885d49d1e70");
+  });
+  test("another resource, stack, stream, message or trigger gets another prefix; without a scope, none", () => {
+    const prefix = batch.batchKeyPrefix(scope, { stream: "transactional", messages });
+    const others = [
+      batch.batchKeyPrefix("proj/prod/reminders", { stream: "transactional", messages }),
+      batch.batchKeyPrefix("proj/dev/other", { stream: "transactional", messages }),
+      batch.batchKeyPrefix(scope, { stream: "marketing", messages }),
+      batch.batchKeyPrefix(scope, { stream: "transactional", messages: [messages[0]] }),
+      batch.batchKeyPrefix(scope, { stream: "transactional", messages, triggers: ["2"] }),
+    ];
+    expect(new Set([prefix, ...others]).size).toBe(6);
+    expect(batch.batchKeyPrefix(undefined, { stream: "transactional", messages })).toBeUndefined();
+  });
+});
+
 describe("create and update", () => {
   test("a send that stops part-way is recorded under its key prefix, with reasons and the serialized provider", async () => {
     const client = {

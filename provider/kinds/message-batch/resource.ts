@@ -2,7 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Assert, SameType } from "../../../schemas/same-type";
 import type { Message } from "../../../schemas/types";
-import { refuseImport, resourceProps, warnIfApiKeyNotSecret, withSecretOutputs } from "../../resource-options";
+import { IDEMPOTENCY_SCOPE } from "../../protocol";
+import { refuseImport, resourceProps, resourceScope, warnIfApiKeyNotSecret, withSecretOutputs } from "../../resource-options";
 import { createProviderShell } from "../../shell";
 import type { ClassOutputs, PlainArgs } from "../define-kind";
 import { messageBatch } from ".";
@@ -41,7 +42,15 @@ export class MessageBatch extends pulumi.dynamic.Resource {
   constructor(name: string, args: MessageBatchArgs, opts?: pulumi.CustomResourceOptions) {
     refuseImport(messageBatch.name, name, opts, "declare a new MessageBatch (it sends its messages when created)");
     warnIfApiKeyNotSecret();
-    super(provider, name, resourceProps(messageBatch, args), withSecretOutputs(messageBatch, { ...opts }), "messaging", messageBatch.name);
+    super(
+      provider,
+      name,
+      // The hidden scope keys the batch's calls to this resource (see `batchKeyPrefix` in ./runtime.ts).
+      resourceProps(messageBatch, args, { [IDEMPOTENCY_SCOPE]: resourceScope(name, opts) }),
+      withSecretOutputs(messageBatch, { ...opts }),
+      "messaging",
+      messageBatch.name,
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { SEND_PLANNED } from "../../../client/send-messages";
 import { isPartialSendError, UnsupportedOperationError } from "../../../errors";
@@ -7,7 +7,7 @@ import { checkKnownInputs } from "../../check-inputs";
 import type { ProviderContext } from "../../context";
 import { MESSAGE_BATCH_REPLACE_KEYS, MessageBatchInputs, MessageBatchState, RecordedMessageBatch } from "./schema";
 import { canonical, digestMatches, messagesDigest } from "../../messages-digest";
-import { containsUnknown, PROVIDER_KEY, ResourceInitFailedError } from "../../protocol";
+import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, ResourceInitFailedError } from "../../protocol";
 
 type Props = Record<string, unknown>;
 
@@ -103,10 +103,26 @@ async function send(
   }
 }
 
+/**
+ * A new batch's key prefix (and resource id), version `mb1`: the same for every create of the
+ * same resource (its place in the stack, parents included: the `idempotencyScope` input) with
+ * the same stream, messages and triggers. A create whose outcome was never recorded (the run
+ * killed mid-send, the engine's pending create cleared) is redone under the same keys, so the
+ * service answers the calls it took from its record instead of sending them again. Removing
+ * a batch and declaring it again unchanged is the same batch: change `triggers` to send again.
+ * Undefined without a scope (a program whose class registered none): a random prefix then.
+ * Pinned by a golden test; it must never change for the same inputs.
+ */
+export function batchKeyPrefix(scope: unknown, inputs: Props): string | undefined {
+  if (typeof scope !== "string" || scope === "") return undefined;
+  const identity = canonical([scope, inputs.stream, messagesDigest(inputs.messages as Message[]), inputs.triggers ?? null]);
+  return `mb1-${createHash("sha256").update(identity).digest("hex").slice(0, 32)}`;
+}
+
 export async function create(
   context: ProviderContext,
   inputs: Props,
-  idempotencyKeyPrefix: string = randomUUID(),
+  idempotencyKeyPrefix: string = batchKeyPrefix(inputs[IDEMPOTENCY_SCOPE], inputs) ?? randomUUID(),
 ): Promise<pulumi.dynamic.CreateResult<MessageBatchState>> {
   return { id: idempotencyKeyPrefix, outs: await send(context, inputs, idempotencyKeyPrefix) };
 }
