@@ -3,9 +3,10 @@
 // line against the same bytes split into 1,000 lines, through the CLI's file reader
 // (`readEntries` of dist/cli/message-file.js: line splitting, UTF-8 check, the strict JSON
 // rule, the per-message size check). The floor is `fs.readFile` plus `JSON.parse` of each line.
-// Minor page faults are printed beside each time: the one line's extra cost is memory newly
-// mapped in (V8 copies a string over 128 KiB into a large-object page of its own; the split
-// lines reuse pages), and the faults count it independently of the machine's load.
+// Minor page faults are printed beside each time: a long line's cost beyond its bytes would be
+// memory newly mapped in (V8 copies a string over 128 KiB into a large-object page of its own,
+// as JSON.parse does with the 20 MiB body; the reader takes it as a slice of the line), and the
+// faults count that independently of the machine's load.
 
 const fs = require("node:fs");
 const os = require("node:os");
@@ -107,7 +108,7 @@ function printLongLine(r, out) {
     `   JSON.parse alone (text in memory): one line ${run(r.parseSingle)}; ${SPLIT_LINES} lines ${run(r.parseSplit)}; ratio ${(r.parseSingle.ms / r.parseSplit.ms).toFixed(2)}`,
   );
   out.push(
-    "   (a string over 128 KiB is copied into a new large-object page of the V8 heap, mapped in page by page: JSON.parse of the one line must do so for its 20 MiB body; short lines reuse pages)",
+    "   (a string over 128 KiB is copied into a new large-object page of the V8 heap, mapped in page by page: JSON.parse of the one line does so for its 20 MiB body; readEntries takes it as a slice of the line, schemas/json-slices.ts)",
   );
 }
 

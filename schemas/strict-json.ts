@@ -1,4 +1,5 @@
 import { findJsonHazards, type JsonHazard } from "./json-value";
+import { parseJsonSlices } from "./json-slices";
 
 /**
  * The one JSON reading rule of the package, for every input path (emulator bodies, message
@@ -28,16 +29,22 @@ export interface StrictJsonOptions {
   readonly limit?: number;
 }
 
+// From this length a text's escape-free strings are taken as slices of it, not copies
+// (see json-slices.ts): about where V8 puts a string in pages of its own.
+const SLICE_FROM = 128 * 1024;
+
 /**
  * Parses JSON text under the package's reading rule (see the module comment): `JSON.parse`
- * for the value, then one linear pass over the text for duplicate keys and inexact numbers,
- * then {@link findJsonHazards} on the value. Never throws.
+ * (for a long text, `parseJsonSlices`, which reads the same) for the value, then one linear
+ * pass over the text for duplicate keys and inexact numbers, then {@link findJsonHazards} on
+ * the value. Never throws.
  */
 export function parseStrictJson(text: string, options: StrictJsonOptions = {}): StrictJsonResult {
   const limit = options.limit ?? 20;
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    const sliced = text.length >= SLICE_FROM ? parseJsonSlices(text) : undefined;
+    value = sliced === undefined ? JSON.parse(text) : sliced.value;
   } catch (error) {
     return { ok: false, syntax: error instanceof Error ? error.message : String(error), problems: [] };
   }

@@ -238,6 +238,13 @@ describe("the JSON reading rule in files", () => {
     await expect(entries(name, content)).rejects.toThrow(expected);
   });
 
+  it("a long line (read without copying its strings) gives the value JSON.parse gives, escapes and all", async () => {
+    const message = { tos: [A], body: `${"é漢 \"quoted\" \\ tab\t ".repeat(40_000)}end`, model: { name: "x".repeat(300_000) } };
+    const line = JSON.stringify(message);
+    const list = await entries("long.ndjson", `${line}\n`);
+    expect(list).toEqual([{ location: "line 1", source: line, value: message }]);
+  });
+
   it("a message too large for a call of its own is a problem naming the limit", async () => {
     const body = "x".repeat(10 * 1024 * 1024);
     const list = await entries("huge.ndjson", `{"tos":["${A}"],"body":"ok"}\n{"tos":["${A}"],"body":"${body}"}\n`);
