@@ -239,7 +239,7 @@ describe("the JSON reading rule in files", () => {
   });
 
   it("a long line (read without copying its strings) gives the value JSON.parse gives, escapes and all", async () => {
-    const message = { tos: [A], body: `${"é漢 \"quoted\" \\ tab\t ".repeat(40_000)}end`, model: { name: "x".repeat(300_000) } };
+    const message = { tos: [A], body: `${'é漢 "quoted" \\ tab\t '.repeat(40_000)}end`, model: { name: "x".repeat(300_000) } };
     const line = JSON.stringify(message);
     const list = await entries("long.ndjson", `${line}\n`);
     expect(list).toEqual([{ location: "line 1", source: line, value: message }]);
