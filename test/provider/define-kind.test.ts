@@ -1,6 +1,7 @@
 /**
  * A third resource kind, made as docs/architecture.md's recipe says (its schemas and runtime
- * through `defineKind`, its name added to the list `kindsByName` takes), reaches the
+ * through `defineKind`, its line added to `provider/kinds/index.ts`, whose exports the
+ * registry passes to `kindsByName`), reaches the
  * dynamic provider's shape, the TypeScript class's props and the plugin's schema and
  * dispatch by the same path as the real kinds, with nothing else written for it.
  */
@@ -43,7 +44,7 @@ const widget = defineKind({
     remove: () => undefined,
   },
 });
-// The registry's list, and the one line a third kind adds to it.
+// The registry's kinds with the third one added, as its line in provider/kinds/index.ts would.
 const kinds = Object.values(kindsByName(...Object.values(KINDS), widget));
 const URN = "urn:pulumi:dev::shop::messaging:index:Widget::front";
 
