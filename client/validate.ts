@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { ValidationError } from "../errors/messaging-error";
 import { toFieldErrors } from "../schemas/field-errors";
-import { checkMessage, InvalidMessages } from "../schemas/message-check";
+import { checkMessage, InvalidMessages, isCertainlyValidMessage } from "../schemas/message-check";
 import type { Message } from "../schemas/types";
 
 /**
@@ -31,6 +31,8 @@ export function parseMessages(items: readonly unknown[], offset: number, what = 
       continue;
     }
     const item = items[i];
+    // The common valid message, without a verdict object per message.
+    if (isCertainlyValidMessage(item)) continue;
     const verdict = checkMessage(item);
     if (!verdict.ok) invalid.addIssues(["messages", offset + i], verdict.issues);
     else if (verdict.message !== item) {

@@ -6,7 +6,6 @@
  */
 import { addFieldError, formatPath, mergeFieldErrors, toFieldErrors, type FieldErrors, type IssueLike } from "./field-errors";
 import { Message as MessageSchema } from "./message-batch";
-import { E164_PATTERN } from "./phone-number";
 import type { Message } from "./types";
 
 /** At most this many invalid messages are listed in one `ValidationError`; the rest are counted. */
@@ -128,7 +127,20 @@ function isPhoneList(value: unknown): boolean {
   if (!Array.isArray(value) || value.length === 0) return false;
   for (let i = 0; i < value.length; i++) {
     const to = value[i];
-    if (typeof to !== "string" || !E164_PATTERN.test(to)) return false;
+    if (typeof to !== "string" || !isE164(to)) return false;
+  }
+  return true;
+}
+
+/** `E164_PATTERN.test(text)` without the regex call, which costs more than the check itself. */
+export function isE164(text: string): boolean {
+  const n = text.length;
+  if (n < 8 || n > 16 || text.charCodeAt(0) !== 0x2b /* + */) return false;
+  const first = text.charCodeAt(1);
+  if (first < 0x31 || first > 0x39) return false;
+  for (let i = 2; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
   }
   return true;
 }

@@ -5,7 +5,8 @@
  */
 import { parseMessages } from "../../client/validate";
 import { checkMessage } from "../../schemas";
-import { isCertainlyValidMessage } from "../../schemas/message-check";
+import { isCertainlyValidMessage, isE164 } from "../../schemas/message-check";
+import { E164_PATTERN } from "../../schemas/phone-number";
 import { isValidationError, type ValidationError } from "../../errors";
 import { Message } from "../../schemas";
 
@@ -78,6 +79,28 @@ describe("isCertainlyValidMessage", () => {
     const verdict = checkMessage(value);
     const parsed = Message.safeParse(value);
     expect(verdict.ok).toBe(parsed.success);
+  });
+});
+
+describe("isE164", () => {
+  it("agrees with E164_PATTERN (the schema's rule) on every number of 0-17 characters built from its edge characters", () => {
+    // Each position takes a character from either side of each boundary the rule draws.
+    const alphabet = ["+", "0", "1", "9", "/", ":", " ", "a", "٣"];
+    let checked = 0;
+    const lengths = [0, 1, 2, 7, 8, 9, 15, 16, 17];
+    for (const length of lengths) {
+      for (let seed = 0; seed < 400; seed++) {
+        let text = "";
+        for (let i = 0; i < length; i++) text += alphabet[(seed * 31 + i * 7 + ((seed >> i) & 3)) % alphabet.length];
+        for (const candidate of [text, `+${text.slice(1)}`, `+1${text.slice(2)}`, `+1${"5".repeat(Math.max(0, length - 2))}`]) {
+          expect([candidate, isE164(candidate)]).toEqual([candidate, E164_PATTERN.test(candidate)]);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(lengths.length * 400 * 4);
+    for (const edge of ["+1234567", "+12345678", "+123456789012345", "+1234567890123456", "+0234567", "+12345 67", "+123456\n"])
+      expect([edge, isE164(edge)]).toEqual([edge, E164_PATTERN.test(edge)]);
   });
 });
 
