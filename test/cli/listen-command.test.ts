@@ -3,6 +3,7 @@ import { runEndpointsCommand } from "../../cli/endpoints-command";
 import { describeAttempt, runListenCommand } from "../../cli/listen-command";
 import { startEmulator, type Emulator } from "../../emulator";
 import { call, startReceiver } from "../emulator/helpers";
+import { startRefusingProxy } from "../engine/fake-services";
 import { CapturedOutput } from "./cli-output";
 
 let emulator: Emulator;
@@ -82,6 +83,36 @@ describe("messaging listen", () => {
     await second.output.until(/attempt 2 {2}→ no answer .*no more retries/);
     expect(second.output.stdout).toMatch(/attempt 1 {2}→ no answer {2}\d+ ms {2}.*ECONNREFUSED.*, retry at /);
     expect(await second.stop()).toBe(0);
+  });
+
+  it("asks only for the attempts recorded since its last listing (?after=), and prints each attempt once", async () => {
+    const proxy = await startRefusingProxy(emulator.url);
+    closers.push(() => proxy.close());
+    const listings: number[] = [];
+    proxy.alterAnswer = (answer, path) => {
+      const after = /^\/_emulator\/deliveries\?after=(\d+)$/.exec(path);
+      if (after) listings.push(Number(after[1]));
+      return answer;
+    };
+    const receiver = await startReceiver(204);
+    closers.push(() => receiver.close());
+    const url = `${receiver.url}/cursor`;
+    const run = listen(["--forward-to", url, "--events", "payment.succeeded"], env({ MESSAGING_BASE_URL: proxy.url }));
+    await run.output.until(/^ready: /m);
+    const recordedBefore = emulator.deliveries().length;
+
+    const first = await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded" } });
+    await run.output.until(new RegExp(`${first.headers["x-emulator-event-id"]}  payment\\.succeeded  attempt 1  → 204`));
+    const second = await call(emulator, "/_emulator/events", { json: { type: "payment.succeeded" } });
+    await run.output.until(new RegExp(`${second.headers["x-emulator-event-id"]}  payment\\.succeeded  attempt 1  → 204`));
+    expect(await run.stop()).toBe(0);
+
+    // Every listing carried a cursor; it never went back, and it moved past the attempts it had seen.
+    expect(listings.length).toBeGreaterThanOrEqual(3);
+    expect(listings[0]).toBe(0);
+    expect([...listings].sort((a, b) => a - b)).toEqual(listings);
+    expect(listings.at(-1)).toBeGreaterThan(recordedBefore);
+    expect(run.output.stdout.match(/attempt 1 {2}→ 204/g)).toHaveLength(2);
   });
 
   it("starts an emulator when MESSAGING_BASE_URL is not set, and closes it when stopped", async () => {
