@@ -5,17 +5,8 @@
  */
 import { parseJsonSlices } from "../../schemas/json-slices";
 import { parseStrictJson } from "../../schemas";
-
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The emulator's seeded generator: a failure names a text that repeats.
+import { mulberry32 as random } from "../../emulator/faults";
 
 const STRINGS = [
   "",
