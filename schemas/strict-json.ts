@@ -29,21 +29,33 @@ export interface StrictJsonOptions {
   readonly limit?: number;
 }
 
-// From this length a text's escape-free strings are taken as slices of it, not copies
-// (see json-slices.ts): about where V8 puts a string in pages of its own.
-const SLICE_FROM = 128 * 1024;
+// A string this long is one V8 puts in pages of its own when JSON.parse copies it; a text
+// holding one is read by parseJsonSlices, which takes it as a slice instead (see
+// json-slices.ts). Other texts keep JSON.parse, which is faster at many short strings.
+const LONG_STRING = 128 * 1024;
+
+function holdsLongString(text: string): boolean {
+  if (text.length < LONG_STRING) return false;
+  for (let start = text.indexOf('"'); start !== -1;) {
+    const end = stringEnd(text, start);
+    if (end === -1) return false;
+    if (end - start > LONG_STRING) return true;
+    start = text.indexOf('"', end + 1);
+  }
+  return false;
+}
 
 /**
  * Parses JSON text under the package's reading rule (see the module comment): `JSON.parse`
- * (for a long text, `parseJsonSlices`, which reads the same) for the value, then one linear
- * pass over the text for duplicate keys and inexact numbers, then {@link findJsonHazards} on
- * the value. Never throws.
+ * (for a text holding a string of over 128 KiB, `parseJsonSlices`, which reads the same) for
+ * the value, then one linear pass over the text for duplicate keys and inexact numbers, then
+ * {@link findJsonHazards} on the value. Never throws.
  */
 export function parseStrictJson(text: string, options: StrictJsonOptions = {}): StrictJsonResult {
   const limit = options.limit ?? 20;
   let value: unknown;
   try {
-    const sliced = text.length >= SLICE_FROM ? parseJsonSlices(text) : undefined;
+    const sliced = holdsLongString(text) ? parseJsonSlices(text) : undefined;
     value = sliced === undefined ? JSON.parse(text) : sliced.value;
   } catch (error) {
     return { ok: false, syntax: error instanceof Error ? error.message : String(error), problems: [] };
@@ -114,6 +126,8 @@ export function findTextHazards(text: string, limit = 20): JsonHazard[] {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
       const end = stringEnd(text, i);
+      // Text JSON.parse accepted closes every string; this guards the loop all the same.
+      if (end === -1) break;
       const top = depth > 0 ? stack[depth - 1] : undefined;
       if (top !== undefined && !top.array && top.expectKey) {
         const raw = text.slice(i + 1, end);
@@ -164,11 +178,12 @@ function hasExponent(text: string, from: number, to: number): boolean {
 }
 
 // Index of the quote that closes the string opening at `start`: the next quote not
-// preceded by an odd number of backslashes.
+// preceded by an odd number of backslashes; -1 when there is none.
 function stringEnd(text: string, start: number): number {
   let from = start + 1;
   for (;;) {
     const quote = text.indexOf('"', from);
+    if (quote === -1) return -1;
     let backslashes = 0;
     for (let k = quote - 1; text.charCodeAt(k) === 0x5c; k--) backslashes++;
     if (backslashes % 2 === 0) return quote;
