@@ -16,7 +16,9 @@ export const MESSAGE_ID_VERSION = "m1";
  * change of recipient, text, template or model value does.
  */
 export function messageId(message: unknown): string {
-  return hash("sha256", `pulumi-messaging message m1\n${canonicalJson(message)}`).slice(0, 32);
+  // The first 16 bytes as hex: the same text as the first 32 digits of the hex digest, but a
+  // string of its own (a slice would keep the 64-digit digest alive while the id is held).
+  return hash("sha256", `pulumi-messaging message m1\n${canonicalJson(message)}`, "buffer").toString("hex", 0, 16);
 }
 
 /** What a call's key is made of, besides its messages. */

@@ -82,6 +82,12 @@ export async function planSend(input: PlanInput): Promise<SendPlan | { invalid: 
  * validated again), each with its identity and place. Each call's source text is compared with
  * the first pass's before its last message is handed over, so a file changed in between stops
  * the send before that call goes out.
+ *
+ * Each chunk read is taken apart before its first message is handed over: the messages are
+ * kept, and the entries (source texts, places) are let go, the chunk's array emptied (the
+ * reader holds it until asked for the next chunk). The consumer waits on requests between
+ * messages, so whatever stays reachable meanwhile outlives the young generation and is
+ * collected only by a full GC: the process's peak memory follows it.
  * @throws FileChanged when the file is not what the first pass read
  */
 export async function* plannedMessages(
@@ -94,23 +100,32 @@ export async function* plannedMessages(
   let call = 0;
   let inCall = 0;
   for await (const entries of readEntries(input.file, input.format)) {
+    const messages: Message[] = [];
+    // Thrown once the messages before it are handed over, as if read one by one.
+    let changed: FileChanged | undefined;
     for (const entry of entries) {
-      if (entry.problem || ordinal >= plan.messages)
-        throw new FileChanged(`${input.file} changed since it was checked (at ${entry.location})`);
+      if (entry.problem || ordinal >= plan.messages) {
+        changed = new FileChanged(`${input.file} changed since it was checked (at ${entry.location})`);
+        break;
+      }
       if (plan.skip.has(ordinal++)) continue;
       const planned = plan.calls[call];
       sources.update(entry.source).update("\n");
       onMessage(call, messageId(entry.value), entry.location);
       if (++inCall === planned.count) {
         if (sources.digest("hex") !== planned.sourceDigest) {
-          throw new FileChanged(`${input.file} changed since it was checked (up to ${entry.location})`);
+          changed = new FileChanged(`${input.file} changed since it was checked (up to ${entry.location})`);
+          break;
         }
         sources = createHash("sha256");
         call++;
         inCall = 0;
       }
-      yield entry.value as Message;
+      messages.push(entry.value as Message);
     }
+    entries.length = 0;
+    yield* messages;
+    if (changed) throw changed;
   }
   if (ordinal !== plan.messages) throw new FileChanged(`${input.file} changed since it was checked (it now holds fewer messages)`);
 }
