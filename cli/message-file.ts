@@ -33,12 +33,14 @@ export function fileFormat(file: string, given: string | undefined): FileFormat 
 
 /**
  * Reads the messages of a file as a stream, in arrays of entries (one per chunk read), in
- * file order: NDJSON (one message a line, blank lines skipped), JSON (an array of messages,
- * or `{ "messages": [...], "stream"?: "..." }`), CSV (a header row, then `to` — numbers
- * separated by `;` — and `body`, or `template_id` and `model.<name>` columns). UTF-8 only: a
- * UTF-8 byte order mark is ignored, a UTF-16 or UTF-32 file is refused by name. Lines end
- * with LF, CRLF or a lone CR. Memory stays flat: nothing but the current chunk and entry is
- * held, and a long line costs time in proportion to its bytes.
+ * file order; each array is the caller's once yielded (the reader never touches it again, so
+ * the caller may empty it to let its entries go). NDJSON (one message a line, blank lines
+ * skipped), JSON (an array of messages, or `{ "messages": [...], "stream"?: "..." }`), CSV
+ * (a header row, then `to` — numbers separated by `;` — and `body`, or `template_id` and
+ * `model.<name>` columns). UTF-8 only: a UTF-8 byte order mark is ignored, a UTF-16 or UTF-32
+ * file is refused by name. Lines end with LF, CRLF or a lone CR. Memory stays flat: nothing
+ * but the current chunk and entry is held, and a long line costs time in proportion to its
+ * bytes.
  *
  * JSON is read under the package's JSON rule (`schemas/strict-json.ts`): a duplicate key, a
  * number a double does not read back exactly, `-0`, a number beyond ±(2^53 − 1) or out of
