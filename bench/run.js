@@ -382,11 +382,12 @@ function printReport(report) {
     );
     out.push(
       table(
-        ["wall s", "CLI peak RSS MiB", "emulator messages", "distinct", "emulator batches"],
+        ["wall s", "CLI peak RSS MiB", "floor peak RSS MiB", "emulator messages", "distinct", "emulator batches"],
         [
           [
             (sf.wallMs / 1000).toFixed(1),
             mib(sf.maxRssBytes),
+            mib(sf.floorMaxRssBytes),
             count(sf.emulatorMessages),
             count(sf.emulatorDistinctRecipients),
             count(sf.emulatorBatches),

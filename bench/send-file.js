@@ -1,9 +1,10 @@
 "use strict";
 // Section of bench/run.js: `messaging send` of a 1,000,000-line NDJSON file to an emulator
 // (its own process), as users run it; the CLI's peak RSS and wall time, then a check that the
-// emulator accepted every message exactly once.
+// emulator accepted every message exactly once. Then the floor in the same run: the same file
+// sent by `send-floor.js` to a server that only parses JSON (`minimal-server.js`).
 
-const { spawn } = require("node:child_process");
+const { fork, spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
@@ -31,10 +32,10 @@ function writeNdjson(file, count) {
   });
 }
 
-/** Runs the CLI; resolves with its exit code, output and peak RSS. */
-function runCli(args, env) {
+/** Runs a bench script printing `bench-max-rss-bytes` (the CLI under cli-max-rss.js, or the floor); resolves with its exit code, output and peak RSS. */
+function runMeasured(script, args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(__dirname, "cli-max-rss.js"), ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(__dirname, script), ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
@@ -62,16 +63,19 @@ async function sendFile({ lines, host, ask, progress, concurrency }) {
     const env = { ...process.env, MESSAGING_API_KEY: apiKey, MESSAGING_BASE_URL: url, MESSAGING_STATE_DIR: path.join(dir, "state") };
     progress(`send file: messaging send --concurrency ${concurrency}`);
     const start = now();
-    const run = await runCli(["send", "--file", file, "--concurrency", String(concurrency)], env);
+    const run = await runMeasured("cli-max-rss.js", ["send", "--file", file, "--concurrency", String(concurrency)], env);
     const wallMs = msSince(start);
     if (run.code !== 0) throw new Error(`messaging send failed (${run.code}): ${run.stderr.slice(-2000)}`);
     const stats = await ask(host, { cmd: "stats", count: true });
+    progress(`send file: the floor (send-floor.js), --concurrency ${concurrency}`);
+    const floor = await runFloor(file, concurrency, ask);
     return {
       lines,
       bytes,
       concurrency,
       wallMs,
       maxRssBytes: run.maxRssBytes,
+      floorMaxRssBytes: floor.maxRssBytes,
       emulatorBatches: stats.batchesRecorded,
       emulatorMessages: stats.messagesRecorded,
       emulatorDistinctRecipients: stats.distinctRecipients,
@@ -79,6 +83,20 @@ async function sendFile({ lines, host, ask, progress, concurrency }) {
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The floor: send-floor.js sending `file` to a parse-only server; resolves with its peak RSS. */
+async function runFloor(file, concurrency, ask) {
+  const server = fork(path.join(__dirname, "minimal-server.js"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  try {
+    const { url } = await ask(server, { cmd: "start" });
+    const run = await runMeasured("send-floor.js", [file, url, String(concurrency)], process.env);
+    if (run.code !== 0) throw new Error(`send-floor.js failed (${run.code}): ${run.stderr.slice(-2000)}`);
+    await ask(server, { cmd: "stop" });
+    return run;
+  } finally {
+    if (server.connected) server.disconnect();
   }
 }
 
