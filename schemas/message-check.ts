@@ -96,7 +96,7 @@ function locatedFieldErrors(location: ItemLocation, issues: readonly IssueLike[]
  * A precompiled check of the common valid message, for speed: true only for a plain object
  * that the `Message` schema certainly accepts as it is (`tos`: 1+ E.164 strings; exactly one
  * of a non-empty `body` or a `template` `{ id: non-empty string, model: a plain object of
- * strings, finite numbers, booleans and nulls }`; no other key). It never decides that a message is invalid: anything else goes to the zod
+ * strings, numbers JSON carries exactly, booleans and nulls }`; no other key). It never decides that a message is invalid: anything else goes to the zod
  * schema, which stays the judge of validity and the author of every error message. A test
  * holds the two to agreement on every case of the schema's tests.
  *
@@ -156,17 +156,23 @@ function isTemplate(value: unknown): boolean {
   return keys === 2 && typeof id === "string" && id.length > 0 && isFlatModel(model);
 }
 
-// The common model: a plain object of strings, finite numbers, booleans and nulls. Anything
-// else (nested values, a `__proto__` key, a number JSON cannot carry) is left to the schema.
+// The common model: a plain object of strings, numbers JSON carries exactly, booleans and
+// nulls. Anything else (nested values, a `__proto__` key, a number `JsonObject` refuses) is
+// left to the schema.
 function isFlatModel(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   for (const key in value) {
     if (!Object.hasOwn(value, key) || key === "__proto__") return false;
     const item = (value as Record<string, unknown>)[key];
-    if (typeof item === "number" ? !Number.isFinite(item) : item !== null && typeof item !== "string" && typeof item !== "boolean")
+    if (typeof item === "number" ? !isExactJsonNumber(item) : item !== null && typeof item !== "string" && typeof item !== "boolean")
       return false;
   }
   return true;
+}
+
+// The numbers `findJsonHazards` lets through: finite, not -0, within ±(2^53 − 1).
+function isExactJsonNumber(n: number): boolean {
+  return Number.isFinite(n) && !Object.is(n, -0) && Math.abs(n) <= Number.MAX_SAFE_INTEGER;
 }
 
 function isPlainObject(value: unknown): value is object {

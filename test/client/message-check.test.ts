@@ -46,6 +46,9 @@ const OTHERS: unknown[] = [
   JSON.parse(`{"tos":["${TO}"],"body":"x","__proto__":{"p":1}}`),
   JSON.parse(`{"tos":["${TO}"],"template":{"id":"t","model":{"__proto__":{"p":1}}}}`),
   { tos: [TO], template: { id: "t", model: { amount: Infinity } } },
+  { tos: [TO], template: { id: "t", model: { amount: -0 } } },
+  { tos: [TO], template: { id: "t", model: { id: 2 ** 53 } } },
+  { tos: [TO], template: { id: "t", model: { id: -1e20 } } },
   { tos: [TO], template: { id: "t", model: { when: new Date(0) } } },
   new (class Message {
     tos = [TO];
