@@ -1,4 +1,5 @@
 import { MAX_MESSAGES_PER_BATCH, MessageBatchRequest, toFieldErrors } from "../../schemas";
+import { certainBatchRequest } from "../batch-request";
 import { parseJsonBody } from "../body";
 import { randomId } from "../ids";
 import { problem, validationProblem } from "../problem-response";
@@ -25,30 +26,13 @@ export interface BatchResult {
  */
 export function createMessageBatch({ req, body, store }: RouteContext): Reply {
   const json = parseJsonBody(req, body);
-  const parsed = MessageBatchRequest.safeParse(json);
-  if (!parsed.success) {
-    const tooMany = parsed.error.issues.some(
-      (issue) => issue.code === "too_big" && issue.path.length === 1 && issue.path[0] === "messages",
-    );
-    const errors = toFieldErrors(parsed.error.issues);
-    if (tooMany) {
-      const count = (json as { messages: unknown[] }).messages.length;
-      throw problem(
-        400,
-        "batch_too_large",
-        `A batch holds at most ${MAX_MESSAGES_PER_BATCH} messages; this request has ${count}. Send the rest in further batches.`,
-        { errors },
-      );
-    }
-    throw validationProblem(errors);
-  }
-
+  const request = certainBatchRequest(json) ?? parseBatchRequest(json);
   const batch = {
     id: randomId("msba_"),
-    stream: parsed.data.stream,
+    stream: request.stream,
     created: new Date().toISOString(),
-    messageCount: parsed.data.messages.length,
-    messagesJson: JSON.stringify(parsed.data.messages),
+    messageCount: request.messages.length,
+    messagesJson: JSON.stringify(request.messages),
   };
   store.addBatch(batch);
   const result: BatchResult = {
@@ -58,6 +42,24 @@ export function createMessageBatch({ req, body, store }: RouteContext): Reply {
     messageCount: batch.messageCount,
   };
   return jsonReply(200, result);
+}
+
+/** The body as the schema reads it, or the 400 naming every bad field. */
+function parseBatchRequest(json: unknown): MessageBatchRequest {
+  const parsed = MessageBatchRequest.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const tooMany = parsed.error.issues.some((issue) => issue.code === "too_big" && issue.path.length === 1 && issue.path[0] === "messages");
+  const errors = toFieldErrors(parsed.error.issues);
+  if (tooMany) {
+    const count = (json as { messages: unknown[] }).messages.length;
+    throw problem(
+      400,
+      "batch_too_large",
+      `A batch holds at most ${MAX_MESSAGES_PER_BATCH} messages; this request has ${count}. Send the rest in further batches.`,
+      { errors },
+    );
+  }
+  throw validationProblem(errors);
 }
 
 /** This file's handlers of `OPERATIONS`, by operation name (the router checks every operation has one). */
