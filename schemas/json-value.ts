@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatPath } from "./field-errors";
+import { isExactJsonNumber } from "./json-number";
 
 /**
  * Deepest nesting of objects and arrays accepted in a JSON body or a free-form value (a
@@ -40,11 +41,10 @@ export interface FindJsonHazardsOptions {
  * file, has already become …992).
  */
 function numberHazard(v: number): string | undefined {
+  if (isExactJsonNumber(v)) return undefined;
   if (!Number.isFinite(v)) return `expected a finite number, got ${String(v)} (JSON would carry it as null)`;
   if (Object.is(v, -0)) return "expected a number other than -0 (JSON would carry it as 0)";
-  if (Math.abs(v) > Number.MAX_SAFE_INTEGER)
-    return `expected a number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (2^53 - 1), got ${String(v)}, which is not exact for JavaScript readers; send it as a string`;
-  return undefined;
+  return `expected a number from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (2^53 - 1), got ${String(v)}, which is not exact for JavaScript readers; send it as a string`;
 }
 
 function isPlainObject(value: object): boolean {

@@ -5,6 +5,7 @@
  * `sendMessages` and the `messaging send` command use these, so they agree on every message.
  */
 import { addFieldError, formatPath, mergeFieldErrors, toFieldErrors, type FieldErrors, type IssueLike } from "./field-errors";
+import { isExactJsonNumber } from "./json-number";
 import { Message as MessageSchema } from "./message-batch";
 import type { Message } from "./types";
 
@@ -168,11 +169,6 @@ function isFlatModel(value: unknown): boolean {
       return false;
   }
   return true;
-}
-
-// The numbers `findJsonHazards` lets through: finite, not -0, within ±(2^53 − 1).
-function isExactJsonNumber(n: number): boolean {
-  return Number.isFinite(n) && !Object.is(n, -0) && Math.abs(n) <= Number.MAX_SAFE_INTEGER;
 }
 
 function isPlainObject(value: unknown): value is object {

@@ -1,4 +1,5 @@
-import { findJsonHazards, type JsonHazard } from "./json-value";
+import { isExactJsonNumber } from "./json-number";
+import { MAX_JSON_DEPTH, findJsonHazards, type JsonHazard } from "./json-value";
 import { parseJsonSlices } from "./json-slices";
 
 /**
@@ -49,7 +50,8 @@ function holdsLongString(text: string): boolean {
  * Parses JSON text under the package's reading rule (see the module comment): `JSON.parse`
  * (for a text holding a string of over 128 KiB, `parseJsonSlices`, which reads the same) for
  * the value, then one linear pass over the text for duplicate keys and inexact numbers, then
- * {@link findJsonHazards} on the value. Never throws.
+ * {@link findJsonHazards} on the value. A text {@link certainlyClean} passes skips those two:
+ * they would find nothing. Never throws.
  */
 export function parseStrictJson(text: string, options: StrictJsonOptions = {}): StrictJsonResult {
   const limit = options.limit ?? 20;
@@ -60,6 +62,7 @@ export function parseStrictJson(text: string, options: StrictJsonOptions = {}): 
   } catch (error) {
     return { ok: false, syntax: error instanceof Error ? error.message : String(error), problems: [] };
   }
+  if (certainlyClean(text, value)) return { ok: true, value };
   const problems = findTextHazards(text, limit);
   if (problems.length < limit) {
     const seen = new Set(problems.map((p) => pathKey(p.path)));
@@ -68,6 +71,86 @@ export function parseStrictJson(text: string, options: StrictJsonOptions = {}): 
     }
   }
   return problems.length === 0 ? { ok: true, value } : { ok: false, problems };
+}
+
+/**
+ * True only when neither {@link findTextHazards} on `text` nor {@link findJsonHazards} on
+ * `value` (what `text` parses to) would find anything: the common case, answered without
+ * building a key, a path or a frame. Anything else, false, goes to those two, which say what
+ * and where. Duplicate keys are found by counting: each member of an object is one colon
+ * outside the strings of the text, and an object holds one own key per distinct name, so the
+ * text's colons and the value's keys are as many only when no object repeats a name.
+ * `test/schemas/strict-json.test.ts` holds it to the two on generated and hostile texts.
+ * @internal exported for that test
+ */
+export function certainlyClean(text: string, value: unknown): boolean {
+  const members = textMembers(text);
+  return members !== -1 && valueMembers(value, 1) === members;
+}
+
+// The members of the objects in `text` (JSON that JSON.parse accepted), or -1 when a number
+// might not read back exactly; numbers as findTextHazards looks at them.
+function textMembers(text: string): number {
+  let members = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i = stringEnd(text, i) + 1;
+    } else if (c === 0x3a /* : */) {
+      members++;
+      i++;
+    } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      let j = i + 1;
+      while (j < n && isNumberChar(text.charCodeAt(j))) j++;
+      if ((j - i > 15 || hasExponent(text, i, j)) && numberProblem(text.slice(i, j)) !== undefined) return -1;
+      i = j;
+    } else {
+      i++;
+    }
+  }
+  return members;
+}
+
+// The own keys of every object in `value`, or -1 where findJsonHazards might find something:
+// a number JSON does not carry exactly, nesting deeper than MAX_JSON_DEPTH (so the recursion
+// is bounded), a hole, an object that is not plain, a `__proto__` key, an inherited key, or
+// anything that is not a JSON value (an `undefined` member included, though findJsonHazards
+// lets that one through).
+function valueMembers(value: unknown, depth: number): number {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return 0;
+    case "number":
+      return isExactJsonNumber(value) ? 0 : -1;
+    case "object":
+      break;
+    default:
+      return -1;
+  }
+  if (value === null) return 0;
+  if (depth > MAX_JSON_DEPTH) return -1;
+  let members = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) return -1;
+      const inner = valueMembers(value[i], depth + 1);
+      if (inner === -1) return -1;
+      members += inner;
+    }
+    return members;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return -1;
+  for (const key in value) {
+    if (key === "__proto__" || !Object.hasOwn(value, key)) return -1;
+    const inner = valueMembers((value as Record<string, unknown>)[key], depth + 1);
+    if (inner === -1) return -1;
+    members += 1 + inner;
+  }
+  return members;
 }
 
 function pathKey(path: readonly PropertyKey[]): string {

@@ -1,6 +1,17 @@
 /** The one JSON reading rule (`parseStrictJson`) and UTF-8 decoding (`decodeUtf8Text`): exact, or refused by path and reason. */
 import { jsonByteLength } from "../../schemas/json-size";
-import { decodeUtf8Text, findTextHazards, jsonHazardField, numberProblem, parseStrictJson, wideEncoding } from "../../schemas";
+import { parseJsonSlices } from "../../schemas/json-slices";
+import { certainlyClean } from "../../schemas/strict-json";
+import {
+  decodeUtf8Text,
+  findJsonHazards,
+  findTextHazards,
+  jsonHazardField,
+  numberProblem,
+  parseStrictJson,
+  wideEncoding,
+} from "../../schemas";
+import { HOSTILE_CASES } from "../hostile/cases";
 
 /** `field: message` of each problem, or "ok" / "syntax". */
 function verdict(text: string): string[] | "ok" | "syntax" {
@@ -41,6 +52,120 @@ describe("parseStrictJson (its refusals and what it keeps, row by row, are in te
 
   it("scans text whose strings hold many escaped quotes in one pass", () => {
     expect(findTextHazards(`{"a":"${'\\"'.repeat(100_000)}","a":1}`)).toHaveLength(1);
+  });
+});
+
+describe("certainlyClean: the short way through parseStrictJson finds nothing the long way would", () => {
+  // A seeded generator (mulberry32), so a failure names a reproducible text.
+  let state = 20_261_124;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+  // Keys that collide once decoded ("a" and "\u0061"), strings that hold colons, quotes and backslashes.
+  const KEYS = ['"a"', '"b"', '"\\u0061"', '"tos"', '"__proto__"', '"1"', '"a:b"', '":"', '"\\""', '"x\\\\"', '"constructor"'];
+  const STRINGS = ['""', '"x"', '":"', '"a\\":1"', '"\\\\"', '"+254712345678"', '"1e400"', '"{\\"a\\":1}"'];
+  const NUMBERS = [
+    "0",
+    "-0",
+    "7",
+    "-12",
+    "3.25",
+    "1e3",
+    "1E-3",
+    "2.5e+10",
+    "1e400",
+    "-1e400",
+    "1e-400",
+    "9007199254740991",
+    "9007199254740993",
+    "9007199254740994",
+    "0.10000000000000001",
+    "123456789012345",
+    "-0.0e5",
+    "100E-2",
+  ];
+  const SPACE = ["", "", "", " ", "\n", "\t"];
+
+  function text(depth: number): string {
+    const ws = () => pick(SPACE);
+    const kind = depth > 34 ? pick([0, 1, 2]) : depth > 3 && random() < 0.9 ? pick([0, 1, 2]) : pick([0, 1, 2, 3, 4, 4, 5]);
+    if (kind === 0) return pick(STRINGS);
+    if (kind === 1) return pick(NUMBERS);
+    if (kind === 2) return pick(["true", "false", "null"]);
+    if (kind === 5) {
+      // Nesting around MAX_JSON_DEPTH (32), counted from here.
+      const levels = 28 + Math.floor(random() * 8) - depth;
+      return pick([`${"[".repeat(levels)}1${"]".repeat(levels)}`, `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`]);
+    }
+    const size = Math.floor(random() * 4);
+    if (kind === 3) return `[${Array.from({ length: size }, () => `${ws()}${text(depth + 1)}${ws()}`).join(",")}]`;
+    return `{${Array.from({ length: size }, () => `${ws()}${pick(KEYS)}${ws()}:${ws()}${text(depth + 1)}`).join(",")}${ws()}}`;
+  }
+
+  // Refused where the long way refuses: both finders find nothing whenever the check says clean.
+  function agree(source: string, read: (text: string) => unknown = JSON.parse): "clean" | "left" | "not JSON" {
+    let value: unknown;
+    try {
+      value = read(source);
+    } catch {
+      return "not JSON";
+    }
+    if (!certainlyClean(source, value)) return "left";
+    expect({ source, text: findTextHazards(source), value: findJsonHazards(value) }).toEqual({ source, text: [], value: [] });
+    return "clean";
+  }
+
+  it("on 20,000 generated texts, with duplicate keys, inexact numbers, -0, __proto__ and deep nesting among them", () => {
+    const ways = { clean: 0, left: 0, hazards: 0 };
+    for (let i = 0; i < 20_000; i++) {
+      const source = text(1);
+      const way = agree(source);
+      if (way === "clean") ways.clean++;
+      else if (way === "left") {
+        const value = JSON.parse(source) as unknown;
+        if (findTextHazards(source).length + findJsonHazards(value).length > 0) ways.hazards++;
+        else ways.left++;
+      }
+    }
+    expect(ways.clean).toBeGreaterThan(3000);
+    expect(ways.hazards).toBeGreaterThan(3000);
+  });
+
+  it("on long texts read by parseJsonSlices, a duplicate key among 10,000 objects included", () => {
+    const item = (i: number) => `{"tos":["+2547${String(10_000_000 + i)}"],"body":"Your code is ${i}: fine"}`;
+    const items = Array.from({ length: 10_000 }, (_, i) => item(i));
+    const clean = `{"stream":"transactional","messages":[${items.join(",")}]}`;
+    expect(clean.length).toBeGreaterThan(128 * 1024);
+    const read = (source: string) => parseJsonSlices(source)?.value;
+    expect(agree(clean, read)).toBe("clean");
+    for (const flaw of ['"body":"x","body"', '"tos":[-0],"x"', '"tos":[1e400],"x"', '"__proto__":{},"x"']) {
+      const flawed = clean.replace(`"body":"Your code is 5000: fine"`, `${flaw}:"y"`);
+      expect(agree(flawed, read)).toBe("left");
+      expect(parseStrictJson(flawed).ok).toBe(false);
+    }
+  });
+
+  it("on every JSON text of the hostile-input table, refusing each text it refuses", () => {
+    let texts = 0;
+    for (const row of HOSTILE_CASES) {
+      const source =
+        row.via === "parseStrictJson"
+          ? row.text
+          : row.via === "emulator" && typeof row.options.body === "string"
+            ? row.options.body
+            : row.via === "parseEvent" && typeof row.body === "string"
+              ? row.body
+              : undefined;
+      if (source === undefined) continue;
+      texts++;
+      if (agree(source) === "clean") expect(parseStrictJson(source).ok).toBe(true);
+    }
+    expect(texts).toBeGreaterThan(30);
   });
 });
 
