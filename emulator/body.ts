@@ -122,11 +122,16 @@ export function decodeUtf8(bytes: Buffer, title: "malformed_json" | "malformed_f
  * deeper than `MAX_JSON_DEPTH`).
  */
 export function parseJsonBody(req: IncomingMessage, bytes: Buffer): unknown {
+  return readJsonBody(req, bytes).value;
+}
+
+/** {@link parseJsonBody}, with the body's text as decoded (a leading byte order mark dropped). */
+export function readJsonBody(req: IncomingMessage, bytes: Buffer): { readonly text: string; readonly value: unknown } {
   requireMediaType(req, JSON_CONTENT_TYPE);
   const text = decodeUtf8(bytes, "malformed_json");
   if (text.trim() === "") throw problem(400, "malformed_json", "The request body is empty; expected a JSON object.");
   const parsed = parseStrictJson(text);
-  if (parsed.ok) return parsed.value;
+  if (parsed.ok) return { text, value: parsed.value };
   if (parsed.syntax !== undefined) throw problem(400, "malformed_json", `The request body is not valid JSON: ${parsed.syntax}`);
   const errors: FieldErrors = {};
   for (const hazard of parsed.problems) addFieldError(errors, jsonHazardField(hazard), hazard.message);

@@ -176,7 +176,9 @@ export function renderLive(data: InspectorData): string {
           <td>${b.stream}</td>
           <td>${b.created}</td>
           <td>${b.messageCount}</td>
-          <td data-field="messages">${payload(b.messagesJson, `GET /_emulator/batches?after=… (or ?limit=N)`, `batch-${b.id}`)}</td>
+          <td data-field="messages">
+            ${payload(b.messagesJson.toString(), `GET /_emulator/batches?after=… (or ?limit=N)`, `batch-${b.id}`)}
+          </td>
         </tr>`,
     ),
     "No batches yet.",

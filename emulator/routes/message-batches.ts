@@ -1,7 +1,9 @@
 import { MAX_MESSAGES_PER_BATCH, MessageBatchRequest, toFieldErrors } from "../../schemas";
 import { certainBatchRequest } from "../batch-request";
-import { parseJsonBody } from "../body";
+import { readJsonBody } from "../body";
 import { randomId } from "../ids";
+import { verbatimMessagesText } from "../messages-text";
+import { StoredText } from "../stored-text";
 import { problem, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { OperationHandlers, RouteContext } from "../route-context";
@@ -25,14 +27,17 @@ export interface BatchResult {
  * 413); any other invalid field is 400 `validation_failed`. Both name every bad field.
  */
 export function createMessageBatch({ req, body, store }: RouteContext): Reply {
-  const json = parseJsonBody(req, body);
-  const request = certainBatchRequest(json) ?? parseBatchRequest(json);
+  const { text, value } = readJsonBody(req, body);
+  const certain = certainBatchRequest(value);
+  const request = certain ?? parseBatchRequest(value);
+  // Taken as parsed, the messages are in the body as JSON.stringify would write them, or not.
+  const verbatim = certain === undefined ? undefined : verbatimMessagesText(text, body);
   const batch = {
     id: randomId("msba_"),
     stream: request.stream,
     created: new Date().toISOString(),
     messageCount: request.messages.length,
-    messagesJson: JSON.stringify(request.messages),
+    messagesJson: verbatim ?? StoredText.of(JSON.stringify(request.messages)),
   };
   store.addBatch(batch);
   const result: BatchResult = {

@@ -1,6 +1,7 @@
 /** The emulator's memory is bounded: stored batches, idempotency keys. */
 import { BatchStore, batchBytes } from "../../emulator/batch-store";
 import { IdempotencyStore } from "../../emulator/idempotency";
+import { StoredText } from "../../emulator/stored-text";
 import { EmulatorStore, type RecordedWebhookEndpoint, type StoredBatch } from "../../emulator/store";
 import { startEmulator } from "../../emulator";
 import { call, endpointForm, message } from "./helpers";
@@ -10,7 +11,7 @@ const batch = (id: string, count: number): StoredBatch => ({
   stream: "s",
   created: "2026-01-01T00:00:00.000Z",
   messageCount: count,
-  messagesJson: JSON.stringify(Array.from({ length: count }, (_, i) => message(i))),
+  messagesJson: StoredText.of(JSON.stringify(Array.from({ length: count }, (_, i) => message(i)))),
 });
 
 describe("BatchStore", () => {

@@ -1,0 +1,36 @@
+/**
+ * Text the emulator keeps for a long time (a batch's messages), held in a `Buffer` rather
+ * than as a JavaScript string. Under load a stored string of tens of kilobytes is copied by
+ * the young-generation collector before it settles, and with a few hundred of them kept the
+ * collections took longer than everything else per batch (bench section 5: the same load
+ * keeping strings spent about 3 times the CPU of keeping buffers, most of it in collection).
+ * A buffer's bytes live outside the JavaScript heap: the collector moves only its handle.
+ *
+ * ASCII text is kept one byte per character, any other text as UTF-16 (two bytes per code
+ * unit), so what is kept never exceeds what the byte budget counts for it (`stored-bytes.ts`:
+ * 2 per code unit).
+ */
+export class StoredText {
+  private constructor(
+    private readonly bytes: Buffer,
+    private readonly encoding: "latin1" | "utf16le",
+    /** Length of the text in UTF-16 code units, as `string.length` gives it. */
+    readonly length: number,
+  ) {}
+
+  /** Keeps a copy of `text`. */
+  static of(text: string): StoredText {
+    const ascii = Buffer.byteLength(text, "utf8") === text.length;
+    return new StoredText(Buffer.from(text, ascii ? "latin1" : "utf16le"), ascii ? "latin1" : "utf16le", text.length);
+  }
+
+  /** Keeps a copy of `bytes[start, end)`, which the caller knows to be ASCII. */
+  static ofAscii(bytes: Buffer, start: number, end: number): StoredText {
+    return new StoredText(Buffer.from(bytes.subarray(start, end)), "latin1", end - start);
+  }
+
+  /** The text. */
+  toString(): string {
+    return this.bytes.toString(this.encoding);
+  }
+}
