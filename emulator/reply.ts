@@ -58,9 +58,9 @@ export function isStreamed(reply: Reply | StreamedReply): reply is StreamedReply
 /** Writes a reply. Headers set earlier on `res` (the request id) are kept. */
 export function writeReply(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
-  const body = Buffer.from(reply.body, "utf8");
-  res.writeHead(reply.status, { ...reply.headers, ...extraHeaders, "Content-Length": String(body.length) });
-  res.end(body);
+  res.writeHead(reply.status, { ...reply.headers, ...extraHeaders, "Content-Length": String(Buffer.byteLength(reply.body, "utf8")) });
+  // A string goes out in one write with the head; a Buffer would be a second chunk (writev).
+  res.end(reply.body, "utf8");
 }
 
 // Pieces are gathered up to this size before a write, and the loop is given back after each write.
