@@ -11,6 +11,7 @@ import {
   parseStrictJson,
   wideEncoding,
 } from "../../schemas";
+import { mulberry32 } from "../../emulator/faults";
 import { HOSTILE_CASES } from "../hostile/cases";
 
 /** `field: message` of each problem, or "ok" / "syntax". */
@@ -56,15 +57,8 @@ describe("parseStrictJson (its refusals and what it keeps, row by row, are in te
 });
 
 describe("certainlyClean: the short way through parseStrictJson finds nothing the long way would", () => {
-  // A seeded generator (mulberry32), so a failure names a reproducible text.
-  let state = 20_261_124;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // The emulator's seeded generator, so a failure names a reproducible text.
+  const random = mulberry32(20_261_124);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   // Keys that collide once decoded ("a" and "\u0061"), strings that hold colons, quotes and backslashes.
   const KEYS = ['"a"', '"b"', '"\\u0061"', '"tos"', '"__proto__"', '"1"', '"a:b"', '":"', '"\\""', '"x\\\\"', '"constructor"'];
