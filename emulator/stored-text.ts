@@ -8,7 +8,9 @@
  *
  * ASCII text is kept one byte per character, any other text as UTF-16 (two bytes per code
  * unit), so what is kept never exceeds what the byte budget counts for it (`stored-bytes.ts`:
- * 2 per code unit).
+ * 2 per code unit). Each text has memory of its own (`allocUnsafeSlow`, then filled): a slice
+ * of Node's shared pool would keep the whole pool alive for a short text, and
+ * `Buffer.from(buffer)` copies byte by byte in JavaScript.
  */
 export class StoredText {
   private constructor(
@@ -20,13 +22,17 @@ export class StoredText {
 
   /** Keeps a copy of `text`. */
   static of(text: string): StoredText {
-    const ascii = Buffer.byteLength(text, "utf8") === text.length;
-    return new StoredText(Buffer.from(text, ascii ? "latin1" : "utf16le"), ascii ? "latin1" : "utf16le", text.length);
+    const encoding = Buffer.byteLength(text, "utf8") === text.length ? "latin1" : "utf16le";
+    const bytes = Buffer.allocUnsafeSlow(encoding === "latin1" ? text.length : 2 * text.length);
+    bytes.write(text, encoding);
+    return new StoredText(bytes, encoding, text.length);
   }
 
   /** Keeps a copy of `bytes[start, end)`, which the caller knows to be ASCII. */
   static ofAscii(bytes: Buffer, start: number, end: number): StoredText {
-    return new StoredText(Buffer.from(bytes.subarray(start, end)), "latin1", end - start);
+    const copy = Buffer.allocUnsafeSlow(end - start);
+    bytes.copy(copy, 0, start, end);
+    return new StoredText(copy, "latin1", end - start);
   }
 
   /** The text. */
