@@ -38,6 +38,9 @@ const EMULATOR_HANDLERS: { readonly [Name in EmulatorOperationName]: RouteHandle
 
 type Route = { readonly template: string; readonly methods: Readonly<Record<string, RouteHandler>> };
 
+/** A route with its template split once: each segment a literal, or the name of a `{name}` parameter. */
+type CompiledRoute = Route & { readonly segments: ReadonlyArray<{ readonly literal: string } | { readonly param: string }> };
+
 /** The routes of a table of operations, operations on one path sharing a route. */
 function routesOf<Name extends string>(
   table: Readonly<Record<Name, { readonly method: string; readonly path: string }>>,
@@ -57,12 +60,18 @@ function routesOf<Name extends string>(
  * Every route: a path template (`{name}` matches one segment) and its handlers by method.
  * The inspector page is HTML for a browser, not an operation of either table.
  */
-const ROUTES: ReadonlyArray<Route> = [
+const ROUTES: ReadonlyArray<CompiledRoute> = [
   ...routesOf(OPERATIONS, OPERATION_HANDLERS),
   { template: "/_emulator", methods: { GET: showInspector } },
   { template: "/_emulator/", methods: { GET: showInspector } },
   ...routesOf(EMULATOR_OPERATIONS, EMULATOR_HANDLERS),
-];
+].map((route) => ({
+  ...route,
+  segments: route.template.split("/").map((segment) => {
+    const name = /^\{(\w+)\}$/.exec(segment)?.[1];
+    return name === undefined ? { literal: segment } : { param: name };
+  }),
+}));
 
 /** Result of {@link matchRoute}. */
 export type RouteMatch =
@@ -70,24 +79,24 @@ export type RouteMatch =
   | { readonly kind: "method_not_allowed"; readonly allow: string[] }
   | { readonly kind: "not_found" };
 
-// The template's `{name}` values when `path` fits it, else undefined.
-function fit(template: string, path: string): Record<string, string> | undefined {
-  const want = template.split("/");
-  const got = path.split("/");
+// The route's `{name}` values when the path's segments fit its template, else undefined.
+function fit(route: CompiledRoute, got: readonly string[]): Record<string, string> | undefined {
+  const want = route.segments;
   if (want.length !== got.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
-    const name = /^\{(\w+)\}$/.exec(want[i])?.[1];
-    if (name !== undefined && got[i] !== "") params[name] = got[i];
-    else if (want[i] !== got[i]) return undefined;
+    const segment = want[i];
+    if ("param" in segment && got[i] !== "") params[segment.param] = got[i];
+    else if (!("literal" in segment) || segment.literal !== got[i]) return undefined;
   }
   return params;
 }
 
 /** Finds the handler for a method and path (the path without its query string). */
 export function matchRoute(method: string, path: string): RouteMatch {
+  const segments = path.split("/");
   for (const route of ROUTES) {
-    const params = fit(route.template, path);
+    const params = fit(route, segments);
     if (params === undefined) continue;
     const handler = Object.prototype.hasOwnProperty.call(route.methods, method) ? route.methods[method] : undefined;
     if (handler === undefined) return { kind: "method_not_allowed", allow: Object.keys(route.methods) };
