@@ -97,7 +97,9 @@ function textMembers(text: string): number {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      i = stringEnd(text, i) + 1;
+      const end = stringEnd(text, i);
+      if (end === -1) return -1;
+      i = end + 1;
     } else if (c === 0x3a /* : */) {
       members++;
       i++;
