@@ -12,8 +12,8 @@ import { EXIT, exitCodesHelp } from "./exit-codes";
 // it peaks at about 30 MiB, for a parser that reads a few thousand small answers in a run:
 // the baseline tier (Liftoff) reads them as fast. Measured with `messaging send` of
 // 1,000,000 lines: peak RSS 134-137 MiB instead of 164-172 MiB at the same CPU time (at
-// --concurrency 4 the heap sets the peak instead: 180 MiB instead of 183). Set before any
-// command loads undici.
+// --concurrency 4 the old generation's growth set the peak, which send-command.ts now
+// bounds). Set before any command loads undici.
 setFlagsFromString("--liftoff-only");
 
 async function main(argv: string[]): Promise<number> {
