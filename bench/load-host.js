@@ -4,6 +4,7 @@
 // Driven over IPC; every command gets one reply:
 //   { cmd: "start", server: "emulator" | "json", options } → { kind: "started", url, apiKey }
 //   { cmd: "stats" }  → { kind: "stats", maxRssBytes, rssBytes, loopDelayMaxMs, loopDelayP99Ms, totals }
+//   { cmd: "cpu" }    → { kind: "cpu", micros } (CPU time used so far)
 //   { cmd: "stop" }   → { kind: "stopped" } and exits
 
 const http = require("node:http");
@@ -57,6 +58,11 @@ serveCommands(async (message) => {
         loopDelayP99Ms: loop.percentile(99) / 1e6,
         totals: totals(),
       };
+    case "cpu": {
+      // CPU time this process has used so far (user + system), in microseconds.
+      const { user, system } = process.cpuUsage();
+      return { kind: "cpu", micros: user + system };
+    }
     case "stop":
       await close();
       return { kind: "stopped" };
