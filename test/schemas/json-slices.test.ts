@@ -7,6 +7,7 @@ import { parseJsonSlices } from "../../schemas/json-slices";
 import { parseStrictJson } from "../../schemas";
 // The emulator's seeded generator: a failure names a text that repeats.
 import { mulberry32 as random } from "../../emulator/faults";
+import { NUMBER_SPELLINGS } from "./number-spellings";
 
 const STRINGS = [
   "",
@@ -22,21 +23,7 @@ const STRINGS = [
   "1",
   "x".repeat(40),
 ];
-const NUMBERS = [
-  "0",
-  "-0",
-  "7",
-  "-12",
-  "3.25",
-  "1e3",
-  "1E-3",
-  "2.5e+10",
-  "1e400",
-  "-1e400",
-  "1e-400",
-  "9007199254740993",
-  "0.10000000000000001",
-];
+const NUMBERS = NUMBER_SPELLINGS;
 const SPACE = ["", " ", "\n", "\r\n", "\t", "  "];
 
 /** JSON text of a random value; strings written by JSON.stringify, so escapes vary. */

@@ -13,6 +13,7 @@ import {
 } from "../../schemas";
 import { mulberry32 } from "../../emulator/faults";
 import { HOSTILE_CASES } from "../hostile/cases";
+import { NUMBER_SPELLINGS } from "./number-spellings";
 
 /** `field: message` of each problem, or "ok" / "syntax". */
 function verdict(text: string): string[] | "ok" | "syntax" {
@@ -63,26 +64,7 @@ describe("certainlyClean: the short way through parseStrictJson finds nothing th
   // Keys that collide once decoded ("a" and "\u0061"), strings that hold colons, quotes and backslashes.
   const KEYS = ['"a"', '"b"', '"\\u0061"', '"tos"', '"__proto__"', '"1"', '"a:b"', '":"', '"\\""', '"x\\\\"', '"constructor"'];
   const STRINGS = ['""', '"x"', '":"', '"a\\":1"', '"\\\\"', '"+254712345678"', '"1e400"', '"{\\"a\\":1}"'];
-  const NUMBERS = [
-    "0",
-    "-0",
-    "7",
-    "-12",
-    "3.25",
-    "1e3",
-    "1E-3",
-    "2.5e+10",
-    "1e400",
-    "-1e400",
-    "1e-400",
-    "9007199254740991",
-    "9007199254740993",
-    "9007199254740994",
-    "0.10000000000000001",
-    "123456789012345",
-    "-0.0e5",
-    "100E-2",
-  ];
+  const NUMBERS = NUMBER_SPELLINGS;
   const SPACE = ["", "", "", " ", "\n", "\t"];
 
   function text(depth: number): string {
