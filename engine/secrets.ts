@@ -44,17 +44,33 @@ export function containsSecret(value: unknown): boolean {
 }
 
 /**
- * Marks outputs secret as the engine does for a provider that accepts no secrets: any output
- * whose input of the same name held a secret (provider_plugin.go `annotateSecrets`), and the
- * resource's `additionalSecretOutputs` (source_eval.go `resmon.RegisterResource`).
+ * Marks outputs secret as the engine does for a provider that accepts no secrets: by input
+ * name (provider_plugin.go `annotateSecrets`, which goes into an object output whose input of
+ * the same name is an object too, and otherwise marks the whole output when its input holds a
+ * secret anywhere), then the resource's `additionalSecretOutputs`, top-level names only
+ * (step_executor.go `continueExecuteStep`).
  */
 export function markSecretOutputs(outputs: Props, inputs: Props, additional: readonly string[]): Props {
+  const annotated = annotateSecrets(outputs, inputs);
+  return Object.fromEntries(
+    Object.entries(annotated).map(([key, value]) => [key, additional.includes(key) && !isSecretWrapper(value) ? wrapSecret(value) : value]),
+  );
+}
+
+function annotateSecrets(outputs: Props, inputs: Props): Props {
   return Object.fromEntries(
     Object.entries(outputs).map(([key, value]) => {
-      const secret = !isSecretWrapper(value) && (additional.includes(key) || containsSecret(inputs[key]));
-      return [key, secret ? wrapSecret(value) : value];
+      if (!Object.hasOwn(inputs, key)) return [key, value];
+      const input = inputs[key];
+      if (isObjectValue(value) && isObjectValue(input)) return [key, annotateSecrets(value, input)];
+      return [key, !isSecretWrapper(value) && containsSecret(input) ? wrapSecret(value) : value];
     }),
   );
+}
+
+// An object property value (`PropertyValue.IsObject`): not an array, not a secret.
+function isObjectValue(value: unknown): value is Props {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !isSecretWrapper(value);
 }
 
 /** The state file's encryption key, made on first use and kept beside it (mode 0600). */
