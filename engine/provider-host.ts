@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import { wrapSecret } from "./secrets";
+import { urnName, urnType } from "./urn";
 
 /** A check failure as the host returns it. */
 export interface HostCheckFailure {
@@ -119,8 +120,8 @@ export async function startProviderHost(projectDir: string, env: NodeJS.ProcessE
   function request(Type: any, urn: string, fields: { id?: string } & Record<string, Props | string | undefined>): unknown {
     const message = new Type();
     message.setUrn(urn);
-    message.setType(urn.split("::")[2] ?? "");
-    message.setName(urn.split("::")[3] ?? "");
+    message.setType(urnType(urn));
+    message.setName(urnName(urn));
     for (const [field, value] of Object.entries(fields)) {
       const setter = `set${field[0].toUpperCase()}${field.slice(1)}`;
       message[setter](typeof value === "string" ? value : Struct.fromJavaScript(value));

@@ -19,6 +19,7 @@ import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { HostCheckFailure, HostDiff, ResourceInitError } from "./provider-host";
 import { wrapSecret } from "./secrets";
+import { urnName, urnType } from "./urn";
 
 type Props = Record<string, unknown>;
 
@@ -128,8 +129,8 @@ export async function startProviderPlugin(executable: string, options: { cwd: st
     urn: string,
   ): T {
     message.setUrn(urn);
-    message.setType(urn.split("::")[2] ?? "");
-    message.setName(urn.split("::")[3] ?? "");
+    message.setType(urnType(urn));
+    message.setName(urnName(urn));
     return message;
   }
   const checkResult = (response: proto.CheckResponse) => ({

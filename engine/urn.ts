@@ -11,3 +11,14 @@ export function generateUrn(stack: string, project: string, parentUrn: string, t
 export function qualifiedType(urn: string): string {
   return urn.split("::")[2] ?? "";
 }
+
+/** The resource type of a URN, its parents' types left out (urn.go `URN.Type`): what providers are sent as `type`. */
+export function urnType(urn: string): string {
+  const qualified = qualifiedType(urn);
+  return qualified.slice(qualified.lastIndexOf("$") + 1);
+}
+
+/** The name part of a URN, everything after its type (urn.go `URN.Name`): what providers are sent as `name`. */
+export function urnName(urn: string): string {
+  return urn.split("::").slice(3).join("::");
+}
