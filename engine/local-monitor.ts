@@ -7,14 +7,24 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Diagnostic } from "./engine-service";
-import { generateUrn } from "./urn";
+import { generateUrn, urnType } from "./urn";
 import type { PlanStep, StepOp } from "./plan";
 import { goPropertyValue, NATIVE_PACKAGE, registerNativeProvider } from "./native-provider";
 import { ProviderHost, ResourceInitError } from "./provider-host";
 import type { ProviderPlugin } from "./provider-plugin";
 import { markSecretOutputs, plainProps, wrapSecret } from "./secrets";
 import { defaultProviderState, type ResourceState, type StackState } from "./state";
-import { deleteStep, firstCall, refusal, stepFor, stepWithoutProvider, type Registration, type UnmodelledOption } from "./step-rules";
+import {
+  deleteSchedule,
+  deleteStep,
+  firstCall,
+  refusal,
+  stepFor,
+  stepWithoutProvider,
+  transitiveDependencies,
+  type Registration,
+  type UnmodelledOption,
+} from "./step-rules";
 
 type Props = Record<string, unknown>;
 type Callback = (error: Error | null, response?: unknown) => void;
@@ -199,6 +209,7 @@ export class LocalMonitor {
       // Unset, it is inherited from the parent (source_eval.go `inheritFromParent`).
       retainOnDelete: req.hasRetainondelete() ? req.getRetainondelete() === true : (this.registered.get(parent)?.retainOnDelete ?? false),
       protect: registration.protect,
+      dependencies: registeredDependencies(req),
     };
     if (!req.getCustom()) {
       // Components have no provider: the engine compares their inputs itself (step_generator.go `diff`, no provider).
@@ -214,9 +225,11 @@ export class LocalMonitor {
       const { state, step } = await this.takeStep(req, registration, route, urn, goal, old, { ...base, custom: true, provider: route.ref });
       this.steps.push(step);
       // Secret outputs are marked in the state itself, so the checkpoint encrypts them: by input
-      // name only for a provider that accepts no secrets (provider_plugin.go `annotateSecrets`),
-      // by additionalSecretOutputs always (step_executor.go `continueExecuteStep`).
-      const byName = route.acceptsSecrets ? {} : state.inputs;
+      // name only where a provider that accepts no secrets answered them (provider_plugin.go
+      // `Create`, `Update` call `annotateSecrets`; a same step keeps the old outputs as they
+      // are, step.go `SameStep.Apply`), by additionalSecretOutputs always (step_executor.go
+      // `continueExecuteStep`).
+      const byName = route.acceptsSecrets || step.op === "same" ? {} : state.inputs;
       const marked = { ...state, outputs: markSecretOutputs(state.outputs, byName, req.getAdditionalsecretoutputsList()) };
       this.registered.set(urn, marked);
       return this.respond(urn, marked.id, marked.outputs);
@@ -281,7 +294,10 @@ export class LocalMonitor {
     const id = old?.id ?? (preview ? UNKNOWN_ID : randomUUID());
     const op = stepWithoutProvider(old?.outputs, inputs);
     this.steps.push({ op, urn, type: DYNAMIC_PROVIDER_TYPE, name: "default", id });
-    this.registered.set(urn, defaultProviderState(urn, DYNAMIC_PROVIDER_TYPE, id, inputs));
+    // A same step keeps the old outputs (step.go `SameStep.Apply`); a create or an update
+    // answers with the inputs (registry.go `Create`, `Update`).
+    const state = defaultProviderState(urn, DYNAMIC_PROVIDER_TYPE, id, inputs);
+    this.registered.set(urn, op === "same" && old ? { ...state, outputs: old.outputs } : state);
     this.providerRef = `${urn}::${id}`;
     return this.providerRef;
   }
@@ -388,6 +404,17 @@ export class LocalMonitor {
         step: step(next.op, "", extra),
       };
     if (next.deleteFirst) {
+      // The engine first works out which dependents must be replaced with it (sg
+      // `calculateDependentReplacements`, a Diff of each against unknowns); not modelled.
+      const dependent = this.options.prior.resources.find(
+        (other) => !other.delete && other !== prior && (other.parent === prior.urn || (other.dependencies ?? []).includes(prior.urn)),
+      );
+      if (dependent)
+        return fail(
+          next.op,
+          prior.id,
+          `the local engine does not model a delete-before-replace of a resource others depend on (${urn}, on which ${dependent.urn} depends)`,
+        );
       await this.deleteResource(prior, "delete-replaced");
       try {
         return await this.create(route, urn, replacementInputs, additional, base, next.op, replaceStep, fail);
@@ -432,26 +459,29 @@ export class LocalMonitor {
     fail: (op: StepOp, id: string, message: string) => never,
     onMade: () => void = () => {},
   ): Promise<{ state: ResourceState; step: PlanStep }> {
+    // Nothing is recorded of a create that answers no id, init failure or not (provider_plugin.go `Create`).
+    const noId = () => fail(op, "", `plugin for package '${urnType(urn).split(":")[0]}' returned empty resource.ID from create '${urn}'`);
+    let created;
     try {
-      const created = await route.host.create(urn, route.acceptsSecrets ? inputs : plainProps(inputs));
-      onMade();
-      return { state: { ...base, id: created.id, inputs, outputs: created.properties, initErrors: [] }, step: step(op, created.id) };
+      created = await route.host.create(urn, route.acceptsSecrets ? inputs : plainProps(inputs));
     } catch (error) {
-      if (error instanceof ResourceInitError) {
-        onMade();
-        // Kept in state with the partial outputs and the reasons (step.go `CreateStep.Apply`),
-        // secrets marked as on success (step_executor.go `continueExecuteStep` runs for a failed step too).
-        this.registered.set(urn, {
-          ...base,
-          id: error.id,
-          inputs,
-          outputs: markSecretOutputs(error.properties, route.acceptsSecrets ? {} : inputs, additional),
-          initErrors: error.reasons,
-        });
-        return fail(op, error.id, initErrorMessage(error.reasons));
-      }
-      return fail(op, "", (error as Error).message);
+      if (!(error instanceof ResourceInitError)) return fail(op, "", (error as Error).message);
+      if (error.id === "") return noId();
+      onMade();
+      // Kept in state with the partial outputs and the reasons (step.go `CreateStep.Apply`),
+      // secrets marked as on success (step_executor.go `continueExecuteStep` runs for a failed step too).
+      this.registered.set(urn, {
+        ...base,
+        id: error.id,
+        inputs,
+        outputs: markSecretOutputs(error.properties, route.acceptsSecrets ? {} : inputs, additional),
+        initErrors: error.reasons,
+      });
+      return fail(op, error.id, initErrorMessage(error.reasons));
     }
+    if (created.id === "") return noId();
+    onMade();
+    return { state: { ...base, id: created.id, inputs, outputs: created.properties, initErrors: [] }, step: step(op, created.id) };
   }
 
   /**
@@ -488,31 +518,43 @@ export class LocalMonitor {
   }
 
   /**
-   * Deletes `resources` newest first; a resource whose delete was refused keeps its parent
-   * and provider in the stack (their deletes depend on it); a failed delete stops there.
-   * Returns the resources kept, in their order; the errors are in `errors`.
+   * Deletes `resources` (given in state order) as the engine schedules them: dependents first,
+   * round by round; a resource whose delete was refused keeps what it depends on in the stack;
+   * a failed delete stops the deletes after its round. Returns the resources kept, in their
+   * order; the errors are in `errors`.
    */
   async deleteAll(resources: ResourceState[], kind: (resource: ResourceState) => "delete" | "delete-replaced"): Promise<ResourceState[]> {
-    const kept: ResourceState[] = [];
-    const needed = new Set<string>();
-    const newestFirst = [...resources].reverse();
-    for (const [index, resource] of newestFirst.entries()) {
-      const providerUrn = resource.provider.split("::").slice(0, -1).join("::");
-      let deleted: boolean;
-      try {
-        deleted = !needed.has(resource.urn) && (await this.deleteResource(resource, kind(resource)));
-      } catch {
-        // A failed delete cancels the deployment (step_executor.go `cancelDueToError`): it and
-        // everything not reached stay; what was deleted before it is gone (snapshot.go
-        // `deleteSnapshotMutation.End` marks each successful delete done).
-        return [...newestFirst.slice(index).reverse(), ...kept];
+    // deployment_executor.go `performPostSteps`: the rounds of sg `ScheduleDeletes` in order,
+    // each round's deletes all started (the engine runs them in parallel), less what a refused
+    // (protected) delete depends on. A failed delete cancels the deployment
+    // (step_executor.go `cancelDueToError`): no round after its own starts; what was deleted
+    // stays deleted (snapshot.go `deleteSnapshotMutation.End` marks each delete done).
+    const gone = new Set<ResourceState>();
+    const keptFor = new Set<ResourceState>();
+    let cancelled = false;
+    for (const round of deleteSchedule([...resources].reverse())) {
+      const refused: ResourceState[] = [];
+      for (const resource of round) {
+        if (keptFor.has(resource)) continue;
+        try {
+          if (await this.deleteResource(resource, kind(resource))) gone.add(resource);
+          else refused.push(resource);
+        } catch {
+          cancelled = true;
+        }
       }
-      if (!deleted) {
-        kept.unshift(resource);
-        if (resource.parent) needed.add(resource.parent);
-        if (providerUrn) needed.add(providerUrn);
-      }
+      for (const resource of refused) for (const dependency of transitiveDependencies(resource, resources)) keptFor.add(dependency);
+      if (cancelled) break;
     }
-    return kept;
+    return resources.filter((resource) => !gone.has(resource));
   }
+}
+
+/** The URNs a registration depends on besides its parent and provider: `dependencies` and every property's dependencies. */
+function registeredDependencies(req: any): string[] {
+  const urns = new Set<string>(req.getDependenciesList());
+  req.getPropertydependenciesMap().forEach((entry: any) => {
+    for (const urn of entry.getUrnsList()) urns.add(urn);
+  });
+  return [...urns];
 }

@@ -122,16 +122,21 @@ export async function registerNativeProvider(options: {
     op = old ? await diffProvider(plugin, urn, old, inputs) : "create";
   }
 
-  const plain = plainProps(inputs) as Record<string, string>;
+  // A same provider is configured with its old inputs and keeps its old outputs (step.go
+  // `SameStep.Apply`: "we want to use the old inputs"; registry.go `Same`); a created or
+  // updated one is configured with the new inputs, which are its outputs (registry.go `Create`, `Update`).
+  const same = op === "same" && old !== undefined;
+  const configured = same ? old.inputs : inputs;
+  const plain = plainProps(configured) as Record<string, string>;
   const answer = await plugin.configure(
     Object.fromEntries(Object.entries(plain).map(([key, value]) => [`${pkg}:${key}`, value])),
-    Object.keys(inputs)
-      .filter((key) => isSecretWrapper(inputs[key]))
+    Object.keys(configured)
+      .filter((key) => isSecretWrapper(configured[key]))
       .map((key) => `${pkg}:${key}`),
   );
   const id = old?.id ?? (preview ? UNKNOWN_ID : randomUUID());
   return {
-    state: defaultProviderState(urn, type, id, inputs),
+    state: same ? { ...defaultProviderState(urn, type, id, inputs), outputs: old.outputs } : defaultProviderState(urn, type, id, inputs),
     step: { op, urn, type, name: "default", id },
     acceptsSecrets: answer.acceptSecrets,
   };

@@ -24,9 +24,15 @@ export interface ResourceState {
   retainOnDelete: boolean;
   protect: boolean;
   /**
+   * URNs of the resources it depends on besides its parent and provider: the registration's
+   * `dependencies` and property dependencies (`Dependencies`, `PropertyDependencies`); none
+   * when absent.
+   */
+  dependencies?: string[];
+  /**
    * A replaced resource whose deletion did not happen because the deployment failed first:
-   * deleted at the start of the next one (`Delete` in the engine's state; step_generator.go
-   * `GeneratePendingDeletes`).
+   * deleted with the next successful run's deletes (`Delete` in the engine's state;
+   * step_generator.go `GenerateDeletes`).
    */
   delete?: true;
 }

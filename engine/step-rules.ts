@@ -204,3 +204,61 @@ export function deleteStep(
   const callsProvider = !preview && old.custom && !old.retainOnDelete && !old.type.startsWith("pulumi:providers:");
   return { op, callsProvider };
 }
+
+/** The resources a delete schedule reads: who they are and what they depend on. */
+export type Condemned = Pick<ResourceState, "urn" | "parent" | "provider" | "dependencies" | "delete">;
+
+// What a resource depends on, by URN (resource.State `GetAllDependencies`): its parent, its
+// provider, its dependencies and property dependencies.
+function dependencyUrns(resource: Condemned): string[] {
+  const urns = [...(resource.dependencies ?? [])];
+  if (resource.parent) urns.push(resource.parent);
+  if (resource.provider) urns.push(resource.provider.split("::").slice(0, -1).join("::"));
+  return urns;
+}
+
+/**
+ * The order of a run's deletes (sg `ScheduleDeletes`): rounds ("antichains") whose resources
+ * depend on none of the others still to be deleted, the dependents' round first. The engine
+ * runs each round's deletes in parallel and a round only once the one before it is done.
+ * Within a round the resources keep the order given.
+ */
+export function deleteSchedule<R extends Condemned>(condemned: readonly R[]): R[][] {
+  let remaining = [...condemned];
+  const rounds: R[][] = [];
+  while (remaining.length > 0) {
+    const urns = (except: R) => new Set(remaining.filter((other) => other !== except).map((other) => other.urn));
+    const round = remaining.filter((resource) => {
+      const others = urns(resource);
+      return !dependencyUrns(resource).some((urn) => others.has(urn));
+    });
+    if (round.length === 0) throw new Error("the local engine found a dependency cycle among the resources to delete");
+    remaining = remaining.filter((resource) => !round.includes(resource));
+    rounds.push(round);
+  }
+  return rounds.reverse();
+}
+
+/**
+ * Everything `resource` depends on, directly or not, among `all` (graph.DependencyGraph
+ * `TransitiveDependenciesOf`): a URN held both by a pending delete and by a live resource is
+ * the pending delete's for a pending delete, the live one's for a live one.
+ */
+export function transitiveDependencies<R extends Condemned>(resource: R, all: readonly R[]): Set<R> {
+  const lookup = (from: R, urn: string): R | undefined => {
+    const matching = all.filter((candidate) => candidate.urn === urn);
+    return matching.find((candidate) => (candidate.delete === true) === (from.delete === true)) ?? matching[0];
+  };
+  const found = new Set<R>();
+  const visit = (from: R): void => {
+    for (const urn of dependencyUrns(from)) {
+      const dependency = lookup(from, urn);
+      if (dependency && dependency !== resource && !found.has(dependency)) {
+        found.add(dependency);
+        visit(dependency);
+      }
+    }
+  };
+  visit(resource);
+  return found;
+}

@@ -7,6 +7,7 @@ import { ENDPOINT, useEngineSuite } from "./engine-suite";
 import { dynamicResources, expectOk, resourceNamed, stepsOf } from "./harness";
 import { startRefusingProxy } from "./fake-services";
 import type { EngineResult } from "../../engine/plan";
+import { isSecretWrapper } from "../../engine/secrets";
 
 const API_KEY = "sk_test_engine_runs_5d1e";
 
@@ -34,6 +35,21 @@ test("a changed messaging:baseUrl updates the default provider in place: endpoin
   } finally {
     await proxy.close();
   }
+});
+
+test("the same url, now a secret: the step is same, the input is recorded secret and the recorded outputs are kept as they were", async () => {
+  const stack = suite.workspace.stack(suite.project, { config: config(ENDPOINT) });
+  const id = expectOk(await stack.up()).outputs.id as string;
+  const secretUrl = suite.workspace.stack(suite.project, {
+    config: config(ENDPOINT, { "endpoint-stack:secretUrl": "true" }),
+    continues: stack,
+  });
+  expect(stepsOf(expectOk(await secretUrl.up()))).toEqual([["same", id]]);
+  const main = resourceNamed(stack, "main");
+  expect(isSecretWrapper(main.inputs.url)).toBe(true);
+  // A same step copies the old outputs (step.go `SameStep.Apply`); only Create, Update and Read
+  // mark outputs secret by input name (provider_plugin.go `annotateSecrets`).
+  expect(main.outputs.url).toBe(ENDPOINT.url);
 });
 
 test("a failed run keeps the replaced endpoint pending deletion, across failed runs; the next successful run deletes it", async () => {

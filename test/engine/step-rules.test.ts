@@ -6,13 +6,16 @@
  */
 import type { HostDiff } from "../../engine/provider-host";
 import {
+  deleteSchedule,
   deleteStep,
   firstCall,
   protectedReplaceMessage,
   refusal,
   stepFor,
   stepWithoutProvider,
+  transitiveDependencies,
   withIgnoredChanges,
+  type Condemned,
   type OldState,
   type Registration,
   type Step,
@@ -308,5 +311,51 @@ describe("refusal: what the model does not implement", () => {
     expect(refusal(reg)).toBe(
       `the local engine does not model ${named}${named.startsWith("ignoreChanges") ? " (nested, `*`)" : ""} (pulumi-nodejs:dynamic:Resource "main")`,
     );
+  });
+});
+
+describe("the delete schedule (sg `ScheduleDeletes`; graph `TransitiveDependenciesOf`)", () => {
+  const urnOf = (name: string) => `urn:pulumi:dev::proj::pulumi-nodejs:dynamic:Resource::${name}`;
+  const STACK = "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev";
+  const PROVIDER = "urn:pulumi:dev::proj::pulumi:providers:pulumi-nodejs::default";
+  const stack: Condemned = { urn: STACK, parent: "", provider: "" };
+  const provider: Condemned = { urn: PROVIDER, parent: "", provider: "" };
+  const resource = (name: string, dependencies: string[] = [], over: Partial<Condemned> = {}): Condemned => ({
+    urn: urnOf(name),
+    parent: STACK,
+    provider: `${PROVIDER}::id-1`,
+    dependencies: dependencies.map(urnOf),
+    ...over,
+  });
+  const names = (rounds: Condemned[][]) => rounds.map((round) => round.map((item) => item.urn.split("::").pop()));
+
+  test("dependents first, round by round: a round holds what the next one's resources depend on", () => {
+    const main = resource("main");
+    const failing = resource("failing");
+    const leaf = resource("leaf", ["failing"]);
+    // Built from the bottom (what depends on nothing left) and reversed: `main` shares `failing`'s round.
+    expect(names(deleteSchedule([leaf, failing, main, provider, stack]))).toEqual([["leaf"], ["failing", "main"], ["default", "proj-dev"]]);
+  });
+
+  test("a resource is deleted before its parent and its provider", () => {
+    const child = resource("child", [], { parent: urnOf("component"), provider: `${PROVIDER}::id-1` });
+    const component = resource("component", [], { provider: "" });
+    expect(names(deleteSchedule([child, component, provider]))).toEqual([["child"], ["component", "default"]]);
+  });
+
+  test("transitive dependencies: dependencies, parents and providers, followed through", () => {
+    const a = resource("a");
+    const b = resource("b", ["a"]);
+    const c = resource("c", ["b"]);
+    const found = transitiveDependencies(c, [stack, provider, a, b, c]);
+    expect(new Set([...found].map((item) => item.urn))).toEqual(new Set([urnOf("b"), urnOf("a"), STACK, PROVIDER]));
+  });
+
+  test("a URN held by a pending delete and a live resource: each side follows its own", () => {
+    const oldA = resource("a", [], { delete: true });
+    const newA = resource("a");
+    const oldB = resource("b", ["a"], { delete: true });
+    expect([...transitiveDependencies(oldB, [stack, provider, newA, oldA, oldB])]).toContain(oldA);
+    expect([...transitiveDependencies(oldB, [stack, provider, newA, oldA, oldB])]).not.toContain(newA);
   });
 });
