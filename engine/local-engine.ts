@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { EngineResult } from "./plan";
+import { FAILED_RUN_EXIT_CODE, type EngineResult } from "./plan";
 import { REPO_ROOT } from "./repo-root";
 import type { RunRequest } from "./run-program";
 
@@ -83,7 +83,7 @@ export class LocalStack {
       child.on("close", resolve);
     });
     try {
-      if (code !== 0 || !fs.existsSync(request.resultFile)) {
+      if ((code !== 0 && code !== FAILED_RUN_EXIT_CODE) || !fs.existsSync(request.resultFile)) {
         throw new Error(`local engine ${operation} failed (exit ${code}):\n${stderr.join("")}`);
       }
       return JSON.parse(fs.readFileSync(request.resultFile, "utf8")) as EngineResult;

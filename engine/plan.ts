@@ -50,3 +50,9 @@ export interface EngineResult {
   /** What the provider process wrote to stderr (the CLI shows each line as an info diagnostic). */
   providerStderr: string[];
 }
+
+/**
+ * The exit code of an operation's process (run-program.ts) when the run it reports failed: the
+ * one the Node.js language host ends a program with after logging its error.
+ */
+export const FAILED_RUN_EXIT_CODE = 32;

@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { Diagnostic, startEngineService } from "./engine-service";
 import { LocalMonitor } from "./local-monitor";
-import type { EngineResult, PlanStep } from "./plan";
+import { FAILED_RUN_EXIT_CODE, type EngineResult, type PlanStep } from "./plan";
 import { findProviderPlugin, type ProjectPlugin } from "./native-provider";
 import { ProviderHost, startProviderHost } from "./provider-host";
 import { startProviderPlugin, type ProviderPlugin } from "./provider-plugin";
@@ -407,7 +407,11 @@ if (require.main === module) {
   run(request).then(
     (result) => {
       fs.writeFileSync(request.resultFile, JSON.stringify(result));
-      process.exit(0);
+      // A failed run ends as the language host ends a program that logged its error, with 32
+      // (sdk/nodejs/cmd/run/index.ts `nodeJSProcessExitedAfterLoggingUserActionableMessage`):
+      // the SDK reports promises still active (those of resources waiting on a failed one) only
+      // when a program exits with 0.
+      process.exit(result.ok ? 0 : FAILED_RUN_EXIT_CODE);
     },
     (error: unknown) => {
       process.stderr.write(`local engine failed: ${error instanceof Error ? error.stack : String(error)}\n`);

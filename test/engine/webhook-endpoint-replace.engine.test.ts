@@ -3,7 +3,7 @@
  * the endpoint and retains the old one; preview unknowns flow into dependent endpoints.
  */
 import { ENDPOINT, useEngineSuite } from "./engine-suite";
-import { dynamicSteps, expectOk, opsByName, stepsOf } from "./harness";
+import { dynamicSteps, expectOk, opsByName, resourceNamed, stepsOf } from "./harness";
 
 const API_KEY = "sk_test_engine_replace_2b8c";
 
@@ -96,4 +96,22 @@ describe("preview with unknown inputs", () => {
       ["follower", "replace[retain]", ["url"]],
     ]);
   });
+});
+
+test("deleteBeforeReplace on an endpoint another one depends on: refused, as the model does not work out which dependents the engine replaces with it; nothing is deleted or created", async () => {
+  const withFollower = (endpoint: object) =>
+    config(endpoint, { "endpoint-stack:dependent": "true", "endpoint-stack:deleteBeforeReplace": "true" });
+  const stack = suite.workspace.stack(suite.project, { config: withFollower(ENDPOINT) });
+  const first = expectOk(await stack.up());
+  const moved = suite.workspace.stack(suite.project, {
+    config: withFollower({ ...ENDPOINT, url: "https://hooks.example.com/v3/payments" }),
+    continues: stack,
+  });
+  const before = suite.emulator.requestCount();
+  const result = await moved.up();
+  expect(result.ok).toBe(false);
+  expect(result.errors.join("\n")).toMatch(/does not model a delete-before-replace of a resource others depend on .*::follower depends/);
+  expect(suite.emulator.requestCount()).toBe(before);
+  expect(stepsOf(result).filter(([op]) => op.startsWith("delete"))).toEqual([]);
+  expect(resourceNamed(stack, "main").id).toBe(first.outputs.id);
 });
