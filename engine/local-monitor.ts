@@ -341,7 +341,7 @@ export class LocalMonitor {
     }
 
     // The host accepts no secrets, so they go in plain and come back re-marked by name (provider_plugin.go `annotateSecrets`).
-    const inputs = await this.check(route, urn, type, name, first.olds, first.news);
+    const inputs = await this.check(route, urn, type, name, first.olds, first.news, goal);
     const additional: readonly string[] = req.getAdditionalsecretoutputsList();
     const diff = old ? await host.diff(urn, old.id, plain(old.outputs), plain(inputs), plain(old.inputs)) : undefined;
     const next = stepFor(urn, { preview, registration, old, inputs, diff });
@@ -395,7 +395,7 @@ export class LocalMonitor {
     // A replacement.
     if (next.reportedError) this.error(urn, next.reportedError);
     // The replacement is checked again with no olds (sg `continueStepsFromDiff`).
-    const replacementInputs = await this.check(route, urn, type, name, {}, goal);
+    const replacementInputs = await this.check(route, urn, type, name, {}, goal, inputs);
     const extra = { oldId: prior.id, replaces: next.replaces };
     const replaceStep = (o: StepOp, id: string, more?: Partial<PlanStep>) => step(o, id, { ...extra, ...more });
     if (preview)
@@ -430,14 +430,27 @@ export class LocalMonitor {
     return this.create(route, urn, replacementInputs, additional, base, next.op, replaceStep, fail, () => this.replaced.push(prior));
   }
 
-  private async check(route: ProviderRoute, urn: string, type: string, name: string, olds: Props, news: Props): Promise<Props> {
+  /**
+   * Check, its failures reported with the value `new.Inputs` holds at the time (sg
+   * `issueCheckErrors`): the program's, before `ignoreChanges`, at the first Check; the first
+   * Check's answer at a replacement's second.
+   */
+  private async check(
+    route: ProviderRoute,
+    urn: string,
+    type: string,
+    name: string,
+    olds: Props,
+    news: Props,
+    shown: Props,
+  ): Promise<Props> {
     const plain = (props: Props): Props => (route.acceptsSecrets ? props : plainProps(props));
     const checked = await route.host.check(urn, plain(olds), plain(news));
     if (checked.failures.length > 0) {
       // step_generator.go `issueCheckFailures` with diag.GetResourcePropertyInvalidValueError.
       const lines = checked.failures.map((failure) =>
         failure.property
-          ? `${type} resource '${name}': property ${failure.property} value ${goPropertyValue(news[failure.property])} has a problem: ${failure.reason}`
+          ? `${type} resource '${name}': property ${failure.property} value ${goPropertyValue(shown[failure.property])} has a problem: ${failure.reason}`
           : `${type} resource '${name}' has a problem: ${failure.reason}`,
       );
       for (const line of lines) this.error(urn, line);
