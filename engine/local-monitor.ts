@@ -396,13 +396,7 @@ export class LocalMonitor {
     if (next.reportedError) this.error(urn, next.reportedError);
     // The replacement is checked again with no olds (sg `continueStepsFromDiff`).
     const replacementInputs = await this.check(route, urn, type, name, {}, goal, inputs);
-    const extra = { oldId: prior.id, replaces: next.replaces };
-    const replaceStep = (o: StepOp, id: string, more?: Partial<PlanStep>) => step(o, id, { ...extra, ...more });
-    if (preview)
-      return {
-        state: { ...base, id: "", inputs: replacementInputs, outputs: replacementInputs, initErrors: [] },
-        step: step(next.op, "", extra),
-      };
+    // Refused in a preview too: the engine's plan would list those dependents.
     if (next.deleteFirst) {
       // The engine first works out which dependents must be replaced with it (sg
       // `calculateDependentReplacements`, a Diff of each against unknowns); not modelled.
@@ -415,6 +409,15 @@ export class LocalMonitor {
           prior.id,
           `the local engine does not model a delete-before-replace of a resource others depend on (${urn}, on which ${dependent.urn} depends)`,
         );
+    }
+    const extra = { oldId: prior.id, replaces: next.replaces };
+    const replaceStep = (o: StepOp, id: string, more?: Partial<PlanStep>) => step(o, id, { ...extra, ...more });
+    if (preview)
+      return {
+        state: { ...base, id: "", inputs: replacementInputs, outputs: replacementInputs, initErrors: [] },
+        step: step(next.op, "", extra),
+      };
+    if (next.deleteFirst) {
       await this.deleteResource(prior, "delete-replaced");
       try {
         return await this.create(route, urn, replacementInputs, additional, base, next.op, replaceStep, fail);

@@ -128,3 +128,15 @@ test("import is a Read with no state, which the plugin refuses naming adopt; a b
     /pulumi:providers:messaging resource 'default': property baseUrl value \{ftp:\/\/example.com\} has a problem: .*http or https/,
   );
 });
+
+test("the API key made secret with the same value: DiffConfig answers no change, so the provider is same and keeps its recorded outputs as they were", async () => {
+  const config = suite.serviceConfig({ "native-stack:url": URL });
+  const stack = suite.workspace.stack(project, { config, secretKeys: [] });
+  expectOk(await stack.up());
+  const secretKey = suite.workspace.stack(project, { config, secretKeys: ["messaging:apiKey"], continues: stack });
+  expect(ops(expectOk(await secretKey.up())).default).toBe("same");
+  const provider = stateOf(stack).resources.find((resource) => resource.type === "pulumi:providers:messaging")!;
+  // The new inputs are recorded; the outputs are the old ones (step.go `SameStep.Apply`), not the new inputs.
+  expect(provider.inputs.apiKey).toEqual({ [SECRET_SIG.key]: SECRET_SIG.value, value: API_KEY });
+  expect(provider.outputs.apiKey).toBe(API_KEY);
+});
