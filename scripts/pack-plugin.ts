@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
-import { REPO_ROOT } from "../engine/repo-root";
+import { REPO_ROOT } from "./pulumi/repo-root";
 
 /** What {@link packPlugin} made. */
 export interface PluginArchive {

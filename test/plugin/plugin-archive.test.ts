@@ -8,11 +8,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { startProviderPlugin, type ProviderPlugin } from "../../engine/provider-plugin";
-import { isSecretWrapper } from "../../engine/secrets";
+import { startProviderPlugin, type ProviderPlugin } from "../support/provider-plugin";
+import { isSecretWrapper } from "../support/secrets";
 import { packageSchema } from "../../plugin/schema";
 import { packPlugin } from "../../scripts/pack-plugin";
-import { withoutMessagingEnv } from "../engine/harness";
+import { withoutMessagingEnv } from "../support/environment";
 
 const API_KEY = "sk_test_archive_77a0";
 const ENDPOINT_URN = "urn:pulumi:dev::shop::messaging:index:WebhookEndpoint::orders";
