@@ -71,7 +71,7 @@ export class PulumiStack {
   readonly stackName: string;
   readonly stateDir: string;
   private readonly cliDir: string;
-  private readonly env: Record<string, string>;
+  private env: Record<string, string>;
   private scratch = 0;
 
   private constructor(options: StackOptions, stateDir: string) {
@@ -119,6 +119,16 @@ export class PulumiStack {
       throw new Error(`pulumi ${args.join(" ")} exited ${output.code}:\n${output.stdout}\n${output.stderr}`);
     }
     return output;
+  }
+
+  /** Sets (or, with `undefined`, removes) variables of every later command. */
+  setEnv(variables: Record<string, string | undefined>): void {
+    const env = { ...this.env };
+    for (const [name, value] of Object.entries(variables)) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
+    this.env = env;
   }
 
   /** `pulumi config set [--secret] key value` (the value through stdin, never in argv). */

@@ -115,10 +115,10 @@ export function errorsOf(result: InlineResult): string {
     .join("\n");
 }
 
-/** What providers and programs printed as info or warning (a provider's stderr arrives as info). */
+/** What providers and programs printed as info or warning (a provider's stderr arrives as info), debug output left out. */
 export function messagesOf(result: InlineResult): string {
   return result.diagnostics
-    .filter((diagnostic) => diagnostic.severity !== "error")
+    .filter((diagnostic) => /^(info|warning)/.test(diagnostic.severity))
     .map((diagnostic) => diagnostic.message)
     .join("\n");
 }
