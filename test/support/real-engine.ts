@@ -134,3 +134,35 @@ export function resourcesNamed(deployment: ExportedState, name: string): Array<R
     (resource) => String(resource.urn).endsWith(`::${name}`) && /^(pulumi-nodejs:dynamic|messaging:index:)/.test(String(resource.type)),
   );
 }
+
+/** A value of `pulumi stack export --show-secrets`: a secret there is `{ <sig>, plaintext: <JSON> }`. */
+export function revealed(value: unknown): unknown {
+  if (typeof value === "object" && value !== null && "plaintext" in value) return JSON.parse(String(value.plaintext));
+  return value;
+}
+
+/** A secret as `pulumi stack import` takes it in a deployment exported with `--show-secrets`. */
+export function revealedSecret(value: unknown): Record<string, unknown> {
+  return { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(value) };
+}
+
+/**
+ * Rewrites the one package resource named `name` in the stack's state, as an earlier run or an
+ * earlier release left it: `pulumi stack export --show-secrets`, the edit, `pulumi stack import`.
+ */
+export async function editResource(
+  stack: PulumiStack,
+  name: string,
+  edit: (resource: Record<string, unknown>) => Record<string, unknown>,
+): Promise<void> {
+  const state = await stack.exportState({ showSecrets: true });
+  const [target] = resourcesNamed(state, name);
+  if (!target) throw new Error(`no resource named ${name} in the state`);
+  const resources = (state.deployment.resources ?? []).map((resource) => (resource === target ? edit(resource) : resource));
+  await stack.importState({ ...state, deployment: { ...state.deployment, resources } });
+}
+
+/** `props` without `keys`. */
+export function without(props: unknown, ...keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(props as Record<string, unknown>).filter(([key]) => !keys.includes(key)));
+}
