@@ -161,12 +161,13 @@ async function run(request: InlineRequest): Promise<InlineResult> {
       }
     }
   } catch (error) {
-    // The CLI's own output already went to stdout; its error is the command's, not ours.
-    const failure = error as { commandResult?: { code?: number }; message?: string };
-    return answer({
-      ok: false,
-      error: failure.commandResult ? `pulumi ${request.op} exited ${failure.commandResult.code}` : String(failure.message),
-    });
+    // The CLI's output already went to stdout; what it said before starting (a locked stack,
+    // say) is only in the error's stderr.
+    const failure = error as { commandResult?: { code?: number; stderr?: string }; message?: string };
+    const result = failure.commandResult;
+    if (!result) return answer({ ok: false, error: String(failure.message) });
+    const said = (result.stderr ?? "").trim();
+    return answer({ ok: false, error: `pulumi ${request.op} failed (${result.code})${said ? `: ${said}` : ""}` });
   }
 }
 
