@@ -17,6 +17,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
+import { EngineReport, type EngineDiagnostic, type EngineStep } from "./engine-events";
 
 /** What `stack.ts` asks for. */
 export interface InlineRequest {
@@ -34,31 +35,6 @@ export interface InlineRequest {
   };
   /** Where the result is written. */
   readonly resultFile: string;
-}
-
-/** A step the engine took (or, in a preview, planned) on a resource, from its engine events. */
-export interface EngineStep {
-  /** `create`, `same`, `update`, `replace`, `create-replacement`, `delete`, `delete-replaced`, `refresh`, `read`, `import`… */
-  readonly op: string;
-  readonly urn: string;
-  readonly type: string;
-  /** The resource's name (the URN's last part). */
-  readonly name: string;
-  /** The resource's id, where the engine knew it. */
-  readonly id?: string;
-  /** Whether the resource is retained on delete (a `delete` of it leaves it in the service). */
-  readonly retainOnDelete?: boolean;
-  /** Properties whose change forced a replacement (the provider's `replaces`). */
-  readonly replaces?: readonly string[];
-  /** The engine's error when the step failed. */
-  readonly failed?: boolean;
-}
-
-/** A message the engine, the program or a provider printed. */
-export interface EngineDiagnostic {
-  readonly severity: string;
-  readonly message: string;
-  readonly urn?: string;
 }
 
 /** What it answers: the engine's summary and steps, its diagnostics, the stack's outputs (secrets flagged). */
@@ -106,41 +82,15 @@ async function run(request: InlineRequest): Promise<InlineResult> {
     program: async () => require(main),
   });
   const stack = await auto.Stack.select(request.stackName, workspace);
-  const steps: EngineStep[] = [];
-  const diagnostics: EngineDiagnostic[] = [];
-  const onEvent = (event: automation.EngineEvent) => {
-    const pre = event.resourcePreEvent?.metadata;
-    if (pre) {
-      const state = pre.new ?? pre.old;
-      steps.push({
-        op: pre.op,
-        urn: pre.urn,
-        type: pre.type,
-        name: pre.urn.slice(pre.urn.lastIndexOf("::") + 2),
-        ...(state?.id ? { id: state.id } : {}),
-        ...(state && "retainOnDelete" in state ? { retainOnDelete: Boolean((state as { retainOnDelete?: boolean }).retainOnDelete) } : {}),
-        ...(pre.keys?.length ? { replaces: pre.keys } : {}),
-      });
-    }
-    const failed = event.resOpFailedEvent?.metadata;
-    if (failed) {
-      for (let index = steps.length - 1; index >= 0; index--) {
-        if (steps[index].urn !== failed.urn) continue;
-        steps[index] = { ...steps[index], failed: true };
-        break;
-      }
-    }
-    const diagnostic = event.diagnosticEvent;
-    if (diagnostic)
-      diagnostics.push({
-        severity: diagnostic.severity,
-        message: diagnostic.message.trimEnd(),
-        ...(diagnostic.urn ? { urn: diagnostic.urn } : {}),
-      });
-  };
+  const report = new EngineReport();
+  const onEvent = (event: automation.EngineEvent) => report.add(event);
   const onOutput = (text: string) => process.stdout.write(text);
   const options = { ...request.options, onOutput, onEvent, color: "never" as const };
-  const answer = (result: Omit<InlineResult, "steps" | "diagnostics">): InlineResult => ({ ...result, steps, diagnostics });
+  const answer = (result: Omit<InlineResult, "steps" | "diagnostics">): InlineResult => ({
+    ...result,
+    steps: report.steps,
+    diagnostics: report.diagnostics,
+  });
   try {
     switch (request.op) {
       case "preview": {

@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { EngineReport } from "./engine-events";
 import type { InlineRequest, InlineResult } from "./inline-program";
 import { REPO_ROOT } from "./repo-root";
 
@@ -161,10 +162,24 @@ export class PulumiStack {
     return this.start("destroy", options).done;
   }
 
-  /** Starts a program operation without waiting for it (to kill it part-way, say). */
+  /**
+   * Starts a program operation without waiting for it (to kill it part-way, say). A Node.js
+   * program runs inline (inline-program.ts); any other runtime through its language host, with
+   * `pulumi <op>` itself.
+   */
   start(op: InlineRequest["op"], options: InlineRequest["options"] = {}): RunningOperation {
-    // up, preview and refresh each run 4 CLI commands through the Automation API (the operation,
-    // two `stack output`, `stack history`); destroy runs the same.
+    return this.runtime === "nodejs" ? this.startInline(op, options) : this.startCommand(op, options);
+  }
+
+  /** The project's runtime, from its Pulumi.yaml. */
+  get runtime(): string {
+    const project = fs.readFileSync(path.join(this.projectDir, "Pulumi.yaml"), "utf8");
+    return /^runtime:\s*(?:\n\s+name:\s*)?(\w+)/m.exec(project)?.[1] ?? "";
+  }
+
+  private startInline(op: InlineRequest["op"], options: InlineRequest["options"]): RunningOperation {
+    // up, preview, refresh and destroy each run 4 CLI commands through the Automation API (the
+    // operation, two `stack output`, `stack history`).
     pulumiCommandCount.value += 4;
     const id = ++this.scratch;
     const resultFile = path.join(this.stateDir, "scratch", `${op}-${id}.result.json`);
@@ -179,14 +194,7 @@ export class PulumiStack {
       resultFile,
     };
     fs.writeFileSync(requestFile, JSON.stringify(request));
-    const child = spawn(process.execPath, [INLINE_PROGRAM, requestFile], {
-      cwd: this.projectDir,
-      env: this.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      // Its own process group, so that a kill reaches `pulumi` and the provider plugins too, as
-      // a CI runner's cancellation or a closed terminal does.
-      detached: true,
-    });
+    const child = this.spawnGroup(process.execPath, [INLINE_PROGRAM, requestFile]);
     const done = collect(child).then((output): OperationResult => {
       const text = output.stdout + output.stderr;
       if (!fs.existsSync(resultFile)) {
@@ -194,6 +202,42 @@ export class PulumiStack {
       }
       return { ...(JSON.parse(fs.readFileSync(resultFile, "utf8")) as InlineResult), text };
     });
+    return this.running(child, done);
+  }
+
+  private startCommand(op: InlineRequest["op"], options: InlineRequest["options"]): RunningOperation {
+    pulumiCommandCount.value += op === "up" ? 3 : 1;
+    const eventLog = path.join(this.stateDir, "scratch", `${op}-${++this.scratch}.events.jsonl`);
+    const args = [
+      op,
+      "--non-interactive",
+      "--color=never",
+      `--event-log=${eventLog}`,
+      ...(op === "preview" ? [] : ["--yes", "--skip-preview"]),
+      ...(options.expectNoChanges ? ["--expect-no-changes"] : []),
+      ...(options.refresh ? ["--refresh"] : []),
+      ...(options.clearPendingCreates ? ["--clear-pending-creates"] : []),
+      ...(options.diff ? ["--diff"] : []),
+    ];
+    // `--event-log`, which the Automation API uses too, is offered with PULUMI_DEBUG_COMMANDS.
+    const child = this.spawnGroup(path.join(this.cliDir, "pulumi"), args, { PULUMI_DEBUG_COMMANDS: "true" });
+    const done = collect(child).then(async (output): Promise<OperationResult> => {
+      const report = new EngineReport();
+      if (fs.existsSync(eventLog)) report.addLog(fs.readFileSync(eventLog, "utf8"));
+      const text = output.stdout + output.stderr;
+      const base = { text, steps: report.steps, diagnostics: report.diagnostics };
+      if (output.code !== 0) return { ...base, ok: false, error: `pulumi ${op} failed (${output.code ?? "killed"})` };
+      return { ...base, ok: true, ...(op === "up" ? { outputs: await this.outputsWithSecrets() } : {}) };
+    });
+    return this.running(child, done);
+  }
+
+  /** Starts a process in a group of its own, so that a kill reaches `pulumi` and its plugins too, as a CI runner's cancellation does. */
+  private spawnGroup(command: string, args: readonly string[], env: Record<string, string> = {}): ChildProcess {
+    return spawn(command, args, { cwd: this.projectDir, env: { ...this.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  }
+
+  private running(child: ChildProcess, done: Promise<OperationResult>): RunningOperation {
     return {
       process: child,
       done,
@@ -205,6 +249,13 @@ export class PulumiStack {
         }
       },
     };
+  }
+
+  /** The stack's outputs, each with whether it is a secret (`stack output --json` shows those as "[secret]"). */
+  private async outputsWithSecrets(): Promise<Record<string, { value: unknown; secret: boolean }>> {
+    const masked = JSON.parse((await this.cli(["stack", "output", "--json"])).stdout) as Record<string, unknown>;
+    const shown = await this.outputs();
+    return Object.fromEntries(Object.entries(shown).map(([name, value]) => [name, { value, secret: masked[name] === "[secret]" }]));
   }
 
   /**

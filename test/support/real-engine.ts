@@ -12,7 +12,8 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { createPackedProject, packPackage } from "../../scripts/pulumi/packed-project";
 import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
-import type { EngineStep, InlineResult } from "../../scripts/pulumi/inline-program";
+import type { EngineStep } from "../../scripts/pulumi/engine-events";
+import type { InlineResult } from "../../scripts/pulumi/inline-program";
 import { PulumiStack, type ExportedState, type OperationResult } from "../../scripts/pulumi/stack";
 import { CLI_DIR_VARIABLE } from "../../scripts/pulumi/cli-dir";
 
@@ -33,7 +34,10 @@ export const ENDPOINT = { url: "https://hooks.example.com/payments", events: ["p
 export interface RealEngineSuite {
   readonly apiKey: string;
   readonly emulator: Emulator;
-  /** A new stack of a new copy of `test/fixtures/<fixture>`, with `config` set (secret where asked). */
+  /**
+   * A new stack of a new copy of `test/fixtures/<fixture>` (or, for a path with a slash, of that
+   * directory of the repository: `examples/yaml`), with `config` set (secret where asked).
+   */
   stack(fixture: string, options?: StackSetup): Promise<PulumiStack>;
   /** `messaging:apiKey` (secret) and `messaging:baseUrl` for this suite's emulator. */
   serviceConfig(baseUrl?: string): ConfigEntries;
@@ -65,7 +69,11 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
     async stack(fixture: string, setup: StackSetup = {}): Promise<PulumiStack> {
       tarball ||= packPackage(root);
       const projectDir =
-        setup.projectDir ?? createPackedProject(path.join(REPO_ROOT, "test", "fixtures", fixture), { tarball, parentDir: root });
+        setup.projectDir ??
+        createPackedProject(path.join(REPO_ROOT, ...(fixture.includes("/") ? [fixture] : ["test", "fixtures", fixture])), {
+          tarball,
+          parentDir: root,
+        });
       const cliDir = process.env[CLI_DIR_VARIABLE];
       if (!cliDir) throw new Error(`${CLI_DIR_VARIABLE} is not set: test/global-setup.js finds the CLI`);
       const stack = await PulumiStack.create({ projectDir, cliDir, env: setup.env ?? {}, stackName: `s${stacks.length + 1}` });
