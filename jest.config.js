@@ -29,6 +29,7 @@ module.exports = {
       displayName: "engine",
       testMatch: ENGINE.map((dir) => `${dir}**/*.test.ts`),
       globalSetup: "<rootDir>/test/find-pulumi-cli.js",
+      globalTeardown: "<rootDir>/test/report-pulumi-counts.js",
     },
   ],
   // The package is packed once per run, for every test that installs it.

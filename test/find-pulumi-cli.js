@@ -4,9 +4,16 @@
 // hands its directory to the workers in PULUMI_MESSAGING_CLI_DIR. Without one, outside CI the
 // tier is skipped saying why (test/support/real-engine.ts); in CI that is a failure.
 const { spawnSync } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
 const path = require("node:path");
 
 module.exports = async function findPulumiCli() {
+  // Each test file of the tier adds a line here; test/report-pulumi-counts.js adds them up.
+  const counts = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-counts-")), "counts.jsonl");
+  fs.writeFileSync(counts, "");
+  process.env.PULUMI_MESSAGING_COUNTS_FILE = counts;
+  process.env.PULUMI_MESSAGING_TIER_STARTED = String(Date.now());
   if (process.env.PULUMI_MESSAGING_CLI_DIR) return;
   const script = path.join(__dirname, "..", "scripts", "pulumi-path.sh");
   const result = spawnSync("bash", [script], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });

@@ -64,8 +64,8 @@ export interface StackOptions {
 /** Variables of this process that must not reach the stack unless a test sets them. */
 const WITHHELD = /^(MESSAGING_|PULUMI_)/;
 
-/** A count of every `pulumi` command the stacks of this process ran, for the tier's report. */
-export const pulumiCommandCount = { value: 0 };
+/** What the stacks of this process ran, for the tier's report: program operations, and every `pulumi` process. */
+export const pulumiCounts = { operations: 0, commands: 0 };
 
 export class PulumiStack {
   readonly projectDir: string;
@@ -108,7 +108,7 @@ export class PulumiStack {
 
   /** Runs `pulumi <args>` in the project; fails unless it exits 0 (or `allowFailure`). */
   async cli(args: readonly string[], options: { allowFailure?: boolean; input?: string } = {}): Promise<CommandOutput> {
-    pulumiCommandCount.value++;
+    pulumiCounts.commands++;
     const child = spawn(path.join(this.cliDir, "pulumi"), [...args, "--non-interactive"], {
       cwd: this.projectDir,
       env: this.env,
@@ -180,7 +180,8 @@ export class PulumiStack {
   private startInline(op: InlineRequest["op"], options: InlineRequest["options"]): RunningOperation {
     // up, preview, refresh and destroy each run 4 CLI commands through the Automation API (the
     // operation, two `stack output`, `stack history`).
-    pulumiCommandCount.value += 4;
+    pulumiCounts.operations++;
+    pulumiCounts.commands += 4;
     const id = ++this.scratch;
     const resultFile = path.join(this.stateDir, "scratch", `${op}-${id}.result.json`);
     const requestFile = path.join(this.stateDir, "scratch", `${op}-${id}.request.json`);
@@ -206,7 +207,8 @@ export class PulumiStack {
   }
 
   private startCommand(op: InlineRequest["op"], options: InlineRequest["options"]): RunningOperation {
-    pulumiCommandCount.value += op === "up" ? 3 : 1;
+    pulumiCounts.operations++;
+    pulumiCounts.commands += 1;
     const eventLog = path.join(this.stateDir, "scratch", `${op}-${++this.scratch}.events.jsonl`);
     const args = [
       op,

@@ -3,7 +3,7 @@
  * copy of a fixture project, stacks driven by the real `pulumi` CLI (scripts/pulumi/stack.ts),
  * and an emulator, for the whole test file; all closed after its last test, passed or not.
  *
- * The CLI comes from test/global-setup.js (`npm run pulumi:path`). Outside CI a machine without
+ * The CLI comes from test/find-pulumi-cli.js (`npm run pulumi:path`). Outside CI a machine without
  * Go and without a CLI skips this tier, saying why; in CI that is a failure.
  */
 import * as fs from "node:fs";
@@ -14,11 +14,14 @@ import { createPackedProject, packPackage } from "../../scripts/pulumi/packed-pr
 import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
 import type { EngineStep } from "../../scripts/pulumi/engine-events";
 import type { InlineResult } from "../../scripts/pulumi/inline-program";
-import { PulumiStack, type ExportedState, type OperationResult } from "../../scripts/pulumi/stack";
+import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult } from "../../scripts/pulumi/stack";
 import { CLI_DIR_VARIABLE } from "../../scripts/pulumi/cli-dir";
 
-/** Why the tier cannot run here, if it cannot (set by test/global-setup.js). */
+/** Why the tier cannot run here, if it cannot (set by test/find-pulumi-cli.js). */
 export const SKIP_REASON_VARIABLE = "PULUMI_MESSAGING_REAL_ENGINE_SKIP";
+
+/** Where each test file adds what it ran (set by test/find-pulumi-cli.js). */
+export const COUNTS_FILE_VARIABLE = "PULUMI_MESSAGING_COUNTS_FILE";
 
 /** `describe`, or `describe.skip` with the reason printed when no CLI could be had outside CI. */
 export const describeRealEngine: jest.Describe = (() => {
@@ -93,6 +96,9 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
     await suite.emulator?.close();
     for (const stack of stacks) stack.dispose();
     fs.rmSync(root, { recursive: true, force: true });
+    // For the tier's report (test/report-pulumi-counts.js): one line a test file.
+    const counts = process.env[COUNTS_FILE_VARIABLE];
+    if (counts) fs.appendFileSync(counts, `${JSON.stringify({ file: expect.getState().testPath, ...pulumiCounts })}\n`);
   });
   return suite;
 }
