@@ -45,7 +45,7 @@ export interface ExportedState {
 export interface RunningOperation {
   readonly process: ChildProcess;
   readonly done: Promise<OperationResult>;
-  /** Kills the operation's whole process group at once: the runner, `pulumi` and its plugins. */
+  /** Kills every process of the operation at once (SIGKILL): the runner, `pulumi` and its plugins. */
   kill(): void;
 }
 
@@ -61,6 +61,35 @@ export interface StackOptions {
   readonly stateDir?: string;
 }
 
+/** The variable that marks every process of one operation (see `spawnGroup`). */
+const RUN_MARKER = "PULUMI_MESSAGING_RUN";
+
+/**
+ * Kills, with SIGKILL, every process whose environment holds `marker` (Linux: /proc), until
+ * none is left: a process that starts another while being killed is caught on the next pass.
+ */
+function killMarked(marker: string): void {
+  if (!marker) return;
+  for (let pass = 0; pass < 10; pass++) {
+    const found = fs.readdirSync("/proc").filter((entry) => {
+      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) return false;
+      try {
+        return fs.readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(marker);
+      } catch {
+        return false; // ended meanwhile, or not ours to read
+      }
+    });
+    if (found.length === 0) return;
+    for (const pid of found) {
+      try {
+        process.kill(Number(pid), "SIGKILL");
+      } catch {
+        // Already ended.
+      }
+    }
+  }
+}
+
 /** Variables of this process that must not reach the stack unless a test sets them. */
 const WITHHELD = /^(MESSAGING_|PULUMI_)/;
 
@@ -74,6 +103,7 @@ export class PulumiStack {
   private readonly cliDir: string;
   private env: Record<string, string>;
   private scratch = 0;
+  private readonly markers = new Map<ChildProcess, string>();
 
   private constructor(options: StackOptions, stateDir: string) {
     this.projectDir = options.projectDir;
@@ -234,22 +264,30 @@ export class PulumiStack {
     return this.running(child, done);
   }
 
-  /** Starts a process in a group of its own, so that a kill reaches `pulumi` and its plugins too, as a CI runner's cancellation does. */
+  /**
+   * Starts an operation's process, marked so that a kill finds every process it started: the
+   * CLI starts each plugin in a process group of its own, and a plugin whose CLI was killed
+   * lives on (reparented), so neither the process tree nor the group reaches them all.
+   */
   private spawnGroup(command: string, args: readonly string[], env: Record<string, string> = {}): ChildProcess {
-    return spawn(command, args, { cwd: this.projectDir, env: { ...this.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const marker = `${RUN_MARKER}=${process.pid}-${++this.scratch}`;
+    const [name, value] = marker.split("=");
+    const child = spawn(command, args, {
+      cwd: this.projectDir,
+      env: { ...this.env, ...env, [name]: value },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    this.markers.set(child, marker);
+    return child;
   }
 
   private running(child: ChildProcess, done: Promise<OperationResult>): RunningOperation {
     return {
       process: child,
       done,
-      kill: () => {
-        try {
-          if (child.pid) process.kill(-child.pid, "SIGKILL");
-        } catch {
-          // Already ended.
-        }
-      },
+      // SIGKILL to every process of the run at once: what a cancelled CI job or a dead machine does.
+      kill: () => killMarked(this.markers.get(child) ?? ""),
     };
   }
 

@@ -1,6 +1,7 @@
 /**
- * Kill-anywhere: `pulumi up` (the CLI, its program and the provider host, as one process group)
- * killed with SIGKILL at seeded random moments while it creates endpoints and sends a
+ * Kill-anywhere: `pulumi up` (every process of the run at once: the CLI, the program, the
+ * provider hosts, which the CLI starts in process groups of their own) killed with SIGKILL at
+ * seeded random moments while it creates endpoints and sends a
  * 30,000-message batch, then finished the way the README says: `pulumi cancel` (the file
  * backend keeps the killed run's lock), `pulumi up` again, and once it has succeeded
  * `pulumi refresh --clear-pending-creates` for the creates the kill left pending.

@@ -120,7 +120,7 @@ describeRealEngine("state from earlier releases under pulumi", () => {
         expect(recipients).toHaveLength(1001);
         expect(new Set(recipients).size).toBe(1001);
 
-        // Now in the current shape, with its provider: refresh, an unchanged up and destroy send nothing.
+        // Now in the current shape, with its provider: an unchanged up sends nothing.
         const [recorded] = resourcesNamed(await stack.exportState({ showSecrets: true }), "reminders");
         const outputs = recorded.outputs as Record<string, unknown>;
         expect(revealed(outputs.messagesDigest)).toBe(messagesDigest(registeredMessages(recorded)));

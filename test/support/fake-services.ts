@@ -83,6 +83,17 @@ export interface RefusingProxy extends FakeService {
   alterAnswer: AlterAnswer | undefined;
   /** Requests forwarded to the emulator. */
   forwarded(): number;
+  /** Every request forwarded, in order: method, path, idempotency key, content type and body. */
+  requests(): ForwardedRequest[];
+}
+
+/** A request as the proxy forwarded it. */
+export interface ForwardedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly idempotencyKey: string | undefined;
+  readonly contentType: string | undefined;
+  readonly body: string;
 }
 
 /**
@@ -91,11 +102,12 @@ export interface RefusingProxy extends FakeService {
  * way back. Counts what it forwarded.
  */
 export async function startRefusingProxy(target: string): Promise<RefusingProxy> {
-  let forwarded = 0;
+  const log: ForwardedRequest[] = [];
   const proxy = {
     refuse: undefined as string | undefined,
     alterAnswer: undefined as AlterAnswer | undefined,
-    forwarded: () => forwarded,
+    forwarded: () => log.length,
+    requests: () => [...log],
   };
   const service = await listen(
     http.createServer((req, res) => {
@@ -108,7 +120,14 @@ export async function startRefusingProxy(target: string): Promise<RefusingProxy>
           res.end(JSON.stringify({ title: "refused_for_test", status: 400 }));
           return;
         }
-        forwarded += 1;
+        const header = (name: string) => (typeof req.headers[name] === "string" ? (req.headers[name] as string) : undefined);
+        log.push({
+          method: String(req.method),
+          path: String(req.url),
+          idempotencyKey: header("idempotency-key"),
+          contentType: header("content-type"),
+          body: body.toString(),
+        });
         request(`${target}${req.url}`, {
           method: req.method as "GET",
           headers: endToEnd(req.headers),
