@@ -111,6 +111,25 @@ describeRealEngine("MessageBatch under pulumi", () => {
     expect(output(second, "batchIds")).toEqual([suite.emulator.batches().at(-1)!.id]);
   });
 
+  test("an up killed (SIGKILL, every process) right after the service took its first chunk: cancel and up again send the rest, nothing twice", async () => {
+    const stack = await suite.stack("batch-stack", { config: { "batch-stack:count": "3001", "batch-stack:trigger": "killed" } });
+    const from = suite.emulator.batches().length;
+    const run = stack.start("up");
+    while (suite.emulator.batches().length === from) await new Promise((resolve) => setTimeout(resolve, 1));
+    run.kill();
+    expect((await run.done).ok).toBe(false);
+    expect(suite.emulator.batches().length - from).toBeGreaterThanOrEqual(1);
+
+    await stack.cli(["cancel", "--yes"]);
+    expectOk(await stack.up());
+    const recipients = suite.emulator
+      .batches()
+      .slice(from)
+      .flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+    expect(recipients).toHaveLength(3001);
+    expect(new Set(recipients).size).toBe(3001);
+  });
+
   test("secret messages: nothing of their text, numbers or digest is plain in the state; an unchanged program sends nothing", async () => {
     const stack = await suite.stack("batch-stack", {
       config: { "batch-stack:count": "3", "batch-stack:trigger": "secret", "batch-stack:secret": "true" },
