@@ -26,6 +26,10 @@ SIGINT (Ctrl-C) or SIGTERM. Its routes, statuses and the inspection routes and p
 options:
   --port N                     TCP port (default: 0, any free port: read it from the printed URL)
   --host H                     interface to listen on (default: 127.0.0.1)
+  --allowed-host NAME          also answer requests whose Host header is NAME (repeatable; '*'
+                               for any). Without it only localhost, 127.0.0.1, [::1] and --host
+                               are answered (403 host_not_allowed): a web page cannot reach the
+                               emulator through a name of its own (DNS rebinding)
   --api-key KEY                the API key requests must present (default: MESSAGING_API_KEY,
                                else ${DEFAULT_EMULATOR_API_KEY}, which is printed)
   --max-stored-messages N      messages kept for inspection; the oldest batches are evicted

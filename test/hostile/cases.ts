@@ -123,6 +123,24 @@ const refusedRequest = (row: Omit<RefusedRequest, "via">): RefusedRequest => ({ 
 const keptRequest = (row: Omit<KeptRequest, "via">): KeptRequest => ({ via: "emulator", ...row });
 
 const EMULATOR: HostileCase[] = [
+  // DNS rebinding: a browser sends the attacking page's own name as Host
+  refusedRequest({
+    name: "a batch with the Host of another site (DNS rebinding)",
+    path: "/v1/message_batches",
+    options: {
+      ...rawJson(`{"stream":"transactional","messages":[{"tos":["+254712345678"],"body":"x"}]}`),
+      headers: { host: "rebind.example" },
+    },
+    status: 403,
+    title: "host_not_allowed",
+  }),
+  refusedRequest({
+    name: "an endpoint with a Host that only starts like localhost",
+    path: "/v1/webhooks/endpoints",
+    options: { form: endpointForm(), headers: { host: "localhost.rebind.example:80" } },
+    status: 403,
+    title: "host_not_allowed",
+  }),
   // prototype keys
   refusedRequest({
     name: "__proto__ at the top of a batch",

@@ -151,7 +151,7 @@ async function oversizedBody(row: OversizedBody): Promise<void> {
   if (row.how === "declared") {
     // Only the head is sent: an answer at all shows the body was not waited for.
     const head =
-      "POST /v1/message_batches HTTP/1.1\r\nHost: x\r\n" +
+      "POST /v1/message_batches HTTP/1.1\r\nHost: localhost\r\n" +
       Object.entries(headers)
         .map(([name, value]) => `${name}: ${value}\r\n`)
         .join("") +
