@@ -54,6 +54,7 @@ export const PROBLEM_TITLES = [
   "invalid_event",
   "bad_request",
   "handler_failed",
+  "event_in_progress",
 ] as const;
 export type ProblemTitle = (typeof PROBLEM_TITLES)[number];
 

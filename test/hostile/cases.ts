@@ -1038,6 +1038,12 @@ const RECEIVER: HostileCase[] = [
   receiver("undefined for the Request", "argument", undefined, /needs a standard Request.*got undefined/),
   receiver("a string for the Request", "argument", "{}", /needs a standard Request.*got string/),
   receiver("a replayGuard without seen()", "replayGuard", {}, /replayGuard must be an object with a seen/),
+  receiver(
+    "a replayGuard with claim() but no complete() (a claimed event would stay in progress for ever)",
+    "replayGuard",
+    { seen: () => false, claim: () => "claimed" },
+    /needs complete\(eventId\) too/,
+  ),
   receiver("maxBodyBytes NaN", "maxBodyBytes", NaN, /maxBodyBytes must be a positive whole number/),
 ];
 
