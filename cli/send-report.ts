@@ -4,6 +4,7 @@ import {
   isAuthenticationError,
   isInvalidRequestError,
   isMessagingError,
+  isNotFoundError,
   isPartialSendError,
   isPermissionError,
 } from "../errors/messaging-error";
@@ -59,6 +60,9 @@ function whatToFix(cause: unknown): string | undefined {
   if (isPermissionError(cause)) return "the API key may not send on this stream: use a key that may, or another --stream";
   if (isApiError(cause) && cause.status === 413) return "the service found a call too large: lower --batch-size";
   if (isInvalidRequestError(cause)) return "the service rejected the messages (see above): correct the file";
+  // The route is the service's own: a 404 means the base URL points elsewhere than its root.
+  if (isNotFoundError(cause))
+    return `the service has no such route at this base URL: set ${SETTINGS.baseUrl.env} to the service's root URL (without /v1; for the emulator, the URL messaging emulator prints)`;
   return undefined;
 }
 

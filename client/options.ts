@@ -136,6 +136,11 @@ export function resolveClientOptions(options: MessagingClientOptions): ResolvedC
   if (url.protocol !== "http:" && url.protocol !== "https:") fail(`option 'baseUrl' must use http or https, not '${url.protocol}'`);
   if (url.username !== "" || url.password !== "") fail("option 'baseUrl' must not contain credentials: pass the key as 'apiKey'");
   if (url.search !== "" || url.hash !== "") fail("option 'baseUrl' must not have a query string or fragment");
+  // Every request path starts with /v1: a base URL ending in it would call /v1/v1/… and meet a
+  // 404 that no retry or re-run can fix.
+  if (/\/v1$/i.test(url.pathname.replace(/\/+$/, ""))) {
+    fail("option 'baseUrl' must not end in '/v1', which the client adds to every path: give the service's root URL, without '/v1'");
+  }
 
   const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
   if (!ApiVersion.safeParse(apiVersion).success) {

@@ -1,0 +1,48 @@
+/**
+ * The mistakes a new user makes with `messaging send`, each answered with what to fix (the
+ * built CLI against a real emulator, as `send-command.test.ts`). A mistake that running the
+ * same command again cannot fix must not end in "run the same command again".
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Emulator } from "../../emulator";
+import { recipient, runSend, useSendTestBed, type RunResult } from "./send-harness";
+
+const bed = useSendTestBed("messaging-walkthrough-");
+let emulator: Emulator;
+let dir: string;
+beforeAll(() => ({ emulator, dir } = bed));
+
+function send(args: string[] | string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
+  return runSend(emulator, dir, args, env);
+}
+
+function ndjsonFile(name: string, count: number): string {
+  const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ tos: [recipient(i)], body: `${name}: note ${i}` }));
+  writeFileSync(path.join(dir, name), `${lines.join("\n")}\n`);
+  return name;
+}
+
+describe("MESSAGING_BASE_URL mistakes", () => {
+  it.each([["/v1"], ["/v1/"]])(
+    "a base URL ending in %s: a setting error naming MESSAGING_BASE_URL, nothing sent, no 'run again'",
+    async (tail) => {
+      const before = emulator.requestCount();
+      const run = await send(["--file", ndjsonFile("v1.ndjson", 3)], { MESSAGING_BASE_URL: `${emulator.url}${tail}` });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("MESSAGING_BASE_URL");
+      expect(run.stderr).toContain("/v1");
+      expect(run.stderr).toContain(emulator.url);
+      expect(run.stderr).not.toMatch(/run the same command again|finish with/i);
+      expect(emulator.requestCount()).toBe(before);
+    },
+  );
+
+  it("a base URL under another path (404 on a known route): says to correct MESSAGING_BASE_URL, not to run again", async () => {
+    const run = await send(["--file", ndjsonFile("prefix.ndjson", 3)], { MESSAGING_BASE_URL: `${emulator.url}/api` });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("HTTP 404");
+    expect(run.stderr).toMatch(/Fix: .*MESSAGING_BASE_URL/);
+    expect(run.stderr).not.toMatch(/run the same command again|finish with/i);
+  });
+});
