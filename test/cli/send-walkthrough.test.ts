@@ -4,6 +4,7 @@
  * same command again cannot fix must not end in "run the same command again".
  */
 import { writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import type { Emulator } from "../../emulator";
 import { recipient, runSend, useSendTestBed, type RunResult } from "./send-harness";
@@ -44,5 +45,40 @@ describe("MESSAGING_BASE_URL mistakes", () => {
     expect(run.stderr).toContain("HTTP 404");
     expect(run.stderr).toMatch(/Fix: .*MESSAGING_BASE_URL/);
     expect(run.stderr).not.toMatch(/run the same command again|finish with/i);
+  });
+});
+
+/** A loopback port nothing listens on (it was free a moment ago). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("connection-level failures say what to check", () => {
+  it("connection refused: check MESSAGING_BASE_URL, or start the emulator; no idempotency-key advice", async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const run = await send(["--file", ndjsonFile("refused.ndjson", 2)], { MESSAGING_BASE_URL: url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("ECONNREFUSED");
+    expect(run.stderr).toContain("nothing accepts connections");
+    expect(run.stderr).toContain(url);
+    expect(run.stderr).toContain("MESSAGING_BASE_URL");
+    expect(run.stderr).toContain("messaging emulator");
+    expect(run.stderr).not.toContain("retry with it");
+  });
+
+  it("https:// against the emulator's plain HTTP: says to use http:// in MESSAGING_BASE_URL", async () => {
+    const url = emulator.url.replace(/^http:/, "https:");
+    const before = emulator.batches().length;
+    const run = await send(["--file", ndjsonFile("tls.ndjson", 2)], { MESSAGING_BASE_URL: url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/plain HTTP/);
+    expect(run.stderr).toContain(`MESSAGING_BASE_URL`);
+    expect(run.stderr).toContain(emulator.url);
+    expect(run.stderr).not.toContain("retry with it");
+    expect(emulator.batches()).toHaveLength(before);
   });
 });
