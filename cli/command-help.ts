@@ -178,7 +178,7 @@ options:
   -h, --help             this help
 
 environment:
-  MESSAGING_API_KEY      the API key (required to send)
+  MESSAGING_API_KEY      the API key (required to send; the emulator's default is ${DEFAULT_EMULATOR_API_KEY})
   MESSAGING_BASE_URL     the service's (or the emulator's) URL (required to send)
   MESSAGING_API_VERSION  X-Service-Version (default: 2024-06-01)
   MESSAGING_STATE_DIR    journal directory (default: $XDG_STATE_HOME/pulumi-messaging/sends,

@@ -82,3 +82,16 @@ describe("connection-level failures say what to check", () => {
     expect(emulator.batches()).toHaveLength(before);
   });
 });
+
+describe("MESSAGING_API_KEY missing", () => {
+  it("exits 2 naming MESSAGING_API_KEY and the emulator's default key (as listen, trigger and endpoints use), nothing sent", async () => {
+    const before = emulator.requestCount();
+    const run = await send(["--file", ndjsonFile("nokey.ndjson", 2)], { MESSAGING_API_KEY: undefined });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("MESSAGING_API_KEY");
+    expect(run.stderr).toContain("export MESSAGING_API_KEY=sk_test_emulator");
+    expect(emulator.requestCount()).toBe(before);
+    const json = await send(["--file", "nokey.ndjson", "--json"], { MESSAGING_API_KEY: undefined });
+    expect(JSON.parse(json.stdout).error.message).toContain("sk_test_emulator");
+  });
+});
