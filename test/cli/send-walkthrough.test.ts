@@ -95,3 +95,23 @@ describe("MESSAGING_API_KEY missing", () => {
     expect(JSON.parse(json.stdout).error.message).toContain("sk_test_emulator");
   });
 });
+
+describe("a re-run on a fresh runner (no journal)", () => {
+  it("reports how many messages the service had already accepted (Idempotent-Replayed), in the summary and in --json", async () => {
+    const file = ndjsonFile("fresh-runner.ndjson", 5);
+    const first = await send(["--file", file, "--batch-size", "2"], { MESSAGING_STATE_DIR: path.join(dir, "runner-1") });
+    expect(first.code).toBe(0);
+    const batchesAfterFirst = emulator.batches().length;
+    // The same file again, from runners that never saw it: every call is answered from the record.
+    const again = await send(["--file", file, "--batch-size", "2", "--json"], { MESSAGING_STATE_DIR: path.join(dir, "runner-2") });
+    expect(again.code).toBe(0);
+    const outcome = JSON.parse(again.stdout);
+    expect(outcome).toMatchObject({ status: "sent", sentNow: 5, alreadyAccepted: 5 });
+    const text = await send(["--file", file, "--batch-size", "2"], { MESSAGING_STATE_DIR: path.join(dir, "runner-3") });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/5 of them the service had already accepted/);
+    // Nothing was accepted twice.
+    expect(emulator.batches().length).toBe(batchesAfterFirst);
+    expect(first.stdout).not.toMatch(/already accepted/);
+  });
+});
