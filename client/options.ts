@@ -123,6 +123,12 @@ export function resolveClientOptions(options: MessagingClientOptions): ResolvedC
   if (apiKey.includes(":") || hasControlCharacter(apiKey)) {
     fail("option 'apiKey' must not contain ':' or control characters (the value is not shown)");
   }
+  // Half of a UTF-16 pair cannot be written as UTF-8: the header would carry U+FFFD instead.
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(apiKey)) {
+    fail(
+      "option 'apiKey' contains a lone surrogate (half of a UTF-16 pair), which cannot be sent: check how it was read (the value is not shown)",
+    );
+  }
 
   if (typeof options.baseUrl !== "string" || options.baseUrl.trim() === "") {
     fail("option 'baseUrl' is required, e.g. 'http://127.0.0.1:4010'");

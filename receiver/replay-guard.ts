@@ -112,9 +112,18 @@ export class MemoryReplayGuard implements ReplayGuard {
     this.expiries.delete(eventId);
   }
 
-  /** Forgets expired ids; returns "now". */
+  /**
+   * Forgets expired ids; returns "now".
+   * @throws ConfigurationError when the clock gives no finite number (with NaN every id
+   *   would count as expired at once: the guard would be off without a word).
+   */
   private dropExpired(): number {
     const now = this.now();
+    if (typeof now !== "number" || !Number.isFinite(now)) {
+      throw new ConfigurationError(
+        `MemoryReplayGuard: now() must return a finite number of milliseconds since the epoch, got ${typeof now === "number" ? String(now) : typeof now}`,
+      );
+    }
     for (const [id, expiry] of this.expiries) {
       if (expiry > now) break;
       this.expiries.delete(id);
