@@ -1131,6 +1131,26 @@ const REDACTION: RedactionCase[] = [
   redaction("base64url of key:", b64url(`${CANARY}:`)),
   redaction("base64url of the key", b64url(CANARY)),
   redaction("base64 of key: upper-cased", b64(`${CANARY}:`).toUpperCase()),
+  redaction("the key in hex", Buffer.from(CANARY, "utf8").toString("hex")),
+  redaction("the key in hex, upper case", Buffer.from(CANARY, "utf8").toString("hex").toUpperCase()),
+  redaction(
+    "%XX on every character",
+    [...Buffer.from(CANARY, "utf8")].map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`).join(""),
+  ),
+  redaction(
+    "%xx on every character, lower case",
+    [...Buffer.from(CANARY, "utf8")].map((b) => `%${b.toString(16).padStart(2, "0")}`).join(""),
+  ),
+  redaction("decimal HTML entities", [...CANARY].map((c) => `&#${c.charCodeAt(0)};`).join("")),
+  redaction("hexadecimal HTML entities", [...CANARY].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join("")),
+  redaction("HTML entities on every other character", [...CANARY].map((c, i) => (i % 2 === 0 ? `&#${c.charCodeAt(0)};` : c)).join("")),
+  redaction("the key split by a line break", `${CANARY.slice(0, 9)}\n${CANARY.slice(9)}`),
+  redaction("the key split by CRLF and a space (a folded header)", `${CANARY.slice(0, 12)}\r\n ${CANARY.slice(12)}`),
+  redaction("the key split by a zero-width space", `${CANARY.slice(0, 5)}\u200b${CANARY.slice(5)}`),
+  redaction("the key with a zero-width space between every character", [...CANARY].join("\u200b")),
+  redaction("base64 wrapped by a line break", `${b64(`${CANARY}:`).slice(0, 20)}\n${b64(`${CANARY}:`).slice(20)}`),
+  redaction("base64 of the whole Basic header", b64(`Basic ${b64(`${CANARY}:`)}`)),
+  redaction("base64 of the whole Authorization header line", b64(`Authorization: Basic ${b64(`${CANARY}:`)}`)),
 ];
 
 // ---- the receiver's arguments ----
