@@ -22,6 +22,26 @@ function headerProblem(columns: readonly string[]): string | undefined {
   return undefined;
 }
 
+/** How a CSV file with this header names each field of a message: the field, then the column it came from. */
+function columnNames(header: readonly string[]): (field: string) => string {
+  const to = header.includes("tos") ? "tos" : "to";
+  const column = (field: string): string | undefined => {
+    const recipient = /^tos\[(\d+)\]$/.exec(field);
+    if (recipient) return `column '${to}', recipient ${Number(recipient[1]) + 1}`;
+    if (field === "tos") return `column '${to}'`;
+    if (field === "body") return "column 'body'";
+    if (field === "template.id") return "column 'template_id'";
+    const model = /^template\.model\.(.+)$/.exec(field);
+    if (model) return `column '${MODEL_PREFIX}${model[1]}'`;
+    if (field === "template" || field === "template.model") return `columns template_id and ${MODEL_PREFIX}<name>`;
+    return undefined;
+  };
+  return (field) => {
+    const where = column(field);
+    return where === undefined ? field : `${field} (${where})`;
+  };
+}
+
 /**
  * A csv-parse error as a FileError naming the line and field (1-based) where it is. The line
  * is csv-parse's, unless a CRLF inside quotes earlier made its count run ahead: then it is
@@ -116,7 +136,9 @@ export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<
         if (problem !== undefined) throw new FileError(`line ${line}: ${problem}`);
         continue;
       }
-      entries.push(withSizeCheck({ location: `line ${line}`, source: raw, value: csvMessage(header, record) }));
+      entries.push(
+        withSizeCheck({ location: `line ${line}`, source: raw, value: csvMessage(header, record), nameOf: columnNames(header) }),
+      );
       if (entries.length >= 1000) {
         yield entries;
         entries = [];

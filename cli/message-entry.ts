@@ -15,6 +15,11 @@ export interface Entry {
   readonly value?: unknown;
   /** Why the message could not be read (not JSON, invalid UTF-8, a `__proto__` key…), with the field when there is one. */
   readonly problem?: { readonly field?: string; readonly reason: string };
+  /**
+   * How the file names a field of the message (`tos[0]` → `column 'to' (recipient 1)` for
+   * CSV), when it differs from the field's path; errors then name what the user wrote.
+   */
+  readonly nameOf?: (field: string) => string;
 }
 
 /** The file cannot be read as a whole (missing, unreadable, not the format it claims). */

@@ -115,3 +115,17 @@ describe("a re-run on a fresh runner (no journal)", () => {
     expect(first.stdout).not.toMatch(/already accepted/);
   });
 });
+
+describe("argument mistakes", () => {
+  it("a file given without --file: says to use --file FILE", async () => {
+    const run = await send([ndjsonFile("positional.ndjson", 1)]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("messaging send --file positional.ndjson");
+  });
+
+  it("-f: suggests the long options it may stand for", async () => {
+    const run = await send(["-f", ndjsonFile("short.ndjson", 1)]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown option -f \(did you mean --file/);
+  });
+});

@@ -853,6 +853,36 @@ const SEND: HostileCase[] = [
     /the value of "note" is not valid JSON/,
   ),
   refusedFile(
+    "a pretty-printed JSON array saved as .ndjson: one error saying to rename it or pass --format json",
+    "pretty.ndjson",
+    `[\n  {\n    "tos": ["${A}"],\n    "body": "hi"\n  }\n]\n`,
+    /pretty\.ndjson: line 1 starts a JSON document spread over several lines.*rename it to \.json or pass --format json\nnothing was sent\n$/s,
+  ),
+  refusedFile(
+    "'to' instead of 'tos' in NDJSON: did you mean tos?",
+    "to.ndjson",
+    `{"to":["${A}"],"body":"hi"}\n`,
+    /line 1: to: unknown field \(did you mean tos\?\)/,
+  ),
+  refusedFile(
+    "'bdy' in a JSON file: did you mean body?",
+    "bdy.json",
+    `[{"tos":["${A}"],"bdy":"hi"}]`,
+    /bdy: unknown field \(did you mean body\?\)/,
+  ),
+  refusedFile(
+    "a bad number in a CSV file names the file's column, not tos[0]",
+    "badnumber.csv",
+    "to,body\n12345,hi\n",
+    /line 2: tos\[0\] \(column 'to', recipient 1\): expected an E\.164 phone number/,
+  ),
+  refusedFile(
+    "an empty body in a CSV file names the column",
+    "nobody.csv",
+    `to,template_id,model.name\n${A},,Ann\n`,
+    /line 2: template\.id \(column 'template_id'\): /,
+  ),
+  refusedFile(
     "a duplicate top-level key in a JSON file",
     "dup-top.json",
     `{"messages":[${OK}],"messages":[]}`,
