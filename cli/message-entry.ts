@@ -9,7 +9,11 @@ import { jsonByteLength } from "../schemas/json-size";
 export interface Entry {
   /** `line N` (NDJSON, CSV: where the record starts) or `item N (line L)` (JSON). */
   readonly location: string;
-  /** The message's text as written: the line, the CSV record, the JSON element. */
+  /**
+   * The text a call's key and the file-changed check are made of: the message's text as
+   * written (the NDJSON line, the JSON element); for CSV, the message as sent (its canonical
+   * JSON), since a record means nothing without the header.
+   */
   readonly source: string;
   /** The value read; undefined when `problem` is set. */
   readonly value?: unknown;

@@ -129,3 +129,44 @@ describe("argument mistakes", () => {
     expect(run.stderr).toMatch(/unknown option -f \(did you mean --file/);
   });
 });
+
+describe("CSV message identity: the message as sent, header included", () => {
+  it("two CSV files with the same data row under different headers are two messages, each sent (no key collision)", async () => {
+    writeFileSync(path.join(dir, "greeting.csv"), `to,body\n${recipient(1)},Hello\n`);
+    writeFileSync(path.join(dir, "template.csv"), `to,template_id\n${recipient(1)},Hello\n`);
+    const before = emulator.batches().length;
+    const first = await send(["--file", "greeting.csv"], { MESSAGING_STATE_DIR: path.join(dir, "csv-a") });
+    expect(first.code).toBe(0);
+    const second = await send(["--file", "template.csv", "--json"], { MESSAGING_STATE_DIR: path.join(dir, "csv-b") });
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout).alreadyAccepted ?? 0).toBe(0);
+    const sent = emulator
+      .batches()
+      .slice(before)
+      .flatMap((batch) => batch.messages);
+    expect(sent).toEqual([
+      { tos: [recipient(1)], body: "Hello" },
+      { tos: [recipient(1)], template: { id: "Hello", model: {} } },
+    ]);
+  });
+
+  it("after a header fix, --allow-changed sends the corrected message (no idempotency_key_reused)", async () => {
+    const file = path.join(dir, "fixed.csv");
+    writeFileSync(file, `to,template_id,model.nme\n${recipient(2)},welcome,Ann\n`);
+    const state = path.join(dir, "csv-fix");
+    const before = emulator.batches().length;
+    expect((await send(["--file", "fixed.csv"], { MESSAGING_STATE_DIR: state })).code).toBe(0);
+    writeFileSync(file, `to,template_id,model.name\n${recipient(2)},welcome,Ann\n`);
+    const again = await send(["--file", "fixed.csv", "--allow-changed"], { MESSAGING_STATE_DIR: state });
+    expect(again.stderr).not.toContain("idempotency_key_reused");
+    expect(again.code).toBe(0);
+    const sent = emulator
+      .batches()
+      .slice(before)
+      .flatMap((batch) => batch.messages);
+    expect(sent).toEqual([
+      { tos: [recipient(2)], template: { id: "welcome", model: { nme: "Ann" } } },
+      { tos: [recipient(2)], template: { id: "welcome", model: { name: "Ann" } } },
+    ]);
+  });
+});

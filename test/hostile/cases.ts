@@ -883,6 +883,12 @@ const SEND: HostileCase[] = [
     /line 2: template\.id \(column 'template_id'\): /,
   ),
   refusedFile(
+    "both 'to' and 'tos' columns in a CSV file (one would be dropped)",
+    "to-and-tos.csv",
+    `to,tos,body\n${A},+254700000002,hi\n`,
+    /columns 'to' \(1\) and 'tos' \(2\) both give the recipients/,
+  ),
+  refusedFile(
     "a duplicate top-level key in a JSON file",
     "dup-top.json",
     `{"messages":[${OK}],"messages":[]}`,
