@@ -89,6 +89,13 @@ export const COMMANDS = {
       json: { type: "boolean" },
     },
   },
+  events: {
+    usage: ["events resend <event id> [--endpoint ID]"],
+    summary: "delivers an event of the emulator again (after a receiver or its secret is fixed)",
+    options: {
+      endpoint: { type: "string" },
+    },
+  },
   send: {
     usage: ["send --file FILE [--stream NAME] [options]"],
     summary: "sends every message of a file, each exactly once, however often it is run",
