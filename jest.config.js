@@ -1,14 +1,15 @@
 /**
  * Three tiers, each a jest project (`npm run test:unit`, `test:emulator`, `test:engine`;
- * `npm test` runs all three):
+ * `npm test` runs all three). test/README.md says where a new test goes.
  * - unit: schemas, client, provider runtimes, receivers — no child process, no packed package;
- * - engine: the real dynamic-provider host and the engine model (test/engine);
+ * - engine: the real `pulumi` CLI (test/engine), and the plugin deployed by it (test/plugin);
+ *   its globalSetup finds or builds the CLI;
  * - emulator: everything else (the emulator, the CLI, examples, the packed package). It is the
  *   catch-all, so a new test folder always runs somewhere.
  * @type {import('jest').Config}
  */
 const UNIT = ["<rootDir>/test/schemas/", "<rootDir>/test/client/", "<rootDir>/test/provider/", "<rootDir>/test/receiver/"];
-const ENGINE = ["<rootDir>/test/engine/"];
+const ENGINE = ["<rootDir>/test/engine/", "<rootDir>/test/plugin/"];
 
 const common = {
   testEnvironment: "node",
@@ -23,7 +24,13 @@ module.exports = {
   projects: [
     { ...common, displayName: "unit", testMatch: UNIT.map((dir) => `${dir}**/*.test.ts`) },
     { ...common, displayName: "emulator", testPathIgnorePatterns: ["/node_modules/", ...UNIT, ...ENGINE] },
-    { ...common, displayName: "engine", testMatch: ENGINE.map((dir) => `${dir}**/*.test.ts`) },
+    {
+      ...common,
+      displayName: "engine",
+      testMatch: ENGINE.map((dir) => `${dir}**/*.test.ts`),
+      globalSetup: "<rootDir>/test/find-pulumi-cli.js",
+      globalTeardown: "<rootDir>/test/report-pulumi-counts.js",
+    },
   ],
   // The package is packed once per run, for every test that installs it.
   globalSetup: "<rootDir>/test/pack-once.js",

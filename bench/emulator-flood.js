@@ -7,6 +7,8 @@
 // (no deliveries): what is measured is what the emulator keeps.
 
 const { fork } = require("node:child_process");
+const net = require("node:net");
+const { DEFAULT_MAX_IN_FLIGHT_BYTES } = require("../dist/emulator/memory-guard");
 const path = require("node:path");
 const { Pool } = require("undici");
 const { ask, msSince, now } = require("./lib");
@@ -90,10 +92,76 @@ async function floodCase(label, execArgv, progress) {
   }
 }
 
+const CONCURRENT_UPLOADS = 300;
+const CHUNKED_UPLOADS = 60;
+const UPLOAD_BYTES = 10 * 1000 * 1000;
+
+/** One raw upload of `UPLOAD_BYTES` to the batch route, declared or chunked; resolves to its status (or "reset"). */
+function rawUpload(url, apiKey, body, chunked) {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  const auth = `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}`;
+  const length = chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${body.length}`;
+  socket.write(
+    `POST /v1/message_batches HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${auth}\r\nX-Service-Version: ${VERSION}\r\nContent-Type: application/json\r\n${length}\r\n\r\n`,
+  );
+  if (chunked) {
+    for (let at = 0; at < body.length; at += 1024 * 1024) {
+      const piece = body.subarray(at, at + 1024 * 1024);
+      socket.write(`${piece.length.toString(16)}\r\n`);
+      socket.write(piece);
+      socket.write("\r\n");
+    }
+    socket.write("0\r\n\r\n");
+  } else socket.write(body);
+  return new Promise((resolve) => {
+    let head = "";
+    socket.on("data", (chunk) => {
+      head += chunk.toString("latin1");
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(head);
+      if (status) {
+        socket.destroy();
+        resolve(status[1]);
+      }
+    });
+    socket.on("error", () => resolve("reset"));
+    socket.on("close", () => resolve("reset"));
+  });
+}
+
+/** Uploads sent all at once (declared, then chunked): what the in-flight bound holds under concurrency. */
+async function concurrentFloodCase(progress) {
+  const label = `${CONCURRENT_UPLOADS} uploads of 10 MB declared at once, then ${CHUNKED_UPLOADS} chunked`;
+  progress(`emulator flood: ${label}`);
+  const host = fork(path.join(__dirname, "flood-host.js"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  let exitCode = null;
+  host.on("exit", (code, signal) => (exitCode = code ?? signal));
+  try {
+    const { url, apiKey } = await ask(host, { cmd: "start" });
+    const body = Buffer.alloc(UPLOAD_BYTES, 0x20);
+    const start = now();
+    const statuses = {};
+    const count = (status) => (statuses[status] = (statuses[status] ?? 0) + 1);
+    for (const status of await Promise.all(Array.from({ length: CONCURRENT_UPLOADS }, () => rawUpload(url, apiKey, body, false))))
+      count(status);
+    for (const status of await Promise.all(Array.from({ length: CHUNKED_UPLOADS }, () => rawUpload(url, apiKey, body, true))))
+      count(status);
+    const wallMs = msSince(start);
+    const stats = await ask(host, { cmd: "stats" });
+    await ask(host, { cmd: "stop" });
+    return { label, concurrent: true, wallMs, statuses, ...stats, exitCode };
+  } catch (error) {
+    return { label, error: String(error), exitCode };
+  } finally {
+    if (host.connected) host.disconnect();
+  }
+}
+
 async function emulatorFlood(progress) {
   return [
     await floodCase("default heap", [], progress),
     await floodCase("--max-old-space-size=768", ["--max-old-space-size=768"], progress),
+    await concurrentFloodCase(progress),
   ];
 }
 
@@ -113,6 +181,12 @@ function printEmulatorFlood(rows, out) {
     out.push(
       `   ${r.label}: ${(r.wallMs / 1000).toFixed(1)} s; answers ${statuses}; peak RSS ${mib(r.maxRssBytes)} MiB (heap limit ${mib(r.heapLimitBytes)} MiB)`,
     );
+    if (r.concurrent) {
+      out.push(
+        `     bound: ${mib(DEFAULT_MAX_IN_FLIGHT_BYTES)} MiB of bodies in flight + ${mib(r.storage.storedBytes)} MiB stored + the process's own overhead; peak RSS ${r.maxRssBytes <= DEFAULT_MAX_IN_FLIGHT_BYTES + r.storage.storedBytes + 256 * 1024 * 1024 ? "within" : "OVER"} that plus 256 MiB`,
+      );
+      continue;
+    }
     out.push(
       `     stored ${mib(r.storage.storedBytes)} of ${mib(r.storage.maxStoredBytes)} MiB budget; batches kept ${r.batchTotals.storedBatches} of ${r.batchTotals.batches} (evicted ${r.batchTotals.evictedBatches}); endpoints ${r.endpoints}; events kept ${r.events} (evicted ${r.storage.evictedEvents})`,
     );

@@ -12,7 +12,7 @@ export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
  * What reading a body produced: the bytes, or the fact that it is over the cap (declared by
  * `Content-Length`, or found while reading).
  */
-export type BodyResult = { readonly kind: "ok"; readonly bytes: Buffer } | { readonly kind: "too_large" };
+export type BodyResult = { readonly kind: "ok"; readonly bytes: Buffer } | { readonly kind: "too_large" } | { readonly kind: "no_room" };
 
 /**
  * How long the rest of an over-cap body is read (and discarded) after the 413 went out, in
@@ -26,11 +26,12 @@ export const OVERSIZED_DRAIN_MS = 30_000;
  * Reads a request body up to `maxBytes`. A body over the cap resolves `too_large` at once —
  * before a byte is read when `Content-Length` already says so — and the rest is read and
  * discarded (never kept), so the caller can answer 413 while the client is still sending.
- * @param onBytes called with each chunk's size as it arrives (memory accounting)
+ * @param onBytes called with each chunk's size as it arrives (memory accounting); answering
+ *   false stops the read: `no_room`, the rest discarded as for an over-cap body
  */
-export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES, onBytes?: (bytes: number) => void): Promise<BodyResult> {
+export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES, onBytes?: (bytes: number) => boolean): Promise<BodyResult> {
   return new Promise((resolve, reject) => {
-    const discard = () => {
+    const discard = (kind: "too_large" | "no_room" = "too_large") => {
       req.removeAllListeners("data");
       req.on("data", () => undefined);
       req.on("error", () => undefined);
@@ -38,7 +39,7 @@ export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES, onByte
       timer.unref();
       req.once("end", () => clearTimeout(timer));
       req.socket.once("close", () => clearTimeout(timer));
-      resolve({ kind: "too_large" });
+      resolve({ kind });
     };
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > maxBytes) return discard();
@@ -46,7 +47,11 @@ export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES, onByte
     let received = 0;
     req.on("data", (chunk: Buffer) => {
       received += chunk.length;
-      onBytes?.(chunk.length);
+      if (onBytes?.(chunk.length) === false) {
+        chunks.length = 0;
+        discard("no_room");
+        return;
+      }
       if (received > maxBytes) {
         chunks.length = 0;
         discard();

@@ -53,23 +53,50 @@ class DropConnection extends Error {}
 
 /**
  * Reads the body when the memory guard has room for it, counting its bytes while the request
- * is handled; 503 with `Retry-After` when it has not (the body is then drained unread).
+ * is handled: its declared size at once (so requests arriving together see each other), then
+ * whatever arrives beyond it. 503 with `Retry-After` when there is no room, before reading or,
+ * for a body larger than declared or of unknown size, as soon as it would go over (the rest is
+ * drained unread).
  */
-async function readBodyWithinMemory(req: IncomingMessage, memory: MemoryGuard, held: { bytes: number }): Promise<BodyResult> {
+async function readBodyWithinMemory(
+  req: IncomingMessage,
+  memory: MemoryGuard,
+  held: { bytes: number },
+): Promise<Exclude<BodyResult, { kind: "no_room" }>> {
   const declared = Number(req.headers["content-length"]);
   const hasBody = declared > 0 || req.headers["transfer-encoding"] !== undefined;
-  if (!hasBody) return readBody(req);
-  const shortOfRoom = memory.shortOfRoom(Number.isFinite(declared) ? declared : 0);
-  if (shortOfRoom !== undefined) {
-    req.resume();
-    throw problem(503, "service_unavailable", `Not now: ${shortOfRoom}. Retry after ${RETRY_AFTER_SECONDS} s.`, {
+  if (!hasBody) return (await readBody(req)) as Exclude<BodyResult, { kind: "no_room" }>;
+  const reserved = Number.isFinite(declared) && declared <= MAX_BODY_BYTES ? declared : 0;
+  const noRoom = (reason: string) =>
+    problem(503, "service_unavailable", `Not now: ${reason}. Retry after ${RETRY_AFTER_SECONDS} s.`, {
       headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
     });
+  const shortOfRoom = memory.shortOfRoom(reserved);
+  if (shortOfRoom !== undefined) {
+    req.resume();
+    throw noRoom(shortOfRoom);
   }
-  return readBody(req, MAX_BODY_BYTES, (bytes) => {
-    held.bytes += bytes;
-    memory.hold(bytes);
+  memory.hold(reserved);
+  held.bytes += reserved;
+  let received = 0;
+  const body = await readBody(req, MAX_BODY_BYTES, (bytes) => {
+    received += bytes;
+    const beyond = Math.max(0, received - reserved) - Math.max(0, held.bytes - reserved);
+    if (beyond <= 0) return true;
+    if (!memory.hasRoomFor(beyond, held.bytes)) return false;
+    held.bytes += beyond;
+    memory.hold(beyond);
+    return true;
   });
+  if (body.kind === "no_room") throw noRoom(`the bodies in flight would go over the emulator's limit of ${memory.maxInFlightBytes} bytes`);
+  return body;
+}
+
+/** Whether a body announced by `req` will be refused unread (over the size cap, or no room for it now). */
+export function bodyWillBeRefused(req: IncomingMessage, memory: MemoryGuard): boolean {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return true;
+  return memory.shortOfRoom(Number.isFinite(declared) ? declared : 0) !== undefined;
 }
 
 /**

@@ -29,11 +29,13 @@ function v8Heap(): HeapFigures {
 }
 
 /**
- * Keeps the emulator from running out of memory under load: before a request body is read
- * it says whether there is room for it. Room is short when the bodies already in flight plus
- * this one's declared size exceed `maxInFlightBytes`, or when the heap is nearly full; the
- * request is then answered 503 with `Retry-After` instead of being read, so the process never
- * aborts and what it stored is never lost. (Stored data has its own budget, `--max-stored-bytes`.)
+ * Keeps the emulator from running out of memory under load, however many requests arrive at
+ * once. A body is admitted only when the bytes of the bodies in flight — those being read,
+ * counted as they arrive, and those admitted but not read yet, counted at their declared size —
+ * plus its declared size fit in `maxInFlightBytes`, and the heap is not nearly full. A body of
+ * unknown size (chunked) is counted as it arrives and stopped once it would go over. Refused
+ * bodies are answered 503 with `Retry-After`, so the process never aborts and what it stored is
+ * never lost. (Stored data has its own budget, `--max-stored-bytes`.)
  */
 export class MemoryGuard {
   private inFlight = 0;
@@ -45,6 +47,11 @@ export class MemoryGuard {
     this.maxInFlight = options.maxInFlightBytes ?? DEFAULT_MAX_IN_FLIGHT_BYTES;
     this.heapFraction = options.heapFraction ?? 0.85;
     this.heap = options.heap ?? v8Heap;
+  }
+
+  /** The most body bytes held at once. */
+  get maxInFlightBytes(): number {
+    return this.maxInFlight;
   }
 
   /** Body bytes held now by requests in flight. */
@@ -70,6 +77,14 @@ export class MemoryGuard {
   /** Counts `bytes` of a body being read (call {@link release} with the total when the request ends). */
   hold(bytes: number): void {
     this.inFlight += bytes;
+  }
+
+  /**
+   * Whether `bytes` more of a body that already holds `heldBytes` fit: always when nothing
+   * else is in flight (one request is always let through), else within `maxInFlightBytes`.
+   */
+  hasRoomFor(bytes: number, heldBytes: number): boolean {
+    return this.inFlight === heldBytes || this.inFlight + bytes <= this.maxInFlight;
   }
 
   /** Forgets `bytes` counted by {@link hold}. */

@@ -7,7 +7,7 @@ import { DELIVERY_TIMEOUT_MS } from "./deliveries";
 import { DEFAULT_DELIVERY_RETRY_SCHEDULE, checkRetrySchedule } from "./delivery-policy";
 import { DeliveryQueue } from "./delivery-queue";
 import { FaultInjector, faultSettingsOrThrow, type FaultSettings, type FaultSettingsInput, type ScriptedFault } from "./fault-injector";
-import { handleRequest } from "./handle-request";
+import { bodyWillBeRefused, handleRequest } from "./handle-request";
 import { hostAllowList } from "./host-check";
 import { IdempotencyStore } from "./idempotency";
 import { DEFAULT_MAX_IN_FLIGHT_BYTES, MemoryGuard } from "./memory-guard";
@@ -108,6 +108,11 @@ export interface Emulator {
   faultLog(): ScriptedFault[];
 }
 
+/** How long a client may take to send a request's headers, in milliseconds. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** How long a client may take to send a whole request, body included, in milliseconds. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 // Deep copies for the public accessors: the store hands out what it recorded, and a test
 // that changes what it was given must not change what the emulator recorded.
 function copies<T>(items: Iterable<T>): T[] {
@@ -177,6 +182,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   };
 
   const server = http.createServer((req, res) => {
+    void handleRequest(req, res, state);
+  });
+  // Slow clients are not held for Node's defaults (5 minutes for a request).
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  // `Expect: 100-continue`: the client is told to send its body only when it will be read; a
+  // body that will be refused (too large, or no room) gets its final answer at once instead.
+  server.on("checkContinue", (req, res) => {
+    if (!bodyWillBeRefused(req, state.memory)) res.writeContinue();
     void handleRequest(req, res, state);
   });
   await new Promise<void>((resolve, reject) => {

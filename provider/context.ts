@@ -14,7 +14,7 @@ export interface ProviderContext {
   client(): MessagingClient;
   /**
    * A line the user reads. The engine shows a provider's stderr as info diagnostics
-   * (engine/README.md, "provider output"); stdout is reserved for the host's port.
+   * (docs/real-engine.md); stdout is reserved for the host's port.
    */
   warn(message: string): void;
 }

@@ -1,8 +1,8 @@
 /**
  * The dynamic-provider protocol as Pulumi's host (`@pulumi/pulumi/cmd/dynamic-provider`)
  * speaks it, in one place: the names it reserves, the preview sentinel, and the error
- * envelope it turns into "created but failed to initialise". See engine/README.md for the
- * engine rules each of these follows.
+ * envelope it turns into "created but failed to initialise". docs/real-engine.md names the
+ * tests that show, under the real CLI, the engine rules each of these follows.
  */
 
 /** The property holding the serialized provider; the host adds it to outputs only on a successful create, read or update. */

@@ -7,7 +7,7 @@ import type { KindDefinition } from "./kinds/define-kind";
 /**
  * Pulumi's `import` never reaches a dynamic provider: the engine reads the resource with
  * its id and no recorded state, and the provider host fails before any provider code runs
- * (engine/README.md, "import"). So the option is refused here, with what to do instead.
+ * (sdk/nodejs/cmd/dynamic-provider). So the option is refused here, with what to do instead.
  */
 export function refuseImport(kind: string, name: string, opts: pulumi.CustomResourceOptions | undefined, instead: string): void {
   if (opts?.import === undefined) return;

@@ -28,8 +28,13 @@ export interface JsonHazard {
 
 /** Options of {@link findJsonHazards}. */
 export interface FindJsonHazardsOptions {
-  /** Deepest nesting accepted. Default {@link MAX_JSON_DEPTH}. */
+  /** Deepest nesting accepted, counted in the document the value is sent in. Default {@link MAX_JSON_DEPTH}. */
   readonly maxDepth?: number;
+  /**
+   * The level the value itself sits at in that document (the document counting as 1): a
+   * value sent inside others may nest only `maxDepth - level + 1` levels itself. Default 1.
+   */
+  readonly level?: number;
   /** Stop after this many hazards. Default 20. */
   readonly limit?: number;
 }
@@ -65,7 +70,12 @@ function isPlainObject(value: object): boolean {
  */
 export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions = {}): JsonHazard[] {
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
+  const level = options.level ?? 1;
   const limit = options.limit ?? 20;
+  const tooDeep =
+    level === 1
+      ? `nested more than ${maxDepth} levels deep`
+      : `nested more than ${maxDepth - level + 1} levels deep (the request that carries it may nest ${maxDepth})`;
   const hazards: JsonHazard[] = [];
   // Only containers are pushed, each with a link to its parent: paths are built only for
   // hazards, so a clean 1,000-message batch costs one small object per container.
@@ -98,7 +108,7 @@ export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions 
       case "object":
         if (v === null) return;
         if (depth > maxDepth) {
-          hazards.push({ path: pathOf(parent, key), message: `nested more than ${maxDepth} levels deep` });
+          hazards.push({ path: pathOf(parent, key), message: tooDeep });
           return;
         }
         if (!Array.isArray(v) && !isPlainObject(v)) {
@@ -111,7 +121,7 @@ export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions 
         hazards.push({ path: pathOf(parent, key), message: `expected a JSON value, got a ${typeof v}` });
     }
   };
-  visit(value, undefined, undefined, 1);
+  visit(value, undefined, undefined, level);
   while (stack.length > 0 && hazards.length < limit) {
     const container = stack.pop()!;
     const v = container.value;
@@ -135,8 +145,8 @@ export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions 
 }
 
 /** {@link findJsonHazards} as zod issues, for a schema's `superRefine`. */
-export function reportJsonHazards(value: unknown, ctx: z.RefinementCtx, maxDepth = MAX_JSON_DEPTH): void {
-  for (const hazard of findJsonHazards(value, { maxDepth })) {
+export function reportJsonHazards(value: unknown, ctx: z.RefinementCtx, options: FindJsonHazardsOptions = {}): void {
+  for (const hazard of findJsonHazards(value, options)) {
     ctx.addIssue({ code: "custom", path: [...hazard.path], message: hazard.message });
   }
 }
@@ -151,10 +161,19 @@ export function jsonHazardField(hazard: JsonHazard): string {
  * refused when {@link findJsonHazards} finds anything, so what is sent is exactly what arrives.
  * The value is kept as given (not copied).
  */
-export const JsonObject = z
-  .custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
-    error: "expected an object",
-    abort: true,
-  })
-  .superRefine((value, ctx) => reportJsonHazards(value, ctx));
+export const JsonObject = jsonObjectAt(1);
 export type JsonObject = z.infer<typeof JsonObject>;
+
+/**
+ * {@link JsonObject} for a value sent at `level` of a request body (the body counting as 1),
+ * so that the body as a whole stays within {@link MAX_JSON_DEPTH}: one rule, applied to the
+ * value as it will sit in the request, by every layer that checks it.
+ */
+export function jsonObjectAt(level: number) {
+  return z
+    .custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
+      error: "expected an object",
+      abort: true,
+    })
+    .superRefine((value, ctx) => reportJsonHazards(value, ctx, { level }));
+}

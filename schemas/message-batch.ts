@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { JsonObject } from "./json-value";
+import { jsonObjectAt } from "./json-value";
 import { PhoneNumber } from "./phone-number";
 import type { Assert, SameType } from "./same-type";
 import { MAX_MESSAGES_PER_BATCH } from "./types";
@@ -7,11 +7,17 @@ import type * as types from "./types";
 
 export { MAX_MESSAGES_PER_BATCH };
 
+/**
+ * Where a template's model sits in the batch request, `{ messages: [ { template: { model } } ] }`:
+ * level 5, so a model may nest 28 levels of the request's 32 (`MAX_JSON_DEPTH`).
+ */
+export const TEMPLATE_MODEL_LEVEL = 5;
+
 /** A template reference: an existing template's id and the values substituted into it. */
 export const MessageTemplate = z.strictObject({
   id: z.string().min(1, { error: "expected a non-empty template id" }),
-  /** Values substituted into the template: any JSON object (see `JsonObject` for what is refused). */
-  model: JsonObject,
+  /** Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows. */
+  model: jsonObjectAt(TEMPLATE_MODEL_LEVEL),
 });
 export type MessageTemplate = types.MessageTemplate;
 type _MessageTemplate = Assert<SameType<MessageTemplate, z.output<typeof MessageTemplate>>>;

@@ -1,6 +1,6 @@
 "use strict";
 // Jest globalSetup: packs the built package once for the whole run, for every test that
-// installs it as users do (engine/packed-project.ts reads PULUMI_MESSAGING_TARBALL). Workers
+// installs it as users do (scripts/pulumi/packed-project.ts reads PULUMI_MESSAGING_TARBALL). Workers
 // start after this and inherit the variable. Without a build there is nothing to pack: the
 // tests that need it then say so themselves.
 const { execFileSync } = require("node:child_process");

@@ -3,7 +3,7 @@ import { runEndpointsCommand } from "../../cli/endpoints-command";
 import { describeAttempt, runListenCommand } from "../../cli/listen-command";
 import { startEmulator, type Emulator } from "../../emulator";
 import { call, startReceiver } from "../emulator/helpers";
-import { startRefusingProxy } from "../engine/fake-services";
+import { startRefusingProxy } from "../support/fake-services";
 import { CapturedOutput } from "./cli-output";
 
 let emulator: Emulator;

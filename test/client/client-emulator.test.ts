@@ -202,3 +202,28 @@ describe("message batches", () => {
     expect(result.batches.map((b) => b.index)).toEqual(Array.from({ length: 15 }, (_, i) => i));
   });
 });
+
+describe("one nesting rule for a template model, the client's and the service's", () => {
+  const nested = (levels: number): Record<string, unknown> => {
+    let model: Record<string, unknown> = { leaf: true };
+    for (let i = 1; i < levels; i++) model = { a: model };
+    return model;
+  };
+  const withModel = (levels: number): Message => ({ tos: ["+254712345678"], template: { id: "tmpl_deep", model: nested(levels) } });
+
+  test("the deepest model the client accepts is one the emulator accepts", async () => {
+    await client().sendMessageBatch({ stream: "transactional", messages: [withModel(28)] });
+    expect(emulator.batches()).toHaveLength(1);
+  });
+
+  test("a model one level deeper is refused by the client before anything is sent, naming the message", async () => {
+    const batch = [...messages(4500), withModel(29), ...messages(499)];
+    const error = await client()
+      .sendMessages(batch, { stream: "transactional" })
+      .catch((caught: unknown) => caught);
+    expect(isValidationError(error)).toBe(true);
+    expect(String((error as Error).message)).toMatch(/messages\[4500\]\.template\.model(\.a)+: nested more than 28 levels deep/);
+    expect(emulator.batches()).toHaveLength(0);
+    expect(emulator.requestCount()).toBe(0);
+  });
+});

@@ -795,6 +795,12 @@ const SEND: HostileCase[] = [
     `{"tos":["${A}"],"template":{"id":"t","model":{"a":${"[".repeat(50000)}${"]".repeat(50000)}}}}\n`,
     /line 1: template\.model\.a(\[0\])+: nested more than 32 levels deep/,
   ),
+  refusedFile(
+    "a model nested 29 levels: within the reader's limit, beyond what the batch request may carry",
+    "deep-model.ndjson",
+    `${OK}\n{"tos":["${A}"],"template":{"id":"t","model":${'{"a":'.repeat(29)}true${"}".repeat(29)}}}\n`,
+    /line 2: template\.model(\.a)+: nested more than 28 levels deep \(the request that carries it may nest 32\)/,
+  ),
   refusedFile("a hole in a JSON array is not JSON", "holes.json", `[${OK},,${OK}]`, /not valid JSON \(line 1\): unexpected ','/),
   // the JSON reading rule (issue: silent changes)
   refusedFile(

@@ -1,13 +1,13 @@
 /**
  * The package as users install it: the `npm pack` tarball unpacked into a throwaway
- * project's node_modules (by `engine/packed-project.ts`), keeping only the packages a
+ * project's node_modules (by `scripts/pulumi/packed-project.ts`), keeping only the packages a
  * given kind of user has.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createPackedProject, packPackage } from "../../engine/packed-project";
+import { createPackedProject, packPackage } from "../../scripts/pulumi/packed-project";
 
 export const REPO = path.resolve(__dirname, "..", "..");
 

@@ -7,9 +7,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createPackedProject, packPackage } from "../../engine/packed-project";
-import { lookPath, startProviderPlugin, type ProviderPlugin } from "../../engine/provider-plugin";
-import { requireBuild, withoutMessagingEnv } from "../engine/harness";
+import { createPackedProject, packPackage } from "../../scripts/pulumi/packed-project";
+import { lookPath, startProviderPlugin, type ProviderPlugin } from "../support/provider-plugin";
+import { requireBuild, withoutMessagingEnv } from "../support/environment";
 
 export const PLUGIN_EXECUTABLE = "pulumi-resource-messaging";
 

@@ -8,11 +8,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { startProviderPlugin, type ProviderPlugin } from "../../engine/provider-plugin";
-import { isSecretWrapper } from "../../engine/secrets";
+import { startProviderPlugin, type ProviderPlugin } from "../support/provider-plugin";
+import { isSecretWrapper } from "../support/secrets";
 import { packageSchema } from "../../plugin/schema";
 import { packPlugin } from "../../scripts/pack-plugin";
-import { withoutMessagingEnv } from "../engine/harness";
+import { withoutMessagingEnv } from "../support/environment";
 
 const API_KEY = "sk_test_archive_77a0";
 const ENDPOINT_URN = "urn:pulumi:dev::shop::messaging:index:WebhookEndpoint::orders";
@@ -20,6 +20,7 @@ const BATCH_URN = "urn:pulumi:dev::shop::messaging:index:MessageBatch::welcome";
 
 let scratch: string;
 let unpacked: string;
+let archives: Record<string, string>;
 let version: string;
 let emulator: Emulator;
 let plugin: ProviderPlugin;
@@ -28,6 +29,7 @@ beforeAll(async () => {
   scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-archive-test-"));
   const packed = await packPlugin(path.join(scratch, "out"));
   version = packed.version;
+  archives = packed.archives;
   unpacked = fs.mkdtempSync(path.join(scratch, "plugin-"));
   execFileSync("tar", ["-xzf", packed.archive, "-C", unpacked]);
   emulator = await startEmulator({ apiKey: API_KEY });
@@ -39,11 +41,21 @@ afterAll(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-test("the archive holds the launchers, one bundle and no node_modules; nothing above it resolves a module", () => {
+test("one archive a platform, named as pulumi plugin install expects, each with its launcher and one bundle, no node_modules; nothing above it resolves a module", () => {
+  expect(Object.fromEntries(Object.entries(archives).map(([platform, archive]) => [platform, path.basename(archive)]))).toEqual({
+    "linux-amd64": `pulumi-resource-messaging-v${version}-linux-amd64.tar.gz`,
+    "linux-arm64": `pulumi-resource-messaging-v${version}-linux-arm64.tar.gz`,
+    "darwin-amd64": `pulumi-resource-messaging-v${version}-darwin-amd64.tar.gz`,
+    "darwin-arm64": `pulumi-resource-messaging-v${version}-darwin-arm64.tar.gz`,
+    "windows-amd64": `pulumi-resource-messaging-v${version}-windows-amd64.tar.gz`,
+  });
+  const listing = (archive: string) => execFileSync("tar", ["-tzf", archive], { encoding: "utf8" }).trim().split("\n").sort();
+  expect(listing(archives["darwin-arm64"])).toContain("./pulumi-resource-messaging");
+  expect(listing(archives["darwin-arm64"])).not.toContain("./pulumi-resource-messaging.cmd");
+  expect(listing(archives["windows-amd64"])).toContain("./pulumi-resource-messaging.cmd");
+  expect(listing(archives["windows-amd64"])).not.toContain("./pulumi-resource-messaging");
   const files = execFileSync("find", [".", "-type", "f"], { cwd: unpacked, encoding: "utf8" }).trim().split("\n").sort();
-  expect(files).toEqual(
-    expect.arrayContaining(["./bin/plugin.js", "./package.json", "./pulumi-resource-messaging", "./pulumi-resource-messaging.cmd"]),
-  );
+  expect(files).toEqual(expect.arrayContaining(["./bin/plugin.js", "./package.json", "./pulumi-resource-messaging"]));
   expect(files.some((file) => file.includes("node_modules"))).toBe(false);
   for (let dir = unpacked; dir !== path.dirname(dir); dir = path.dirname(dir))
     expect(fs.existsSync(path.join(dir, "node_modules"))).toBe(false);

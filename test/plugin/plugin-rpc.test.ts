@@ -8,12 +8,12 @@ import * as path from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { startEmulator, type Emulator } from "../../emulator";
-import type { ProviderPlugin } from "../../engine/provider-plugin";
-import { ResourceInitError } from "../../engine/provider-host";
-import { isSecretWrapper, wrapSecret } from "../../engine/secrets";
+import type { ProviderPlugin } from "../support/provider-plugin";
+import { ResourceInitError } from "../support/provider-host";
+import { isSecretWrapper, wrapSecret } from "../support/secrets";
 import { UNKNOWN } from "../../provider/protocol";
-import { startFirstChunkOnlyService, startHalfMadeEndpointService } from "../engine/fake-services";
-import { withoutMessagingEnv } from "../engine/harness";
+import { startFirstChunkOnlyService, startHalfMadeEndpointService } from "../support/fake-services";
+import { withoutMessagingEnv } from "../support/environment";
 import { InstalledPlugin } from "./installed-plugin";
 
 const API_KEY = "sk_test_plugin_5c1d";

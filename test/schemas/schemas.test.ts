@@ -55,6 +55,17 @@ describe("Message", () => {
     expect(Object.keys(issuesOf(Message.safeParse({ tos, template: { id: "", model: {} } })))).toEqual(["template.id"]);
     expect(Object.keys(issuesOf(Message.safeParse({ tos, template: { id: "t" } })))).toEqual(["template.model"]);
   });
+  test("a template model nests at most 28 levels: the batch request carrying it at level 5 stays within 32", () => {
+    const nested = (levels: number) => {
+      let model: Record<string, unknown> = { leaf: true };
+      for (let i = 1; i < levels; i++) model = { a: model };
+      return model;
+    };
+    expect(Message.safeParse({ tos, template: { id: "t", model: nested(28) } }).success).toBe(true);
+    expect(issuesOf(Message.safeParse({ tos, template: { id: "t", model: nested(29) } }))).toEqual({
+      [`template.model${".a".repeat(27)}.a`]: ["nested more than 28 levels deep (the request that carries it may nest 32)"],
+    });
+  });
   test("an empty body and unknown keys are rejected", () => {
     expect(Object.keys(issuesOf(Message.safeParse({ tos, body: "" })))).toContain("body");
     expect(Message.safeParse({ tos, body: "x", bdy: "typo" }).success).toBe(false);

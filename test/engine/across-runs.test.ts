@@ -1,0 +1,71 @@
+/**
+ * What the real `pulumi` CLI does between runs that the product's identities depend on: URNs
+ * under components (the idempotency scope), a changed `messaging:baseUrl` (the default provider
+ * is updated, never replaced with its resources), and an input made secret with the same value.
+ */
+import { startRefusingProxy } from "../support/fake-services";
+import { describeRealEngine, ENDPOINT, errorsOf, expectOk, opsByName, output, resourcesNamed, useRealEngine } from "../support/real-engine";
+
+const API_KEY = "sk_test_real_runs_a71c";
+
+describeRealEngine("across runs under pulumi", () => {
+  const suite = useRealEngine(API_KEY);
+
+  test("endpoints named alike under components of different types are two endpoints; under one type the engine refuses the program", async () => {
+    const url = "https://hooks.example.com/components";
+    const stack = await suite.stack("component-stack", { config: { "component-stack:url": url } });
+    const up = expectOk(await stack.up());
+    expect(output(up, "paymentsUrn")).toBe(
+      `urn:pulumi:${stack.stackName}::component-stack::acme:index:PaymentsTeam$pulumi-nodejs:dynamic/messaging:WebhookEndpoint::hook`,
+    );
+    const ids = [output(up, "paymentsHook"), output(up, "identityHook")];
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(
+      suite.emulator
+        .endpoints()
+        .filter((endpoint) => endpoint.url === url)
+        .map((endpoint) => endpoint.id)
+        .sort(),
+    ).toEqual([...ids].sort());
+
+    await stack.setConfig("component-stack:sameType", "true");
+    const before = suite.emulator.requestCount();
+    const refused = await stack.up();
+    expect(refused.ok).toBe(false);
+    expect(errorsOf(refused)).toMatch(
+      /Duplicate resource URN 'urn:pulumi:.*::acme:index:PaymentsTeam\$pulumi-nodejs:dynamic\/messaging:WebhookEndpoint::hook'; try giving it a unique name/,
+    );
+    expect(suite.emulator.requestCount()).toBe(before);
+  });
+
+  test("a changed messaging:baseUrl updates the default provider: the endpoint stays, later calls go to the new URL; the same url made secret is no change and is encrypted in the state", async () => {
+    const proxy = await startRefusingProxy(suite.emulator.url);
+    try {
+      const stack = await suite.stack("endpoint-stack", { config: { "endpoint-stack:endpoint": JSON.stringify(ENDPOINT) } });
+      const id = String(output(expectOk(await stack.up()), "id"));
+      const before = suite.emulator.requestCount();
+
+      await stack.setConfig("messaging:baseUrl", proxy.url);
+      const moved = expectOk(await stack.up());
+      expect(moved.steps.find((step) => step.type === "pulumi:providers:pulumi-nodejs")?.op).toBe("update");
+      expect(opsByName(moved)).toEqual({ main: ["same"] });
+      expect(suite.emulator.requestCount()).toBe(before);
+
+      // The same url, now a secret: no change, no call; the input is recorded secret.
+      await stack.setConfig("endpoint-stack:secretUrl", "true");
+      expect(opsByName(expectOk(await stack.up()))).toEqual({ main: ["same"] });
+      expect(suite.emulator.requestCount()).toBe(before);
+      const [main] = resourcesNamed(await stack.exportState(), "main");
+      expect(JSON.stringify((main.inputs as Record<string, unknown>).url)).toContain("ciphertext");
+      // The engine marks the recorded output secret too, though the step is `same`.
+      expect(JSON.stringify((main.outputs as Record<string, unknown>).url)).toContain("ciphertext");
+
+      await stack.setConfigObject("endpoint-stack:endpoint", { ...ENDPOINT, url: "https://hooks.example.com/v2/payments" });
+      const changed = expectOk(await stack.up());
+      expect(output(changed, "id")).not.toBe(id);
+      expect(proxy.forwarded()).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * MessageBatch under the real `pulumi` CLI, against the emulator: sent once on create, in calls
+ * of at most 1,000; never again for an unchanged program; again on a new trigger. A send that
+ * stops part-way is finished by the next `up` (also after a refresh) with no message twice.
+ * Secret messages leave nothing of their content in plain text in the state.
+ */
+import { startFirstChunkOnlyService } from "../support/fake-services";
+import {
+  describeRealEngine,
+  errorsOf,
+  expectOk,
+  opsByName,
+  output,
+  resourcesNamed,
+  resourceSteps,
+  revealed as revealedValue,
+  useRealEngine,
+} from "../support/real-engine";
+
+const API_KEY = "sk_test_real_batches_71c0";
+
+describeRealEngine("MessageBatch under pulumi", () => {
+  const suite = useRealEngine(API_KEY);
+  const recipientsOf = (batches: Array<{ messages: Array<{ tos: string[] }> }>) =>
+    batches.flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+
+  test("2,001 messages go out once, in three calls; an unchanged program sends nothing; a new trigger sends again; an invalid message sends nothing", async () => {
+    const stack = await suite.stack("batch-stack", { config: { "batch-stack:count": "2001", "batch-stack:trigger": "1" } });
+    expect(opsByName(expectOk(await stack.preview()))).toEqual({ reminders: ["create"] });
+    expect(suite.emulator.batches()).toHaveLength(0);
+
+    const up = expectOk(await stack.up());
+    const batches = suite.emulator.batches();
+    expect(batches.map((batch) => batch.messages.length)).toEqual([1000, 1000, 1]);
+    expect(output(up, "batchIds")).toEqual(batches.map((batch) => batch.id));
+    expect(output(up, "messageCount")).toBe(2001);
+    expect(new Set(recipientsOf(batches)).size).toBe(2001);
+
+    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
+    expect(opsByName(expectOk(await stack.refresh()))).toEqual({ reminders: ["refresh"] });
+    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
+    expect(suite.emulator.batches()).toHaveLength(3);
+
+    await stack.setConfig("batch-stack:trigger", "2");
+    const again = expectOk(await stack.up());
+    expect(resourceSteps(again).find((step) => step.op === "replace")?.replaces).toEqual(["triggers"]);
+    expect(suite.emulator.batches()).toHaveLength(6);
+
+    await stack.setConfig("batch-stack:count", "0");
+    const invalid = await stack.up();
+    expect(invalid.ok).toBe(false);
+    expect(errorsOf(invalid)).toMatch(
+      /MessageBatch resource 'reminders': property messages value \{\[\]\} has a problem: expected at least one message/,
+    );
+    expect(suite.emulator.batches()).toHaveLength(6);
+  });
+
+  test("a send that stops part-way is recorded part-sent; after a refresh, the next up finishes it without sending anything twice", async () => {
+    const service = await startFirstChunkOnlyService();
+    try {
+      const stack = await suite.stack("batch-stack", {
+        config: { ...suite.serviceConfig(service.url), "batch-stack:count": "2001", "batch-stack:trigger": "part" },
+      });
+      const first = await stack.up();
+      expect(first.ok).toBe(false);
+      expect(errorsOf(first)).toMatch(
+        /message batch \S+: 1000 of 2001 messages were confirmed before sending stopped.*run `pulumi up` again to send the rest/s,
+      );
+      const [recorded] = resourcesNamed(await stack.exportState(), "reminders");
+      expect(recorded).toMatchObject({
+        initErrors: [expect.stringContaining("1000 of 2001")],
+        outputs: expect.objectContaining({ batchIds: ["msba_fake_0"], sentAt: null }),
+      });
+      const outputs = recorded.outputs as Record<string, unknown>;
+      expect(outputs.__provider).toEqual((recorded.inputs as Record<string, unknown>).__provider);
+
+      // A refresh reads the batch (possible only because its state carries the provider) and clears the init error.
+      expect(opsByName(expectOk(await stack.refresh()))).toEqual({ reminders: ["refresh"] });
+      expect(resourcesNamed(await stack.exportState(), "reminders")[0].initErrors ?? []).toEqual([]);
+
+      service.acceptAll();
+      const second = expectOk(await stack.up());
+      expect(opsByName(second)).toEqual({ reminders: ["update"] });
+      expect(output(second, "batchIds")).toEqual(["msba_fake_0", "msba_fake_1", "msba_fake_2"]);
+      const recipients = service.recipients();
+      expect(recipients).toHaveLength(2001);
+      expect(new Set(recipients).size).toBe(2001);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test("a first call processed by the service but never answered is not sent again by the next up", async () => {
+    const stack = await suite.stack("batch-stack", { config: { "batch-stack:count": "10", "batch-stack:trigger": "lost-answer" } });
+    const before = suite.emulator.batches().length;
+    suite.emulator.setFaults({ failureRate: 1, seed: 7, kinds: ["drop_after_processing"] });
+    try {
+      expect((await stack.up()).ok).toBe(false);
+    } finally {
+      suite.emulator.setFaults({ failureRate: 0 });
+    }
+    expect(suite.emulator.batches().length - before).toBe(1);
+    expect(resourcesNamed(await stack.exportState(), "reminders")[0]).toMatchObject({
+      initErrors: [expect.any(String)],
+      outputs: expect.objectContaining({ sentAt: null }),
+    });
+
+    const second = expectOk(await stack.up());
+    expect(opsByName(second)).toEqual({ reminders: ["update"] });
+    expect(suite.emulator.batches().length - before).toBe(1);
+    expect(output(second, "batchIds")).toEqual([suite.emulator.batches().at(-1)!.id]);
+  });
+
+  test("an up killed (SIGKILL, every process) right after the service took its first chunk: cancel and up again send the rest, nothing twice", async () => {
+    const stack = await suite.stack("batch-stack", { config: { "batch-stack:count": "3001", "batch-stack:trigger": "killed" } });
+    const from = suite.emulator.batches().length;
+    const run = stack.start("up");
+    while (suite.emulator.batches().length === from) await new Promise((resolve) => setTimeout(resolve, 1));
+    run.kill();
+    expect((await run.done).ok).toBe(false);
+    expect(suite.emulator.batches().length - from).toBeGreaterThanOrEqual(1);
+
+    await stack.cli(["cancel", "--yes"]);
+    expectOk(await stack.up());
+    const recipients = suite.emulator
+      .batches()
+      .slice(from)
+      .flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+    expect(recipients).toHaveLength(3001);
+    expect(new Set(recipients).size).toBe(3001);
+  });
+
+  test("secret messages: nothing of their text, numbers or digest is plain in the state; an unchanged program sends nothing", async () => {
+    const stack = await suite.stack("batch-stack", {
+      config: { "batch-stack:count": "3", "batch-stack:trigger": "secret", "batch-stack:secret": "true" },
+    });
+    expectOk(await stack.up());
+    const sent = suite.emulator.batches().at(-1)!;
+    expect(sent.messages).toHaveLength(3);
+    const [revealed] = resourcesNamed(await stack.exportState({ showSecrets: true }), "reminders");
+    const digest = String(revealedValue((revealed.outputs as Record<string, unknown>).messagesDigest));
+    expect(digest.length).toBeGreaterThan(16);
+    const state = JSON.stringify(await stack.exportState());
+    for (const message of sent.messages) {
+      expect(state).not.toContain((message as { body?: string }).body);
+      expect(state).not.toContain(message.tos[0]);
+    }
+    expect(state).not.toContain(digest);
+    const before = suite.emulator.batches().length;
+    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
+    expect(suite.emulator.batches()).toHaveLength(before);
+  });
+});

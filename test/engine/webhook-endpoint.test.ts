@@ -1,0 +1,139 @@
+/**
+ * WebhookEndpoint's lifecycle under the real `pulumi` CLI, against the emulator, in one stack
+ * whose program (test/fixtures/endpoint-stack) takes its inputs from config: preview, create,
+ * an unchanged up, refresh, replacement on a changed url, bad inputs, the import option, and
+ * destroy. Each step asserts what the service received.
+ */
+import {
+  describeRealEngine,
+  ENDPOINT,
+  errorsOf,
+  expectOk,
+  messagesOf,
+  opsByName,
+  output,
+  resourceSteps,
+  resourcesNamed,
+  useRealEngine,
+} from "../support/real-engine";
+
+const API_KEY = "sk_test_real_4f9a2c";
+
+describeRealEngine("WebhookEndpoint under pulumi", () => {
+  const suite = useRealEngine(API_KEY);
+
+  test("preview, up, an unchanged up, refresh, a replacement, bad inputs, import and destroy", async () => {
+    const stack = await suite.stack("endpoint-stack", { config: { "endpoint-stack:endpoint": JSON.stringify(ENDPOINT) } });
+    const requests = () => suite.emulator.requestCount();
+
+    // preview: a create planned, no call to the service.
+    let before = requests();
+    const preview = expectOk(await stack.preview());
+    expect(opsByName(preview)).toEqual({ main: ["create"] });
+    expect(requests()).toBe(before);
+
+    // up: one endpoint, its secret a secret output.
+    const up = expectOk(await stack.up());
+    expect(opsByName(up)).toEqual({ main: ["create"] });
+    const id = String(output(up, "id"));
+    expect(id).toMatch(/^we_/);
+    const recorded = suite.emulator.endpoints().find((endpoint) => endpoint.id === id);
+    expect(recorded).toMatchObject({ url: ENDPOINT.url, events: ENDPOINT.events, format: "basic", description: "billing" });
+    expect(up.outputs?.secret).toEqual({ value: recorded!.secret, secret: true });
+    expect(up.outputs?.etag).toEqual({ value: recorded!.etag, secret: false });
+    expect(up.text).toMatch(/secret\s*: \[secret\]/);
+    expect(up.text).not.toContain(recorded!.secret);
+
+    // The state: the secret encrypted, no API key, a small serialized provider with no machine path.
+    const state = await stack.exportState();
+    const text = JSON.stringify(state);
+    expect(text).not.toContain(recorded!.secret);
+    expect(text).not.toContain(API_KEY);
+    const [resource] = resourcesNamed(state, "main");
+    const provider = String((resource.inputs as Record<string, unknown>).__provider);
+    expect(provider).toContain('require("pulumi-messaging/dist/provider/runtime")');
+    expect(Buffer.byteLength(provider)).toBeLessThan(4096);
+    expect(provider).not.toMatch(/\/(tmp|home|root|work)\//);
+    expect(resource.retainOnDelete).toBe(true);
+
+    const stateWithSecrets = await stack.exportState({ showSecrets: true });
+
+    // An unchanged program: no change, no call.
+    before = requests();
+    const same = expectOk(await stack.up({ expectNoChanges: true }));
+    expect(opsByName(same)).toEqual({ main: ["same"] });
+    expect(requests()).toBe(before);
+
+    // refresh keeps the recorded state (there is no retrieve operation), with no call.
+    const refreshed = expectOk(await stack.refresh());
+    expect(opsByName(refreshed)).toEqual({ main: ["refresh"] });
+    expect(refreshed.resourceChanges).not.toHaveProperty("update");
+    expect(requests()).toBe(before);
+    expect(resourcesNamed(await stack.exportState({ showSecrets: true }), "main")[0].outputs).toEqual(
+      resourcesNamed(stateWithSecrets, "main")[0].outputs,
+    );
+
+    // Reordered and repeated events are no change.
+    await stack.setConfigObject("endpoint-stack:endpoint", { ...ENDPOINT, events: ["payment.succeeded", "payment.succeeded"] });
+    expect(opsByName(expectOk(await stack.preview({ expectNoChanges: true })))).toEqual({ main: ["same"] });
+
+    // A changed url replaces: the preview says which property forced it; the old endpoint is retained.
+    const moved = { ...ENDPOINT, url: "https://hooks.example.com/payments-v2" };
+    await stack.setConfigObject("endpoint-stack:endpoint", moved);
+    const replacePreview = expectOk(await stack.preview());
+    expect(resourceSteps(replacePreview).find((step) => step.op === "replace")?.replaces).toEqual(["url"]);
+    before = requests();
+    const replaced = expectOk(await stack.up());
+    expect(opsByName(replaced).main).toEqual(["create-replacement", "replace", "delete-replaced"]);
+    expect(replaced.text).toMatch(/delete(d|-replaced).*\[retain\]|\[retain\].*delete/);
+    const newId = String(output(replaced, "id"));
+    expect(newId).not.toBe(id);
+    expect(requests() - before).toBe(1);
+    expect(suite.emulator.endpoints().map((endpoint) => endpoint.id)).toEqual(expect.arrayContaining([id, newId]));
+
+    // Bad inputs fail the preview and the up, naming the property; nothing is called or recorded.
+    for (const [bad, message] of [
+      [{ ...moved, url: "not a url" }, /property url value \{not a url\} has a problem: expected an absolute http\(s\) URL/],
+      [{ ...moved, events: [] }, /property events value \{\[\]\} has a problem: expected at least one event type/],
+      [{ ...moved, format: "xml" }, /property format value \{xml\} has a problem/],
+    ] as const) {
+      await stack.setConfigObject("endpoint-stack:endpoint", bad);
+      before = requests();
+      for (const result of [await stack.preview(), await stack.up()]) {
+        expect(result.ok).toBe(false);
+        expect(errorsOf(result)).toMatch(message);
+      }
+      expect(requests()).toBe(before);
+    }
+    await stack.setConfigObject("endpoint-stack:endpoint", moved);
+    expect(String(output(expectOk(await stack.up({ expectNoChanges: true })), "id"))).toBe(newId);
+
+    // The import option is refused by the resource, saying why and what to do instead.
+    await stack.setConfig("endpoint-stack:importId", "we_from_dashboard");
+    const imported = await stack.up();
+    expect(imported.ok).toBe(false);
+    expect(errorsOf(imported)).toMatch(/WebhookEndpoint "main" cannot be imported.*no operation to retrieve it.*adopt: \{ id, secret \}/s);
+    await stack.removeConfig("endpoint-stack:importId");
+
+    // destroy retains the endpoint (retainOnDelete by default) and says so; the service still has it.
+    before = requests();
+    const destroyed = expectOk(await stack.destroy());
+    expect(opsByName(destroyed)).toEqual({ main: ["delete"] });
+    expect(destroyed.text).toContain("[retain]");
+    expect(requests()).toBe(before);
+    expect(suite.emulator.endpoints().some((endpoint) => endpoint.id === newId)).toBe(true);
+    expect(messagesOf(destroyed)).not.toMatch(/error/i);
+  });
+
+  test("with retainOnDelete: false, destroy calls the provider, which succeeds and says the endpoint stays in the service", async () => {
+    const stack = await suite.stack("endpoint-stack", {
+      config: { "endpoint-stack:endpoint": JSON.stringify(ENDPOINT), "endpoint-stack:retainOnDelete": "false" },
+    });
+    const id = String(output(expectOk(await stack.up()), "id"));
+    const destroyed = expectOk(await stack.destroy());
+    expect(opsByName(destroyed)).toEqual({ main: ["delete"] });
+    expect(destroyed.text).not.toContain("[retain]");
+    expect(messagesOf(destroyed)).toMatch(new RegExp(`webhook endpoint ${id}.*stays active in the service.*Developers → Webhooks`, "s"));
+    expect(resourcesNamed(await stack.exportState(), "main")).toEqual([]);
+  });
+});

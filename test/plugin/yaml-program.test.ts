@@ -1,0 +1,62 @@
+/**
+ * The provider plugin as users of other languages get it, under the real `pulumi` CLI:
+ * installed from the packed archive with `pulumi plugin install --file`, and `examples/yaml`
+ * (Pulumi YAML reads the plugin's schema itself) deployed against the emulator with preview,
+ * up, an unchanged up and destroy.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
+import { describeRealEngine, expectOk, opsByName, output, useRealEngine } from "../support/real-engine";
+
+const API_KEY = "sk_test_real_yaml_2b8e";
+
+describeRealEngine("examples/yaml with the installed plugin", () => {
+  const suite = useRealEngine(API_KEY);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-plugin-archive-"));
+  let plugin: PluginArchive;
+  beforeAll(async () => {
+    plugin = await packPlugin(scratch);
+  });
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+  test("preview, up, an unchanged up with no service call, and destroy; the secret stays secret and the batch goes out once", async () => {
+    const stack = await suite.stack("examples/yaml", { config: { receiverUrl: "https://hooks.example.com/yaml" } });
+    await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    const installed = await stack.cli(["plugin", "ls", "--json"]);
+    expect(JSON.parse(installed.stdout)).toContainEqual(
+      expect.objectContaining({ name: "messaging", kind: "resource", version: plugin.version }),
+    );
+
+    const preview = expectOk(await stack.preview());
+    expect(opsByName(preview)).toEqual({ payments: ["create"], welcome: ["create"] });
+    expect(suite.emulator.requestCount()).toBe(0);
+
+    const up = expectOk(await stack.up());
+    expect(opsByName(up)).toEqual({ payments: ["create"], welcome: ["create"] });
+    const id = String(output(up, "endpointId"));
+    const endpoint = suite.emulator.endpoints().find((recorded) => recorded.id === id);
+    expect(endpoint).toMatchObject({
+      url: "https://hooks.example.com/yaml",
+      events: ["payment.succeeded", "identity.verification.created"],
+    });
+    expect(up.outputs?.signingSecret).toEqual({ value: endpoint!.secret, secret: true });
+    expect(JSON.stringify(await stack.exportState())).not.toContain(endpoint!.secret);
+    expect(JSON.stringify(await stack.exportState())).not.toContain(API_KEY);
+    expect(suite.emulator.batches().flatMap((batch) => batch.messages.map((message) => message.tos[0]))).toEqual([
+      "+254712345678",
+      "+254712345679",
+    ]);
+    expect(output(up, "messageCount")).toBe(2);
+
+    const before = suite.emulator.requestCount();
+    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ payments: ["same"], welcome: ["same"] });
+    expect(suite.emulator.requestCount()).toBe(before);
+
+    const destroyed = expectOk(await stack.destroy());
+    expect(opsByName(destroyed)).toEqual({ payments: ["delete"], welcome: ["delete"] });
+    expect(suite.emulator.endpoints().some((recorded) => recorded.id === id)).toBe(true);
+    expect(suite.emulator.batches()).toHaveLength(1);
+  });
+});

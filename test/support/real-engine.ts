@@ -1,0 +1,182 @@
+/**
+ * The real-engine tier's setup: the package as users install it (the `npm pack` tarball) in a
+ * copy of a fixture project, stacks driven by the real `pulumi` CLI (scripts/pulumi/stack.ts),
+ * and an emulator, for the whole test file; all closed after its last test, passed or not.
+ *
+ * The CLI comes from test/find-pulumi-cli.js (`npm run pulumi:path`). Outside CI a machine without
+ * Go and without a CLI skips this tier, saying why; in CI that is a failure.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startEmulator, type Emulator } from "../../emulator";
+import { createPackedProject, packPackage } from "../../scripts/pulumi/packed-project";
+import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import type { EngineStep } from "../../scripts/pulumi/engine-events";
+import type { InlineResult } from "../../scripts/pulumi/inline-program";
+import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult } from "../../scripts/pulumi/stack";
+import { CLI_DIR_VARIABLE } from "../../scripts/pulumi/cli-dir";
+
+/** Why the tier cannot run here, if it cannot (set by test/find-pulumi-cli.js). */
+export const SKIP_REASON_VARIABLE = "PULUMI_MESSAGING_REAL_ENGINE_SKIP";
+
+/** Where each test file adds what it ran (set by test/find-pulumi-cli.js). */
+export const COUNTS_FILE_VARIABLE = "PULUMI_MESSAGING_COUNTS_FILE";
+
+/** `describe`, or `describe.skip` with the reason printed when no CLI could be had outside CI. */
+export const describeRealEngine: jest.Describe = (() => {
+  const reason = process.env[SKIP_REASON_VARIABLE];
+  if (!reason) return describe;
+  process.stderr.write(`real-engine tier skipped: ${reason}\n`);
+  return describe.skip;
+})();
+
+/** The inputs `test/fixtures/endpoint-stack` reads from its `endpoint` config by default. */
+export const ENDPOINT = { url: "https://hooks.example.com/payments", events: ["payment.succeeded"], description: "billing" };
+
+export interface RealEngineSuite {
+  readonly apiKey: string;
+  readonly emulator: Emulator;
+  /**
+   * A new stack of a new copy of `test/fixtures/<fixture>` (or, for a path with a slash, of that
+   * directory of the repository: `examples/yaml`), with `config` set (secret where asked).
+   */
+  stack(fixture: string, options?: StackSetup): Promise<PulumiStack>;
+  /** `messaging:apiKey` (secret) and `messaging:baseUrl` for this suite's emulator. */
+  serviceConfig(baseUrl?: string): ConfigEntries;
+}
+
+export type ConfigEntries = Record<string, string | { value: string; secret: true }>;
+
+export interface StackSetup {
+  /** Config to set; `messaging:*` for the emulator is added unless `service: false`. */
+  readonly config?: ConfigEntries;
+  readonly service?: boolean;
+  /** Environment for every command (MESSAGING_* of the test process never reach it otherwise). */
+  readonly env?: Record<string, string>;
+  /** Another stack's project directory to use instead of a new copy. */
+  readonly projectDir?: string;
+}
+
+/** Registers the file's beforeAll/afterAll; the fields are ready inside tests. */
+export function useRealEngine(apiKey: string): RealEngineSuite {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-real-"));
+  const stacks: PulumiStack[] = [];
+  let tarball = "";
+  const suite = {
+    apiKey,
+    serviceConfig: (baseUrl?: string): ConfigEntries => ({
+      "messaging:apiKey": { value: apiKey, secret: true },
+      "messaging:baseUrl": baseUrl ?? suite.emulator.url,
+    }),
+    async stack(fixture: string, setup: StackSetup = {}): Promise<PulumiStack> {
+      tarball ||= packPackage(root);
+      const projectDir =
+        setup.projectDir ??
+        createPackedProject(path.join(REPO_ROOT, ...(fixture.includes("/") ? [fixture] : ["test", "fixtures", fixture])), {
+          tarball,
+          parentDir: root,
+        });
+      const cliDir = process.env[CLI_DIR_VARIABLE];
+      if (!cliDir) throw new Error(`${CLI_DIR_VARIABLE} is not set: test/global-setup.js finds the CLI`);
+      const stack = await PulumiStack.create({ projectDir, cliDir, env: setup.env ?? {}, stackName: `s${stacks.length + 1}` });
+      stacks.push(stack);
+      const config = { ...(setup.service === false ? {} : suite.serviceConfig()), ...setup.config };
+      for (const [key, entry] of Object.entries(config)) {
+        if (typeof entry === "string") await stack.setConfig(key, entry);
+        else await stack.setConfig(key, entry.value, { secret: true });
+      }
+      return stack;
+    },
+  } as RealEngineSuite & { emulator: Emulator };
+  beforeAll(async () => {
+    suite.emulator = await startEmulator({ apiKey });
+  });
+  afterAll(async () => {
+    await suite.emulator?.close();
+    for (const stack of stacks) stack.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+    // For the tier's report (test/report-pulumi-counts.js): one line a test file.
+    const counts = process.env[COUNTS_FILE_VARIABLE];
+    if (counts) fs.appendFileSync(counts, `${JSON.stringify({ file: expect.getState().testPath, ...pulumiCounts })}\n`);
+  });
+  return suite;
+}
+
+/** Throws with what `pulumi` printed when an operation failed unexpectedly. */
+export function expectOk(result: OperationResult): OperationResult {
+  if (!result.ok) throw new Error(`pulumi failed (${result.error}):\n${result.text}`);
+  return result;
+}
+
+/** The steps on the package's resources (the CLI also reports the stack's and the providers'). */
+export function resourceSteps(result: InlineResult): EngineStep[] {
+  return result.steps.filter((step) => /^(pulumi-nodejs:dynamic|messaging:index:)/.test(step.type));
+}
+
+/** The op of each of the package's resources, by name, in the order the engine reported them: `{ main: ["create"] }`. */
+export function opsByName(result: InlineResult): Record<string, string[]> {
+  const ops: Record<string, string[]> = {};
+  for (const step of resourceSteps(result)) (ops[step.name] ??= []).push(step.op);
+  return ops;
+}
+
+/** Every error the engine, the program or a provider reported, as one text. */
+export function errorsOf(result: InlineResult): string {
+  return result.diagnostics
+    .filter((diagnostic) => diagnostic.severity === "error")
+    .map((diagnostic) => diagnostic.message)
+    .join("\n");
+}
+
+/** What providers and programs printed as info or warning (a provider's stderr arrives as info), debug output left out. */
+export function messagesOf(result: InlineResult): string {
+  return result.diagnostics
+    .filter((diagnostic) => /^(info|warning)/.test(diagnostic.severity))
+    .map((diagnostic) => diagnostic.message)
+    .join("\n");
+}
+
+/** A stack output's value (secret or not). */
+export function output(result: InlineResult, name: string): unknown {
+  return result.outputs?.[name]?.value;
+}
+
+/** The resources of an exported deployment that are the package's, by name. */
+export function resourcesNamed(deployment: ExportedState, name: string): Array<Record<string, unknown>> {
+  return (deployment.deployment.resources ?? []).filter(
+    (resource) => String(resource.urn).endsWith(`::${name}`) && /^(pulumi-nodejs:dynamic|messaging:index:)/.test(String(resource.type)),
+  );
+}
+
+/** A value of `pulumi stack export --show-secrets`: a secret there is `{ <sig>, plaintext: <JSON> }`. */
+export function revealed(value: unknown): unknown {
+  if (typeof value === "object" && value !== null && "plaintext" in value) return JSON.parse(String(value.plaintext));
+  return value;
+}
+
+/** A secret as `pulumi stack import` takes it in a deployment exported with `--show-secrets`. */
+export function revealedSecret(value: unknown): Record<string, unknown> {
+  return { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(value) };
+}
+
+/**
+ * Rewrites the one package resource named `name` in the stack's state, as an earlier run or an
+ * earlier release left it: `pulumi stack export --show-secrets`, the edit, `pulumi stack import`.
+ */
+export async function editResource(
+  stack: PulumiStack,
+  name: string,
+  edit: (resource: Record<string, unknown>) => Record<string, unknown>,
+): Promise<void> {
+  const state = await stack.exportState({ showSecrets: true });
+  const [target] = resourcesNamed(state, name);
+  if (!target) throw new Error(`no resource named ${name} in the state`);
+  const resources = (state.deployment.resources ?? []).map((resource) => (resource === target ? edit(resource) : resource));
+  await stack.importState({ ...state, deployment: { ...state.deployment, resources } });
+}
+
+/** `props` without `keys`. */
+export function without(props: unknown, ...keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(props as Record<string, unknown>).filter(([key]) => !keys.includes(key)));
+}
