@@ -23,6 +23,12 @@ export function parseCommandArgs<Options extends NonNullable<ParseArgsConfig["op
       const given = /'([^']+)'/.exec(message)?.[1] ?? "";
       const name = given.split("=")[0];
       const known = Object.keys(options).map((option) => `--${option}`);
+      // A short option (`-f`) is too short for an edit distance: the long options of that letter.
+      const short = /^-([a-z])$/i.exec(name);
+      if (short) {
+        const matches = known.filter((option) => option[2] === short[1].toLowerCase());
+        if (matches.length > 0) return { error: `unknown option ${name} (did you mean ${matches.join(" or ")}?)` };
+      }
       return { error: `unknown option ${name}${didYouMean(name, known)}` };
     }
     return { error: message.replace(/\. To specify a positional argument.*$/s, "") };

@@ -26,6 +26,10 @@ SIGINT (Ctrl-C) or SIGTERM. Its routes, statuses and the inspection routes and p
 options:
   --port N                     TCP port (default: 0, any free port: read it from the printed URL)
   --host H                     interface to listen on (default: 127.0.0.1)
+  --allowed-host NAME          also answer requests whose Host header is NAME (repeatable; '*'
+                               for any). Without it only localhost, 127.0.0.1, [::1] and --host
+                               are answered (403 host_not_allowed): a web page cannot reach the
+                               emulator through a name of its own (DNS rebinding)
   --api-key KEY                the API key requests must present (default: MESSAGING_API_KEY,
                                else ${DEFAULT_EMULATOR_API_KEY}, which is printed)
   --max-stored-messages N      messages kept for inspection; the oldest batches are evicted
@@ -67,6 +71,28 @@ environment:
 
 ${exitCodesHelp()}  (trigger: 0 when every delivery succeeded or none was due; 1 when one failed, or
   is still to be retried and --wait was not given)
+`;
+
+export const EVENTS_HELP = `messaging events — deliver an event of a running emulator again
+
+${usageLines("events")}
+
+Delivers the event again, now, to every endpoint it was delivered to (or to the one given
+with --endpoint), as the inspector's "deliver again" button does: after a receiver, or the
+signing secret it checks, is fixed. Each delivery gets one more attempt (a manual one); the
+retry schedule does not start again. Prints each attempt: URL, attempt number, status, time.
+Event ids are printed by messaging trigger and messaging listen, and listed by the
+inspector (/_emulator/).
+
+options:
+  --endpoint ID  resend to this endpoint (we_…) only
+  -h, --help     this help
+
+environment:
+  MESSAGING_BASE_URL  the emulator's URL (required; printed by messaging emulator)
+  MESSAGING_API_KEY   its key (default: ${DEFAULT_EMULATOR_API_KEY})
+
+${exitCodesHelp()}  (events resend: 0 when every attempt delivered; 1 when one failed or the event is unknown)
 `;
 
 export const LISTEN_HELP = `messaging listen — forward the emulator's webhook deliveries to your receiver, and watch them
@@ -174,7 +200,7 @@ options:
   -h, --help             this help
 
 environment:
-  MESSAGING_API_KEY      the API key (required to send)
+  MESSAGING_API_KEY      the API key (required to send; the emulator's default is ${DEFAULT_EMULATOR_API_KEY})
   MESSAGING_BASE_URL     the service's (or the emulator's) URL (required to send)
   MESSAGING_API_VERSION  X-Service-Version (default: 2024-06-01)
   MESSAGING_STATE_DIR    journal directory (default: $XDG_STATE_HOME/pulumi-messaging/sends,

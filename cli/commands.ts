@@ -36,12 +36,13 @@ export interface CommandModule {
 export const COMMANDS = {
   emulator: {
     usage: [
-      "emulator [--port N] [--host H] [--api-key KEY] [--max-stored-messages N] [--max-stored-bytes N] [--delivery-retry-schedule 1,2,4]",
+      "emulator [--port N] [--host H] [--allowed-host NAME] [--api-key KEY] [--max-stored-messages N] [--max-stored-bytes N] [--delivery-retry-schedule 1,2,4]",
     ],
     summary: "runs a local emulator of the messaging service until Ctrl-C",
     options: {
       port: { type: "string" },
       host: { type: "string" },
+      "allowed-host": { type: "string", multiple: true },
       "api-key": { type: "string" },
       "max-stored-messages": { type: "string" },
       "max-stored-bytes": { type: "string" },
@@ -86,6 +87,13 @@ export const COMMANDS = {
       description: { type: "string" },
       "show-secret": { type: "boolean" },
       json: { type: "boolean" },
+    },
+  },
+  events: {
+    usage: ["events resend <event id> [--endpoint ID]"],
+    summary: "delivers an event of the emulator again (after a receiver or its secret is fixed)",
+    options: {
+      endpoint: { type: "string" },
     },
   },
   send: {

@@ -1,5 +1,6 @@
 /** CSV message files: the header's columns, each record as a message, csv-parse's errors by line and field. */
 import { parse as parseCsv, CsvError } from "csv-parse";
+import { canonicalJson } from "../schemas/canonical-json";
 import { FileError, withSizeCheck, type Entry } from "./message-entry";
 import type { Line } from "./utf8-lines";
 
@@ -18,8 +19,31 @@ function headerProblem(columns: readonly string[]): string | undefined {
       return `unknown column '${column}' (expected to, body, template_id and model.<name>)`;
     }
   }
+  if (seen.has("to") && seen.has("tos")) {
+    return `columns 'to' (${seen.get("to")! + 1}) and 'tos' (${seen.get("tos")! + 1}) both give the recipients, and only one would be read: keep one`;
+  }
   if (!seen.has("to") && !seen.has("tos")) return `no 'to' column (recipients separated by ';'); the header has: ${columns.join(", ")}`;
   return undefined;
+}
+
+/** How a CSV file with this header names each field of a message: the field, then the column it came from. */
+function columnNames(header: readonly string[]): (field: string) => string {
+  const to = header.includes("tos") ? "tos" : "to";
+  const column = (field: string): string | undefined => {
+    const recipient = /^tos\[(\d+)\]$/.exec(field);
+    if (recipient) return `column '${to}', recipient ${Number(recipient[1]) + 1}`;
+    if (field === "tos") return `column '${to}'`;
+    if (field === "body") return "column 'body'";
+    if (field === "template.id") return "column 'template_id'";
+    const model = /^template\.model\.(.+)$/.exec(field);
+    if (model) return `column '${MODEL_PREFIX}${model[1]}'`;
+    if (field === "template" || field === "template.model") return `columns template_id and ${MODEL_PREFIX}<name>`;
+    return undefined;
+  };
+  return (field) => {
+    const where = column(field);
+    return where === undefined ? field : `${field} (${where})`;
+  };
 }
 
 /**
@@ -53,7 +77,7 @@ export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<
   const invalidLines: Entry[] = [];
   const parser = parseCsv({
     on_record: (item: unknown) => {
-      // With raw and info set, csv-parse hands over { record, raw, info } (its types say the record).
+      // With info set, csv-parse hands over { record, info } (its types say the record).
       const record = (item as { record?: unknown }).record ?? item;
       if (firstRecord === undefined && Array.isArray(record)) firstRecord = record.map((column) => String(column).trim());
       return item as string[];
@@ -67,7 +91,6 @@ export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<
     // No trim: values are kept as written (see csvMessage); a space before a quoted field is
     // a clear error (INVALID_OPENING_QUOTE), not a silent change.
     info: true,
-    raw: true,
     relax_column_count: false,
   });
   // Lines are fed as text with their own line breaks, so csv-parse sees the file's bytes (a
@@ -103,7 +126,7 @@ export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<
   let crlfInQuotes = false;
   try {
     let entries: Entry[] = [];
-    for await (const { record, raw, info } of parser as AsyncIterable<{ record: string[]; raw: string; info: { empty_lines: number } }>) {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { empty_lines: number } }>) {
       if (invalidLines.length > 0) entries.push(...invalidLines.splice(0));
       const line = 1 + consumedLines + info.empty_lines;
       const breaks = lineBreaksIn(record);
@@ -116,7 +139,13 @@ export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<
         if (problem !== undefined) throw new FileError(`line ${line}: ${problem}`);
         continue;
       }
-      entries.push(withSizeCheck({ location: `line ${line}`, source: raw, value: csvMessage(header, record) }));
+      // The source a call's key is made of: the message as sent, not the record, which means
+      // nothing without the header (two files' equal records under other headers are other
+      // messages, and a fixed header makes another message of the same record).
+      const message = csvMessage(header, record);
+      entries.push(
+        withSizeCheck({ location: `line ${line}`, source: canonicalJson(message), value: message, nameOf: columnNames(header) }),
+      );
       if (entries.length >= 1000) {
         yield entries;
         entries = [];

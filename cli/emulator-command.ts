@@ -7,6 +7,7 @@ import {
   startEmulator,
   type EmulatorOptions,
 } from "../emulator";
+import { isHostName } from "../emulator/host-check";
 import { COMMANDS, usageError } from "./commands";
 import { parseCommandArgs } from "./command-args";
 
@@ -22,6 +23,9 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { options: EmulatorOptio
   if (!(port >= 0 && port <= 65535)) return `--port must be an integer from 0 to 65535, got '${portText}'`;
   if (values.host === "") return "--host must not be empty";
   if (values["api-key"] === "") return "--api-key must not be empty";
+  const allowedHosts = values["allowed-host"] ?? [];
+  const badHost = allowedHosts.find((name) => !isHostName(name));
+  if (badHost !== undefined) return `--allowed-host takes a host name without scheme or port (or '*' for any), got '${badHost}'`;
 
   const maxText = values["max-stored-messages"] ?? String(DEFAULT_MAX_STORED_MESSAGES);
   const maxStoredMessages = /^\d{1,15}$/.test(maxText) ? Number(maxText) : NaN;
@@ -42,6 +46,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): { options: EmulatorOptio
     options: {
       port,
       host: values.host,
+      allowedHosts,
       apiKey,
       maxStoredMessages,
       maxStoredBytes,

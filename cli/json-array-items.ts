@@ -1,3 +1,4 @@
+import { parseStrictJson } from "../schemas/strict-json";
 import type { Line } from "./utf8-lines";
 
 /** One element of the messages array, as written in the file. */
@@ -35,7 +36,10 @@ export class JsonStructureError extends Error {
  * its index and starting line, to be parsed on its own. Element texts come in arrays, one
  * per batch of lines. A JSON syntax error inside an element is left to `JSON.parse` of that
  * element (so every bad element is reported); one in the structure around the elements
- * throws {@link JsonStructureError}, as does a key that appears twice in the top-level object.
+ * throws {@link JsonStructureError}, as does a key that appears twice in the top-level object,
+ * a comma missing, leading or trailing between its members, or a value of another key that
+ * is not JSON under the package's rule (`parseStrictJson`: brackets that do not match, a
+ * hole, a duplicate key…): a file is read as strictly around the messages as within them.
  * A top-level `"stream"` (a non-empty string) is handed to `onStream`. Nothing but whitespace
  * may follow the document.
  */
@@ -85,6 +89,13 @@ class Scanner {
   private pendingStream = false;
   private readingStream = false;
   private streamText = "";
+  // In the top-level object: what may come next at depth 0.
+  private expect: "keyOrEnd" | "key" | "colon" | "value" | "commaOrEnd" = "keyOrEnd";
+  // The text of a skipped value (of a key other than "messages" or "stream"), checked once it ends.
+  private valueText = "";
+  private valueKey = "";
+  private currentKey = "";
+  private valueLine = 0;
 
   constructor(private readonly onStream: ((declared: DeclaredStream) => void) | undefined) {}
 
@@ -96,10 +107,12 @@ class Scanner {
       if (this.inString) {
         if (this.readingKey) this.key += c;
         if (this.readingStream) this.streamText += c;
+        if (this.mode === "value") this.valueText += c;
         if (this.escaped) this.escaped = false;
         else if (c === "\\") this.escaped = true;
         else if (c === '"') {
           this.inString = false;
+          if (this.readingKey) this.expect = "colon";
           this.readingKey = false;
           if (this.readingStream) this.finishStream(line);
         }
@@ -120,6 +133,7 @@ class Scanner {
         } else if (c === "}" && this.depth === 0) throw new JsonStructureError(line, "unexpected '}' in the messages array");
         continue;
       }
+      if (this.mode === "value" && !(this.depth === 0 && (c === "," || c === "}"))) this.valueText += c;
       if (c === " " || c === "\t" || c === "\n" || c === "\r") continue;
       switch (this.mode) {
         case "start":
@@ -152,6 +166,7 @@ class Scanner {
           else if (c === "{" || c === "[") this.depth++;
           else if ((c === "}" || c === "]") && this.depth > 0) this.depth--;
           else if (this.depth === 0 && (c === "," || c === "}")) {
+            this.finishValue();
             this.mode = "object";
             i--; // the ',' or '}' belongs to the object
           }
@@ -172,16 +187,30 @@ class Scanner {
 
   private closeArray(): void {
     this.mode = this.topLevelObject ? "object" : "end";
+    this.expect = "commaOrEnd";
     this.depth = 0;
+  }
+
+  // A skipped value has ended: it must be JSON under the package's rule all the same.
+  private finishValue(): void {
+    const parsed = parseStrictJson(this.valueText, { limit: 1 });
+    this.expect = "commaOrEnd";
+    if (parsed.ok) return;
+    const why = parsed.syntax ?? parsed.problems.map((p) => p.message).join("; ");
+    throw new JsonStructureError(this.valueLine, `the value of ${JSON.stringify(this.valueKey)} is not valid JSON: ${why}`);
   }
 
   // At depth 0 of the top-level object: `"key"`, `:`, a value, `,` or `}`.
   private scanObject(c: string, line: number): void {
-    if (c === '"' && !this.afterColon) {
+    if (c === '"' && (this.expect === "keyOrEnd" || this.expect === "key")) {
       this.inString = true;
       this.readingKey = true;
       this.key = c;
-    } else if (c === ":" && this.key !== "") {
+    } else if (this.expect === "commaOrEnd" && c !== "," && c !== "}") {
+      throw new JsonStructureError(line, `expected ',' or '}' between the members of the top-level object, found '${c}'`);
+    } else if (this.expect === "colon" && c !== ":") {
+      throw new JsonStructureError(line, `expected ':' after a key of the top-level object, found '${c}'`);
+    } else if (c === ":" && this.expect === "colon") {
       let name: unknown;
       try {
         name = JSON.parse(this.key);
@@ -190,7 +219,9 @@ class Scanner {
       }
       this.key = "";
       this.afterColon = true;
+      this.expect = "value";
       const key = String(name);
+      this.currentKey = key;
       if (this.topLevelKeys.has(key))
         throw new JsonStructureError(line, `the key ${JSON.stringify(key)} appears twice in the top-level object`);
       this.topLevelKeys.add(key);
@@ -211,12 +242,19 @@ class Scanner {
       } else {
         this.mode = "value";
         this.depth = 0;
+        this.valueText = c;
+        this.valueKey = this.currentKey;
+        this.valueLine = line;
         if (c === '"') this.inString = true;
         else if (c === "{" || c === "[") this.depth++;
       }
     } else if (c === ",") {
-      // between members
+      if (this.expect !== "commaOrEnd") throw new JsonStructureError(line, "unexpected ',' in the top-level object");
+      this.expect = "key";
     } else if (c === "}") {
+      if (this.expect === "key") throw new JsonStructureError(line, "unexpected '}' after ',' in the top-level object");
+      if (this.expect !== "keyOrEnd" && this.expect !== "commaOrEnd")
+        throw new JsonStructureError(line, "unexpected '}' in the top-level object");
       if (!this.messagesFound) throw new JsonStructureError(line, 'no "messages" array in the top-level object');
       this.mode = "end";
     } else {
@@ -229,6 +267,7 @@ class Scanner {
   // The top-level "stream" string has been read: check it and hand it over.
   private finishStream(line: number): void {
     this.readingStream = false;
+    this.expect = "commaOrEnd";
     let stream: unknown;
     try {
       stream = JSON.parse(this.streamText);

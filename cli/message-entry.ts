@@ -9,12 +9,21 @@ import { jsonByteLength } from "../schemas/json-size";
 export interface Entry {
   /** `line N` (NDJSON, CSV: where the record starts) or `item N (line L)` (JSON). */
   readonly location: string;
-  /** The message's text as written: the line, the CSV record, the JSON element. */
+  /**
+   * The text a call's key and the file-changed check are made of: the message's text as
+   * written (the NDJSON line, the JSON element); for CSV, the message as sent (its canonical
+   * JSON), since a record means nothing without the header.
+   */
   readonly source: string;
   /** The value read; undefined when `problem` is set. */
   readonly value?: unknown;
   /** Why the message could not be read (not JSON, invalid UTF-8, a `__proto__` key…), with the field when there is one. */
   readonly problem?: { readonly field?: string; readonly reason: string };
+  /**
+   * How the file names a field of the message (`tos[0]` → `column 'to' (recipient 1)` for
+   * CSV), when it differs from the field's path; errors then name what the user wrote.
+   */
+  readonly nameOf?: (field: string) => string;
 }
 
 /** The file cannot be read as a whole (missing, unreadable, not the format it claims). */

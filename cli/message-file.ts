@@ -112,11 +112,38 @@ async function* fileChunks(file: string, onBytes: ((chunk: Buffer) => void) | un
   }
 }
 
+/**
+ * True when the first line of an NDJSON file opens a JSON document that goes on over the next
+ * lines (a pretty-printed array or object): `[` or `{` alone, or an array that is not JSON on
+ * its own. One message a line never starts so, and every line would then be reported.
+ */
+function opensMultilineDocument(text: string): boolean {
+  const trimmed = text.trim();
+  if (trimmed === "[" || trimmed === "{") return true;
+  if (!trimmed.startsWith("[")) return false;
+  try {
+    JSON.parse(trimmed);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 async function* ndjsonEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[], void, undefined> {
+  let first = true;
   for await (const batch of lines) {
     const entries: Entry[] = [];
     for (const line of batch) {
       const location = `line ${line.number}`;
+      if (first && line.text !== undefined && line.text.trim() !== "") {
+        first = false;
+        if (opensMultilineDocument(line.text)) {
+          throw new FileError(
+            `${location} starts a JSON document spread over several lines (a pretty-printed array?), not one message a line ` +
+              "as NDJSON needs: rename it to .json or pass --format json",
+          );
+        }
+      }
       if (line.text === undefined) entries.push({ location, source: "", problem: { reason: "not valid UTF-8" } });
       else if (line.text.trim() !== "") entries.push(jsonEntry(location, line.text));
     }

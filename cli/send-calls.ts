@@ -47,7 +47,9 @@ export async function finishInFlightCalls(
 /**
  * Pass 2: sends the planned calls through the client's internal entry point, writing each
  * call's in-flight record before its request and its journal line once it is confirmed.
- * @returns messages sent, the service's batch ids by call, and the failure that stopped it, if any
+ * @returns messages sent (and how many of them the service had accepted before: its answer was
+ *   replayed from its idempotency record), the service's batch ids by call, and the failure
+ *   that stopped it, if any
  */
 export async function sendPlannedCalls(
   client: MessagingClient,
@@ -57,11 +59,13 @@ export async function sendPlannedCalls(
   signals: SignalWatch,
   onSent: (sentNow: number) => void,
   onRetry: (reason: string, delayMs: number) => void,
-): Promise<{ sentNow: number; batchIds: Array<string | null>; failure?: unknown }> {
+): Promise<{ sentNow: number; alreadyAccepted: number; batchIds: Array<string | null>; failure?: unknown }> {
   // Each call's identities and places, from the moment its messages are read until it is confirmed.
   const places = new Map<number, { ids: string[]; locations: string[] }>();
   const batchIds: Array<string | null> = [];
   let sentNow = 0;
+  // Messages of calls the service answered from its idempotency record: accepted by an earlier run.
+  let alreadyAccepted = 0;
   const messages = plannedMessages(options, plan, (call, id, location) => {
     let place = places.get(call);
     if (!place) places.set(call, (place = { ids: [], locations: [] }));
@@ -94,13 +98,16 @@ export async function sendPlannedCalls(
           const place = places.get(chunk.index)!;
           journal?.recordInFlight({ key, stream: options.stream, startedAt: new Date().toISOString(), ...place, messages: chunk.items });
         },
+        onReplayed: (batch) => {
+          alreadyAccepted += batch.count;
+        },
         onChunkFailed: (_chunk, key, error) => {
           if (isRefusedOutright(error)) journal?.dropInFlight(key);
         },
       },
     );
   } catch (error) {
-    return { sentNow, batchIds, failure: error };
+    return { sentNow, alreadyAccepted, batchIds, failure: error };
   }
-  return { sentNow, batchIds };
+  return { sentNow, alreadyAccepted, batchIds };
 }

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import type { MessagingClient } from "../client/messaging-client";
-import { clientFromSettings, readSetting } from "../client/settings";
+import { clientFromSettings, readSetting, SETTINGS } from "../client/settings";
+import { DEFAULT_EMULATOR_API_KEY } from "../emulator/auth";
 import { isConfigurationError } from "../errors/messaging-error";
 import { usageError } from "./commands";
 import { EXIT } from "./exit-codes";
@@ -60,9 +61,15 @@ async function send(parsed: SendOptions, signals: SignalWatch): Promise<number> 
     if (!options.dryRun) client = clientFromSettings();
   } catch (error) {
     if (!isConfigurationError(error)) throw error;
+    // send, unlike the emulator commands, has no default key (it sends to the real service
+    // too), but the emulator's default key is what a newcomer trying it locally needs.
+    const message =
+      readSetting("apiKey") === undefined
+        ? `${error.message} Against the emulator, its default key: export ${SETTINGS.apiKey.env}=${DEFAULT_EMULATOR_API_KEY} (the key messaging emulator prints, unless started with another).`
+        : error.message;
     return report.end(
-      { status: "failed", error: { code: error.code, message: error.message, retryable: false } },
-      `messaging send: ${error.message}\nnothing was sent\n`,
+      { status: "failed", error: { code: error.code, message, retryable: false } },
+      `messaging send: ${message}\nnothing was sent\n`,
       EXIT.usage, // a setting missing: the same code as every command's (cli/exit-codes.ts)
     );
   }

@@ -31,7 +31,19 @@ const MAX_PREFIX_LENGTH = MAX_IDEMPOTENCY_KEY_LENGTH - CALL_KEY_SUFFIX_LENGTH;
 /** The options, or why the arguments are not usable. */
 export function parseSendOptions(argv: string[]): SendOptions | string {
   const parsed = parseCommandArgs(argv, COMMANDS.send.options, false);
-  if ("error" in parsed) return parsed.error;
+  if ("error" in parsed) {
+    // `messaging send file.ndjson`: the file goes after --file.
+    const positional = argv.find(
+      (arg, i) => !arg.startsWith("-") && (i === 0 || !argv[i - 1].startsWith("--") || argv[i - 1].includes("=")),
+    );
+    if (
+      parsed.error.startsWith("Unexpected argument") &&
+      positional !== undefined &&
+      argv.every((arg) => arg !== "--file" && !arg.startsWith("--file="))
+    )
+      return `unexpected argument '${positional}': give the file with --file: messaging send --file ${positional}`;
+    return parsed.error;
+  }
   const { values } = parsed;
   if (!values.file) return "missing --file";
   if (values.stream === "") return "--stream must not be empty";

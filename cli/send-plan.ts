@@ -1,6 +1,8 @@
 import { createHash, type Hash } from "node:crypto";
 import { ValidationError } from "../errors";
-import { checkMessage, InvalidMessages } from "../schemas";
+import { addFieldError, checkMessage, InvalidMessages, toFieldErrors, type FieldErrors } from "../schemas";
+import type { IssueLike } from "../schemas/field-errors";
+import { didYouMean } from "./did-you-mean";
 import type { Message } from "../schemas/types";
 import { CallKey, messageId, type CallKeyScope, type PlannedCall } from "./message-identity";
 import { readEntries, type Entry, type FileFormat } from "./message-file";
@@ -141,10 +143,28 @@ function checkedValue(entry: Entry, invalid: InvalidMessages): unknown {
   }
   const verdict = checkMessage(entry.value);
   if (!verdict.ok) {
-    invalid.addIssues(entry.location, verdict.issues);
+    const issues = verdict.issues.flatMap(withSuggestions);
+    if (entry.nameOf === undefined) invalid.addIssues(entry.location, issues);
+    else {
+      const errors: FieldErrors = {};
+      for (const [field, reasons] of Object.entries(toFieldErrors(issues)))
+        addFieldError(errors, `${entry.location}: ${entry.nameOf(field)}`, ...reasons);
+      invalid.addFieldErrors(errors);
+    }
     return undefined;
   }
   return entry.value;
+}
+
+// The fields of a message, and of its template, for "did you mean" on an unknown one.
+const MESSAGE_FIELDS = ["tos", "body", "template"];
+const TEMPLATE_FIELDS = ["id", "model"];
+
+/** An unknown field as one issue per key, each with the known field it most likely mistypes (`to` → `tos`). */
+function withSuggestions(issue: IssueLike): IssueLike[] {
+  if (issue.code !== "unrecognized_keys" || issue.keys === undefined) return [issue];
+  const known = issue.path.length === 0 ? MESSAGE_FIELDS : issue.path.length === 1 && issue.path[0] === "template" ? TEMPLATE_FIELDS : [];
+  return issue.keys.map((key) => ({ code: "custom", path: [...issue.path, key], message: `unknown field${didYouMean(key, known)}` }));
 }
 
 /** A set of positions, one bit each: a million skipped messages take 125 KB. */

@@ -1,9 +1,11 @@
-import { SETTINGS } from "../client/settings";
+import { SETTINGS, readSetting } from "../client/settings";
 import {
   isApiError,
   isAuthenticationError,
+  isConnectionError,
   isInvalidRequestError,
   isMessagingError,
+  isNotFoundError,
   isPartialSendError,
   isPermissionError,
 } from "../errors/messaging-error";
@@ -59,7 +61,25 @@ function whatToFix(cause: unknown): string | undefined {
   if (isPermissionError(cause)) return "the API key may not send on this stream: use a key that may, or another --stream";
   if (isApiError(cause) && cause.status === 413) return "the service found a call too large: lower --batch-size";
   if (isInvalidRequestError(cause)) return "the service rejected the messages (see above): correct the file";
+  // The route is the service's own: a 404 means the base URL points elsewhere than its root.
+  if (isNotFoundError(cause))
+    return `the service has no such route at this base URL: set ${SETTINGS.baseUrl.env} to the service's root URL (without /v1; for the emulator, the URL messaging emulator prints)`;
   return undefined;
+}
+
+/** For a connection that failed before reaching the service: the setting to check, with its value. */
+function whatToCheck(cause: unknown): string | undefined {
+  if (!isConnectionError(cause) || cause.kind === "other") return undefined;
+  const baseUrl = readSetting("baseUrl") ?? "unset";
+  const where = `${SETTINGS.baseUrl.env} (${baseUrl})`;
+  switch (cause.kind) {
+    case "refused":
+      return `nothing accepts connections at ${where}: check it, and that the service is running; for local development start the emulator (npx messaging emulator) and set ${SETTINGS.baseUrl.env} to the URL it prints`;
+    case "name_not_resolved":
+      return `the host name of ${where} does not resolve: check it`;
+    case "tls_to_plain_http":
+      return `the server at ${where} answers plain HTTP, not TLS: set ${SETTINGS.baseUrl.env}=${baseUrl.replace(/^https:/i, "http:")}`;
+  }
 }
 
 /** What a failed run says: why it stopped, what is sent, and how to go on. */
@@ -94,6 +114,16 @@ export function reportFailure(
     return report.end(
       { ...outcome, status: "failed", error: { code, status: isApiError(cause) ? cause.status : undefined, message, retryable: false } },
       `messaging send: ${message}\n${sentLine}. Fix: ${fix}; then run the command again.\n`,
+      1,
+    );
+  }
+  const check = whatToCheck(cause);
+  if (check !== undefined) {
+    // The first line of the client's message: its advice speaks of "the base URL", this names the variable.
+    const first = message.split("\n")[0];
+    return report.end(
+      { ...outcome, status: "failed", error: { code, message: first, retryable: true, check }, finishCommand: finish },
+      `messaging send: ${first}\nCheck: ${check}.\n${sentLine}. Then run the same command again to send the rest (nothing is sent twice):\n  ${finish}\n`,
       1,
     );
   }

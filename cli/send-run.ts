@@ -150,6 +150,7 @@ export async function sendWith(run: Run): Promise<number> {
     ...counts,
     sentMessages: plan.skipped + result.sentNow,
     sentNow: result.sentNow,
+    alreadyAccepted: result.alreadyAccepted,
     finishedInFlight: inFlightMessages,
     changed,
     batchIds: result.batchIds,
@@ -157,6 +158,9 @@ export async function sendWith(run: Run): Promise<number> {
   if (result.failure !== undefined) return reportFailure(report, result.failure, { ...outcome, total: plan.messages }, run.finish);
   const perSecond = Math.round(result.sentNow / Math.max(report.seconds, 0.001));
   const earlier = [
+    result.alreadyAccepted > 0
+      ? `${result.alreadyAccepted} of them the service had already accepted (an earlier run's calls, answered from its idempotency record: not sent again)`
+      : "",
     confirmedBefore > 0 ? `${confirmedBefore} were sent by earlier runs` : "",
     inFlightMessages > 0 ? `${inFlightMessages} left in flight were finished under their keys` : "",
   ].filter(Boolean);

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Delivery } from "../emulator";
 import { EmulatorClient } from "../emulator/emulator-client";
 import { isApiError } from "../errors/messaging-error";
 import { findJsonHazards, jsonHazardField } from "../schemas";
 import { KNOWN_EVENT_TYPES } from "../schemas/types";
 import { parseCommandArgs } from "./command-args";
 import { COMMANDS, usageError } from "./commands";
+import { describeAttempt as describe } from "./delivery-line";
 import { closestMatch } from "./did-you-mean";
 import { describeRefusal, emulatorTarget, orRefusal } from "./emulator-connection";
 import { EXIT } from "./exit-codes";
@@ -62,17 +62,6 @@ function parse(argv: string[]): TriggerArgs | string {
   const object = data !== undefined && data !== null && "object" in data ? data.object : (data ?? sampleObject(type) ?? {});
   const payload = previous === undefined ? (data ?? undefined) : { object, previous };
   return { type, data: payload ?? undefined, wait: values.wait === true, allowUnknownType: values["allow-unknown-type"] === true };
-}
-
-function describe(attempt: Delivery): string {
-  const answer = attempt.status === null ? `no answer (${attempt.error ?? "failed"})` : `HTTP ${attempt.status}`;
-  const outcome =
-    attempt.outcome === "delivered"
-      ? "delivered"
-      : attempt.outcome === "retry_scheduled"
-        ? `retry at ${attempt.nextAttemptAt}`
-        : "failed, no more retries";
-  return `  ${attempt.url}  attempt ${attempt.attempt}: ${answer} in ${attempt.durationMs} ms → ${outcome}  (${attempt.id})\n`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Agent } from "undici";
 import { z } from "zod";
 import { ConfigurationError, type RequestInfo } from "../errors/messaging-error";
-import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE, VERSION_HEADER } from "../schemas/http";
+import { FORM_CONTENT_TYPE, IDEMPOTENT_REPLAYED_HEADER, JSON_CONTENT_TYPE, VERSION_HEADER } from "../schemas/http";
 import { IdempotencyKey } from "../schemas/idempotency-key";
 import { OPERATIONS, operationPath, type Operation } from "../schemas/operations";
 import type { Message, MessageBatchRequest, MessageBatchResult, WebhookEndpointCreateInput, WebhookEndpointObject } from "../schemas/types";
@@ -122,8 +122,8 @@ export class MessagingClient {
     return sendInChunks(
       messages,
       options,
-      (batch, idempotencyKey, signal, onRetry) =>
-        this.#send(operation, operation.path, batch, idempotencyKey, signal, onRetry) as Promise<MessageBatchResult>,
+      (batch, idempotencyKey, signal, onRetry, onAnswer) =>
+        this.#send(operation, operation.path, batch, idempotencyKey, signal, onRetry, onAnswer) as Promise<MessageBatchResult>,
       hooks,
     );
   }
@@ -167,6 +167,7 @@ export class MessagingClient {
     idempotencyKey: string | undefined,
     signal: AbortSignal | undefined,
     onRetry: ((notice: RetryNotice) => void) | undefined,
+    onAnswer?: (answer: { readonly replayed: boolean }) => void,
   ): Promise<z.output<O["response"]>> {
     this.#assertOpen();
     const info: RequestInfo = { method: operation.method, path, idempotencyKey };
@@ -179,9 +180,11 @@ export class MessagingClient {
       signal,
       onRetry,
     });
-    return parseResponseBody(operation.response, response, info, { emptyAsObject: operation.emptyResponseAsObject === true }) as z.output<
-      O["response"]
-    >;
+    const parsed = parseResponseBody(operation.response, response, info, {
+      emptyAsObject: operation.emptyResponseAsObject === true,
+    }) as z.output<O["response"]>;
+    onAnswer?.({ replayed: String(response.headers[IDEMPOTENT_REPLAYED_HEADER] ?? "").toLowerCase() === "true" });
+    return parsed;
   }
 
   #requestOptions(options: RequestOptions | undefined): { idempotencyKey: string; signal?: AbortSignal } {

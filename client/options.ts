@@ -123,6 +123,12 @@ export function resolveClientOptions(options: MessagingClientOptions): ResolvedC
   if (apiKey.includes(":") || hasControlCharacter(apiKey)) {
     fail("option 'apiKey' must not contain ':' or control characters (the value is not shown)");
   }
+  // Half of a UTF-16 pair cannot be written as UTF-8: the header would carry U+FFFD instead.
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(apiKey)) {
+    fail(
+      "option 'apiKey' contains a lone surrogate (half of a UTF-16 pair), which cannot be sent: check how it was read (the value is not shown)",
+    );
+  }
 
   if (typeof options.baseUrl !== "string" || options.baseUrl.trim() === "") {
     fail("option 'baseUrl' is required, e.g. 'http://127.0.0.1:4010'");
@@ -136,6 +142,11 @@ export function resolveClientOptions(options: MessagingClientOptions): ResolvedC
   if (url.protocol !== "http:" && url.protocol !== "https:") fail(`option 'baseUrl' must use http or https, not '${url.protocol}'`);
   if (url.username !== "" || url.password !== "") fail("option 'baseUrl' must not contain credentials: pass the key as 'apiKey'");
   if (url.search !== "" || url.hash !== "") fail("option 'baseUrl' must not have a query string or fragment");
+  // Every request path starts with /v1: a base URL ending in it would call /v1/v1/… and meet a
+  // 404 that no retry or re-run can fix.
+  if (/\/v1$/i.test(url.pathname.replace(/\/+$/, ""))) {
+    fail("option 'baseUrl' must not end in '/v1', which the client adds to every path: give the service's root URL, without '/v1'");
+  }
 
   const apiVersion = options.apiVersion ?? DEFAULT_API_VERSION;
   if (!ApiVersion.safeParse(apiVersion).success) {

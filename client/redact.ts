@@ -20,10 +20,15 @@ export interface Redactor {
  * A redactor for one API key. It finds, in any letter case (a proxy may upper-case what it
  * echoes, or write `basic` for `Basic`):
  *
- * - the key itself, and URL-encoded;
+ * - the key itself, and its UTF-8 bytes in hex;
  * - the HTTP Basic credentials `base64(key + ":")` and the bare `base64(key)`, each with and
  *   without `=` padding and in the base64url alphabet — which also covers every form of the
- *   `Authorization` header (`Basic …`, `basic …`, `BASIC …`), whose secret part they are.
+ *   `Authorization` header (`Basic …`, `basic …`, `BASIC …`), whose secret part they are;
+ * - the base64 of the whole header (`Basic …`, `Authorization: Basic …`);
+ *
+ * each character of each form also when written `%XX` (URL-encoded, on some characters or
+ * all) or as an HTML character reference (`&#115;`, `&#x73;`), and the forms also when broken
+ * by line breaks, spaces or zero-width characters (a wrapped line, a folded header).
  *
  * Forms shorter than 4 characters are not searched for (they would match ordinary text).
  */
@@ -35,14 +40,38 @@ export function createRedactor(apiKey: string): Redactor {
   };
   // Longest first, so a longer form is replaced whole before a shorter one inside it.
   const longestFirst = (list: string[]) => [...new Set(list)].filter((form) => form.length >= 4).sort((a, b) => b.length - a.length);
-  const encoded = longestFirst([...base64Forms(`${apiKey}:`), ...base64Forms(apiKey)]).map(escapeRegExp);
-  const plain = longestFirst([apiKey, encodeURIComponent(apiKey)]).map(escapeRegExp);
+  const credentials = Buffer.from(`${apiKey}:`, "utf8").toString("base64");
+  const encoded = longestFirst([
+    ...base64Forms(`Authorization: Basic ${credentials}`),
+    ...base64Forms(`Basic ${credentials}`),
+    ...base64Forms(`${apiKey}:`),
+    ...base64Forms(apiKey),
+  ]).map(tolerantForm);
+  const plain = longestFirst([apiKey, Buffer.from(apiKey, "utf8").toString("hex")]).map(tolerantForm);
   // The whole header value first (`Basic <credentials>` becomes one [REDACTED]), then each form.
   const alternatives = [...(encoded.length > 0 ? [`basic\\s+(?:${encoded.join("|")})`] : []), ...encoded, ...plain];
   const pattern = alternatives.length === 0 ? undefined : new RegExp(alternatives.join("|"), "gi");
   const text = (input: string): string => (pattern === undefined ? input : input.replace(pattern, REDACTED));
   const json = <T>(value: T): T => redactJson(value, text, 0) as T;
   return { text, json };
+}
+
+// What may break a form without hiding it from a reader: line breaks, spaces, tabs, and the
+// invisible zero-width characters (ZWSP, ZWNJ, ZWJ, word joiner, BOM, soft hyphen).
+const BREAK = "[\\s\\u200B-\\u200D\\u2060\\uFEFF\\u00AD]*";
+
+/**
+ * A pattern for `form` that also matches it with any of its characters written `%XX` or as
+ * an HTML character reference, and with breaks between its characters.
+ */
+function tolerantForm(form: string): string {
+  return [...form]
+    .map((char) => {
+      const code = char.codePointAt(0)!;
+      const percent = [...Buffer.from(char, "utf8")].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+      return `(?:${escapeRegExp(char)}|${percent}|&#0*${code};|&#x0*${code.toString(16)};)`;
+    })
+    .join(BREAK);
 }
 
 function escapeRegExp(text: string): string {

@@ -81,12 +81,16 @@ export interface SendMessagesResult {
   idempotencyKeyPrefix: string;
 }
 
-/** Sends one validated batch with the given idempotency key. */
+/**
+ * Sends one validated batch with the given idempotency key. `onAnswer`, when given, is told
+ * whether the service answered from its idempotency record (the batch was accepted before).
+ */
 export type SendBatch = (
   request: MessageBatchRequest,
   idempotencyKey: string,
   signal: AbortSignal | undefined,
   onRetry: ((notice: RetryNotice) => void) | undefined,
+  onAnswer?: (answer: { readonly replayed: boolean }) => void,
 ) => Promise<MessageBatchResult>;
 
 /**
@@ -104,6 +108,11 @@ export interface PlannedSendHooks {
    * If it throws, the chunk is not sent and the send stops with that error.
    */
   readonly beforeSend?: (chunk: Chunk<Message>, key: string) => void;
+  /**
+   * Called for each accepted chunk the service answered from its idempotency record
+   * (`Idempotent-Replayed: true`: accepted before, under the same key), before `onProgress`.
+   */
+  readonly onReplayed?: (batch: SentBatch) => void;
   /** Called once for each chunk that failed for good (after its retries), with its key and the error. */
   readonly onChunkFailed?: (chunk: Chunk<Message>, key: string, error: unknown) => void;
 }
@@ -189,6 +198,7 @@ export async function sendInChunks(
     const idempotencyKey = keyOf(chunk.index);
     const notify = onRetry && ((notice: RetryNotice) => onRetry({ ...notice, chunkIndex: chunk.index }));
     let result: MessageBatchResult;
+    let replayed = false;
     try {
       hooks.beforeSend?.(chunk, idempotencyKey);
     } catch (error) {
@@ -196,7 +206,9 @@ export async function sendInChunks(
       return;
     }
     try {
-      result = await sendBatch({ stream, messages: chunk.items }, idempotencyKey, signal, notify);
+      result = await sendBatch({ stream, messages: chunk.items }, idempotencyKey, signal, notify, (answer) => {
+        replayed = answer.replayed;
+      });
     } catch (error) {
       hooks.onChunkFailed?.(chunk, idempotencyKey, error);
       fail(chunk.index, error);
@@ -204,6 +216,7 @@ export async function sendInChunks(
     }
     const batch: SentBatch = { index: chunk.index, id: result.id, count: chunk.items.length, idempotencyKey };
     accepted.push(batch);
+    if (replayed) hooks.onReplayed?.(batch);
     sentMessages += chunk.items.length;
     try {
       onProgress?.({ sentMessages, totalMessages, sentBatches: accepted.length, batch });

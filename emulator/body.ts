@@ -84,10 +84,21 @@ function contentType(header: string | undefined): { type: string | undefined; ch
 }
 
 /**
- * Throws 415 `unsupported_media_type` unless the request's media type is `expected` and any
- * `charset` it declares is UTF-8: bytes in another charset would be read as UTF-8 and change.
+ * Throws 415 `unsupported_media_type` unless the request's media type is `expected`, any
+ * `charset` it declares is UTF-8 (bytes in another charset would be read as UTF-8 and
+ * change), and its body is not encoded (`Content-Encoding` absent or `identity`: gzip or br
+ * bytes would otherwise be reported as invalid UTF-8, which says nothing of the cause).
  */
 export function requireMediaType(req: IncomingMessage, expected: string): void {
+  const encoding = (req.headers["content-encoding"] ?? "").trim().toLowerCase();
+  if (encoding !== "" && encoding !== "identity") {
+    throw problem(
+      415,
+      "unsupported_media_type",
+      `Encoded bodies are not accepted (Content-Encoding: ${encoding.slice(0, 40)}): send the body unencoded, as UTF-8, without Content-Encoding.`,
+      { headers: { "Accept-Encoding": "identity" } },
+    );
+  }
   const { type, charset } = contentType(req.headers["content-type"]);
   if (type !== expected) {
     throw problem(415, "unsupported_media_type", `This route takes Content-Type ${expected}; the request sent ${type ?? "none"}.`, {

@@ -1,6 +1,8 @@
 import { problem } from "./problem-response";
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
+// `ignoreBOM`: a value starting with U+FEFF keeps it, so that the endpoint schema refuses it
+// by name (the default drops it, and the endpoint would store another value than was sent).
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 // Percent-decodes one name or value (`+` is a space) to bytes, then UTF-8 with no
 // replacement: `URLSearchParams` would turn `%FF` into U+FFFD without a word.

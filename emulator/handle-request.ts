@@ -14,6 +14,7 @@ import {
   keyReusedProblem,
   requestFingerprint,
 } from "./idempotency";
+import { assertHostAllowed, type HostAllowList } from "./host-check";
 import { randomId } from "./ids";
 import { ProblemError, RETRY_AFTER_SECONDS, problem, problemReply } from "./problem-response";
 import { isStreamed, writeReply, writeStreamedReply, type Reply, type StreamedReply } from "./reply";
@@ -24,6 +25,8 @@ import { assertVersionHeader } from "./version-header";
 /** Per-emulator state the pipeline works on. */
 export interface EmulatorState {
   readonly apiKey: string;
+  /** The names a request's `Host` header may carry. */
+  readonly allowedHosts: HostAllowList;
   readonly store: EmulatorStore;
   readonly faults: FaultInjector;
   readonly idempotency: IdempotencyStore;
@@ -98,7 +101,7 @@ export function bodyWillBeRefused(req: IncomingMessage, memory: MemoryGuard): bo
 
 /**
  * Runs one request through the checks and its handler; every rejection is a thrown
- * `ProblemError` (or `DropConnection` for an injected reset). In order: memory (503) → body (413) →
+ * `ProblemError` (or `DropConnection` for an injected reset). In order: Host (403) → memory (503) → body (413) →
  * authentication (401) → version header on /v1 (400) → route (404/405) → injected fault on
  * /v1 → idempotency on /v1 POSTs (replay, 422, 409) → handler → store the idempotent answer
  * → drop, for the "processed then dropped" fault.
@@ -113,6 +116,12 @@ async function serve(
   const path = url.pathname;
   const api = isApiPath(path);
 
+  try {
+    assertHostAllowed(req.headers.host, state.allowedHosts);
+  } catch (refused) {
+    req.resume();
+    throw refused;
+  }
   const body = await readBodyWithinMemory(req, state.memory, held);
   if (body.kind === "too_large") {
     // No `Connection: close`: Node would then destroy the socket with the body unread, and

@@ -8,6 +8,7 @@ import { DEFAULT_DELIVERY_RETRY_SCHEDULE, checkRetrySchedule } from "./delivery-
 import { DeliveryQueue } from "./delivery-queue";
 import { FaultInjector, faultSettingsOrThrow, type FaultSettings, type FaultSettingsInput, type ScriptedFault } from "./fault-injector";
 import { bodyWillBeRefused, handleRequest } from "./handle-request";
+import { hostAllowList } from "./host-check";
 import { IdempotencyStore } from "./idempotency";
 import { DEFAULT_MAX_IN_FLIGHT_BYTES, MemoryGuard } from "./memory-guard";
 import { DEFAULT_MAX_STORED_BYTES } from "./stored-bytes";
@@ -29,6 +30,13 @@ export interface EmulatorOptions {
   port?: number;
   /** Interface to listen on. Default `127.0.0.1` (loopback only). */
   host?: string;
+  /**
+   * Further names the `Host` header of a request may carry (without a port), beside
+   * `localhost`, `127.0.0.1`, `[::1]` and `host`; `["*"]` answers any. Other requests get
+   * 403 `host_not_allowed`, so that a web page cannot reach the emulator through a name of
+   * its own (DNS rebinding). Default `[]`.
+   */
+  allowedHosts?: readonly string[];
   /** The API key requests must present as the HTTP Basic username. Default `sk_test_emulator`. */
   apiKey?: string;
   /**
@@ -136,6 +144,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const port = wholeNumber("port", options.port, 0, 65535);
   const apiKey = options.apiKey ?? DEFAULT_EMULATOR_API_KEY;
   if (typeof apiKey !== "string" || apiKey === "") throw new ConfigurationError("startEmulator: apiKey must be a non-empty string");
+  const allowedHosts = hostAllowList(host, options.allowedHosts);
   const retrySchedule = options.deliveryRetrySchedule ?? DEFAULT_DELIVERY_RETRY_SCHEDULE;
   const badSchedule = checkRetrySchedule(retrySchedule);
   if (badSchedule !== undefined) throw new ConfigurationError(`startEmulator: ${badSchedule}`);
@@ -159,6 +168,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let apiRequests = 0;
   const state = {
     apiKey,
+    allowedHosts,
     store,
     faults,
     idempotency,

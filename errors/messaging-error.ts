@@ -1,3 +1,4 @@
+import { connectionFailureAdvice, connectionFailureKind, type ConnectionFailureKind } from "./connection-failure";
 import { describeFieldErrors, type FieldErrors } from "../schemas/field-errors";
 import type { Problem } from "../schemas/types";
 
@@ -176,20 +177,37 @@ export class ConfigurationError extends MessagingError {
   }
 }
 
-/** The connection failed before a response arrived (refused, reset, DNS). */
+/**
+ * The connection failed before a response arrived (refused, reset, DNS, TLS). The message says
+ * what to check when the kind is known (`kind`); only when the request may have reached the
+ * service (`other`) does it give the idempotency key to retry with.
+ */
 export class ConnectionError extends MessagingError {
   readonly attempts: number;
   /** The `Idempotency-Key` the request was sent with (POST); the service may have applied it: retry with it. */
   readonly idempotencyKey?: string;
+  /** What the failure means (`connection-failure.ts`): refused, a name that does not resolve, TLS to plain HTTP, or other. */
+  readonly kind: ConnectionFailureKind;
   constructor(request: RequestInfo, attempts: number, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const kind = connectionFailureKind(cause);
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    // OpenSSL's text ("…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:…") says nothing to most readers.
+    const reason =
+      kind === "tls_to_plain_http"
+        ? `TLS handshake failed${typeof code === "string" ? ` (${code})` : " (wrong version number)"}`
+        : cause instanceof Error
+          ? cause.message
+          : String(cause);
+    const advice = connectionFailureAdvice(kind);
     super(
       "connection_error",
-      `${request.method} ${request.path}: connection failed after ${attempts} attempt(s): ${reason}${keyNote(request)}`,
+      `${request.method} ${request.path}: connection failed after ${attempts} attempt(s): ${reason}` +
+        (advice === undefined ? keyNote(request) : `\n${advice}`),
       { cause },
     );
     this.attempts = attempts;
     this.idempotencyKey = request.idempotencyKey;
+    this.kind = kind;
   }
 }
 

@@ -22,7 +22,7 @@ export { verifyWebhookRequest } from "./verify-request";
 export type { VerifyWebhookRequestOptions } from "./verify-request";
 export type { ReceiverOptions } from "./receiver-settings";
 export { MemoryReplayGuard } from "./replay-guard";
-export type { ReplayGuard, MemoryReplayGuardOptions } from "./replay-guard";
+export type { ReplayGuard, ReplayClaim, MemoryReplayGuardOptions } from "./replay-guard";
 export {
   SignatureVerificationError,
   isSignatureVerificationError,

@@ -12,16 +12,15 @@ export interface Receipt {
   readonly signature: VerifiedSignature;
   /** The event, the format it came in and, for CloudEvents, the envelope's attributes. */
   readonly payload: ParsedPayload;
-  /** True when the replay guard had seen the event id: do not process it again. */
-  readonly duplicate: boolean;
 }
 
 /**
  * The receiver core, shared by every entry point: parse the signature header (a request
  * without a usable one is refused before its body is read), read the body, verify the
- * signature over the raw bytes, then parse the event (nothing unauthenticated is parsed),
- * then ask the replay guard. Only reading the body and writing the answer differ between
- * Node and Web; they are the adapters'.
+ * signature over the raw bytes, then parse the event (nothing unauthenticated is parsed).
+ * The replay guard is asked next, by the caller: the handlers claim the event id for the
+ * time `onEvent` runs (`event-claims.ts`), `verifyWebhookRequest` asks `seen`. Only reading
+ * the body and writing the answer differ between Node and Web; they are the adapters'.
  *
  * @param header The signature header's value(s), as the runtime gives them.
  * @param readBody Reads the raw body (capped at `settings.maxBodyBytes`).
@@ -42,6 +41,5 @@ export async function receiveWebhook<Body extends Uint8Array>(
     provider,
   );
   const payload = parseWebhookPayload(body);
-  const duplicate = settings.replayGuard !== undefined && (await settings.replayGuard.seen(payload.event.id));
-  return { signature, payload, duplicate, rawBody: body };
+  return { signature, payload, rawBody: body };
 }

@@ -63,5 +63,11 @@ export function resolveReceiverSettings(secretOrSecrets: string | readonly strin
   if (guard !== undefined && (typeof guard !== "object" || guard === null || typeof guard.seen !== "function")) {
     throw new ConfigurationError("replayGuard must be an object with a seen(eventId) method, such as new MemoryReplayGuard()");
   }
+  if (guard !== undefined && guard.claim !== undefined && (typeof guard.claim !== "function" || typeof guard.complete !== "function")) {
+    // A claimed id would stay "in progress" for ever, and every redelivery of it be refused.
+    throw new ConfigurationError(
+      "replayGuard: a guard with claim(eventId) needs complete(eventId) too, to record the event once processed",
+    );
+  }
   return { secrets, toleranceSeconds, headerName: headerName.toLowerCase(), maxBodyBytes, replayGuard: guard };
 }

@@ -1,24 +1,46 @@
 import { ConfigurationError } from "../errors/messaging-error";
 
 /**
+ * What a replay guard knows of an event id when a delivery of it arrives: `claimed` (it was
+ * unknown and is now recorded as in progress: process it), `in_progress` (another delivery of
+ * it is being processed: answer "come back later", not "done", since that processing may
+ * still fail), or `done` (processed: answer 2xx without processing it again).
+ */
+export type ReplayClaim = "claimed" | "in_progress" | "done";
+
+/**
  * Remembers which events were processed, so that each is processed once: a request replayed
  * within the signature's tolerance window, or an event the service delivers again (a retry
- * after your answer was lost), is recognized by its event id.
+ * after your answer was lost or came too late), is recognized by its event id.
  *
- * Implement it over your own store (Redis `SET key 1 NX EX 86400`, a unique database
- * column) when the receiver runs as several processes; {@link MemoryReplayGuard} serves one.
+ * The handlers (`createWebhookHandler`, `createWebhookRequestHandler`) use `claim`, then
+ * `complete` once `onEvent` resolved or `forget` when it failed, so that an event is marked
+ * processed only after it was. A guard without `claim` is asked `seen` instead; the handlers
+ * then know of an event in progress only within their own process.
+ *
+ * Implement it over your own store when the receiver runs as several processes (Redis:
+ * `claim` = `SET id in_progress NX EX <longest onEvent>`, else `GET id`; `complete` =
+ * `SET id done EX 86400`; `forget` = `DEL id`); {@link MemoryReplayGuard} serves one process.
  */
 export interface ReplayGuard {
   /**
-   * Records `eventId` and says whether it had been recorded already (true: a duplicate, do
-   * not process it again). Must be atomic ("set if absent") when shared between processes.
+   * Records `eventId` as processed and says whether it had been recorded already (true: a
+   * duplicate, do not process it again). Must be atomic ("set if absent") when shared between
+   * processes. `verifyWebhookRequest` uses it, and the handlers when there is no `claim`.
    */
   seen(eventId: string): boolean | Promise<boolean>;
   /**
-   * Forgets `eventId`, so that a redelivery is processed: call it when processing the event
-   * failed (`createWebhookHandler` does, when `onEvent` throws). Optional.
+   * Forgets `eventId`, so that a redelivery is processed: called when processing the event
+   * failed (`onEvent` threw). Optional.
    */
   forget?(eventId: string): void | Promise<void>;
+  /**
+   * Atomically: records an unknown `eventId` as in progress and answers `claimed`; otherwise
+   * answers what is recorded (`in_progress` or `done`). Optional (see the interface).
+   */
+  claim?(eventId: string): ReplayClaim | Promise<ReplayClaim>;
+  /** Records a claimed `eventId` as processed: called once `onEvent` resolved. Optional, with `claim`. */
+  complete?(eventId: string): void | Promise<void>;
 }
 
 /** Options of {@link MemoryReplayGuard}. */
@@ -40,8 +62,11 @@ export interface MemoryReplayGuardOptions {
  * across a restart is processed again: use a shared store where that matters.
  */
 export class MemoryReplayGuard implements ReplayGuard {
-  // Insertion order is expiry order (one TTL for all), so expired ids are at the front.
+  // Processed ids. Insertion order is expiry order (one TTL for all), so expired ids are at the front.
   private readonly expiries = new Map<string, number>();
+  // Claimed ids whose processing has not ended: never evicted (as many as deliveries being
+  // handled at once), so a retry meanwhile is never taken for a new event.
+  private readonly inProgress = new Set<string>();
   private readonly maxEntries: number;
   private readonly ttlMs: number;
   private readonly now: () => number;
@@ -61,19 +86,55 @@ export class MemoryReplayGuard implements ReplayGuard {
   }
 
   seen(eventId: string): boolean {
+    const now = this.dropExpired();
+    if (this.expiries.has(eventId) || this.inProgress.has(eventId)) return true;
+    this.record(eventId, now);
+    return false;
+  }
+
+  claim(eventId: string): ReplayClaim {
+    this.dropExpired();
+    if (this.inProgress.has(eventId)) return "in_progress";
+    if (this.expiries.has(eventId)) return "done";
+    this.inProgress.add(eventId);
+    return "claimed";
+  }
+
+  complete(eventId: string): void {
+    const now = this.dropExpired();
+    this.inProgress.delete(eventId);
+    this.expiries.delete(eventId);
+    this.record(eventId, now);
+  }
+
+  forget(eventId: string): void {
+    this.inProgress.delete(eventId);
+    this.expiries.delete(eventId);
+  }
+
+  /**
+   * Forgets expired ids; returns "now".
+   * @throws ConfigurationError when the clock gives no finite number (with NaN every id
+   *   would count as expired at once: the guard would be off without a word).
+   */
+  private dropExpired(): number {
     const now = this.now();
+    if (typeof now !== "number" || !Number.isFinite(now)) {
+      throw new ConfigurationError(
+        `MemoryReplayGuard: now() must return a finite number of milliseconds since the epoch, got ${typeof now === "number" ? String(now) : typeof now}`,
+      );
+    }
     for (const [id, expiry] of this.expiries) {
       if (expiry > now) break;
       this.expiries.delete(id);
     }
-    if (this.expiries.has(eventId)) return true;
-    while (this.expiries.size >= this.maxEntries && this.expiries.size > 0) this.expiries.delete(this.expiries.keys().next().value!);
-    this.expiries.set(eventId, now + this.ttlMs);
-    return false;
+    return now;
   }
 
-  forget(eventId: string): void {
-    this.expiries.delete(eventId);
+  /** Records a processed id, forgetting the oldest beyond `maxEntries`. */
+  private record(eventId: string, now: number): void {
+    while (this.expiries.size >= this.maxEntries && this.expiries.size > 0) this.expiries.delete(this.expiries.keys().next().value!);
+    this.expiries.set(eventId, now + this.ttlMs);
   }
 }
 

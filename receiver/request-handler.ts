@@ -1,4 +1,5 @@
 import { PROBLEM_CONTENT_TYPE, type ProblemBody } from "../schemas/problem";
+import { EventClaims, IN_PROGRESS_RETRY_AFTER_SECONDS, inProgressProblem } from "./event-claims";
 import type { ParsedEvent } from "./event-types";
 import type { ParsedPayload } from "./parse-event";
 import { receiveWebhook } from "./receive-webhook";
@@ -47,10 +48,11 @@ function problemResponse(problem: ProblemBody, headers: Record<string, string> =
  * parses the event, asks the replay guard and calls `onEvent`.
  *
  * Answers exactly as the Node handler (`createWebhookHandler`) does: 204 handled, or a
- * duplicate seen by the replay guard; 400 not an event (problem details name the field);
- * 401 signature did not verify (`title` is the reason); 405 not a POST; 413 body too large;
- * 500 `onEvent` failed (the event is then forgotten by the guard, so the redelivery is
- * processed) or the body had already been read. Error bodies are RFC 9457 problem details
+ * duplicate the replay guard had recorded as processed; 400 not an event (problem details
+ * name the field); 401 signature did not verify (`title` is the reason); 405 not a POST; 413
+ * body too large; 500 `onEvent` failed (the event is then forgotten by the guard, so the
+ * redelivery is processed) or the body had already been read; 503 with `Retry-After` when
+ * another delivery of the same event is still being processed (`event_in_progress`). Error bodies are RFC 9457 problem details
  * and never include a secret or an expected signature.
  *
  * @example
@@ -73,6 +75,7 @@ export function createWebhookRequestHandler(options: WebhookRequestHandlerOption
       // A throwing onError must not keep the response from being sent.
     }
   };
+  const claims = new EventClaims(settings.replayGuard);
 
   return async (request) => {
     assertWebRequest(request, "the webhook request handler");
@@ -93,14 +96,33 @@ export function createWebhookRequestHandler(options: WebhookRequestHandlerOption
       report(error, problem.status);
       return problemResponse(problem);
     }
-    const { payload, signature, duplicate, rawBody } = received;
-    if (duplicate) return new Response(null, { status: 204 }); // processed before: the sender may stop
+    const { payload, signature, rawBody } = received;
+    const eventId = payload.event.id;
+    let claim;
+    try {
+      claim = await claims.claim(eventId);
+    } catch (error) {
+      report(error, 500);
+      return problemResponse(handlerFailedProblem());
+    }
+    if (claim === "in_progress") {
+      const problem = inProgressProblem(eventId);
+      report(new Error(problem.detail), problem.status);
+      return problemResponse(problem, { "retry-after": String(IN_PROGRESS_RETRY_AFTER_SECONDS) });
+    }
+    if (claim === "done") return new Response(null, { status: 204 }); // processed before: the sender may stop
     try {
       await options.onEvent(payload.event, { request, rawBody, signature, payload });
     } catch (error) {
-      await settings.replayGuard?.forget?.(payload.event.id);
+      await claims.settle(eventId, false).catch(() => undefined);
       report(error, 500);
       return problemResponse(handlerFailedProblem());
+    }
+    try {
+      await claims.settle(eventId, true);
+    } catch (error) {
+      // Processed, but not recorded as such: a 2xx all the same (a redelivery may process it again).
+      report(error, 204);
     }
     return new Response(null, { status: 204 });
   };

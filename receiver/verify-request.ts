@@ -39,14 +39,14 @@ export async function verifyWebhookRequest(
 ): Promise<ParsedEvent> {
   assertWebRequest(request, "verifyWebhookRequest");
   const settings = resolveReceiverSettings(secretOrSecrets, options);
-  const { payload, duplicate } = await receiveWebhook(
+  const { payload } = await receiveWebhook(
     request.headers.get(settings.headerName) ?? undefined,
     () => readRequestBody(request, settings.maxBodyBytes, "verifyWebhookRequest"),
     settings,
     webCryptoHmacProvider,
     options.nowSeconds,
   );
-  if (duplicate) {
+  if (settings.replayGuard !== undefined && (await settings.replayGuard.seen(payload.event.id))) {
     throw new SignatureVerificationError(
       "duplicate_event",
       `event ${payload.event.id} was seen before (a replay or a redelivery); it was not processed again`,

@@ -14,7 +14,7 @@ export { DEFAULT_MAX_BODY_BYTES } from "./receiver-settings";
 export type { ReceiverOptions } from "./receiver-settings";
 export type { VerifiedSignature } from "./signature-check";
 export { MemoryReplayGuard } from "./replay-guard";
-export type { ReplayGuard, MemoryReplayGuardOptions } from "./replay-guard";
+export type { ReplayGuard, ReplayClaim, MemoryReplayGuardOptions } from "./replay-guard";
 export { parseEvent, parseWebhookPayload } from "./parse-event";
 export type { ParsedPayload, CloudEventAttributes } from "./parse-event";
 export { isEventType, isKnownEvent } from "./event-types";

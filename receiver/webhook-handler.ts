@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, ConfigurationError } from "../errors/messaging-error";
 import { PROBLEM_CONTENT_TYPE, type ProblemBody } from "../schemas/problem";
+import { EventClaims, IN_PROGRESS_RETRY_AFTER_SECONDS, inProgressProblem } from "./event-claims";
 import type { ParsedEvent } from "./event-types";
 import { nodeHmacProvider } from "./node-hmac";
 import type { ParsedPayload } from "./parse-event";
@@ -47,10 +48,12 @@ export interface WebhookHandlerOptions extends ReceiverOptions {
  * `onEvent`. It shares its core with the Web handler (`createWebhookRequestHandler`), and
  * answers exactly as it does.
  *
- * Answers: 204 handled, or a duplicate seen by the replay guard; 400 not an event (problem
- * details name the field); 401 signature did not verify (`title` is the reason); 405 not a
- * POST; 413 body too large; 500 `onEvent` failed (the guard then forgets the event, so the
- * redelivery is processed). Error bodies are RFC 9457 problem details and never include a
+ * Answers: 204 handled, or a duplicate the replay guard had recorded as processed; 400 not
+ * an event (problem details name the field); 401 signature did not verify (`title` is the
+ * reason); 405 not a POST; 413 body too large; 500 `onEvent` failed (the guard then forgets
+ * the event, so the redelivery is processed); 503 with `Retry-After` when another delivery
+ * of the same event is still being processed (`event_in_progress`: it may yet fail, so it is
+ * not answered as done). The guard records an event as processed only once `onEvent` resolved. Error bodies are RFC 9457 problem details and never include a
  * secret or an expected signature.
  *
  * Use it with `http.createServer(handler)`, or mount it in a framework before any body
@@ -71,6 +74,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Inco
       // A throwing onError must not keep the response from being sent.
     }
   };
+  const claims = new EventClaims(settings.replayGuard);
 
   return async (req, res) => {
     if (req.method !== "POST") {
@@ -94,15 +98,37 @@ export function createWebhookHandler(options: WebhookHandlerOptions): (req: Inco
       send(res, problem);
       return;
     }
-    const { payload, signature, duplicate, rawBody } = received;
-    if (!duplicate) {
+    const { payload, signature, rawBody } = received;
+    const eventId = payload.event.id;
+    let claim;
+    try {
+      claim = await claims.claim(eventId);
+    } catch (error) {
+      report(error, 500);
+      send(res, handlerFailedProblem());
+      return;
+    }
+    if (claim === "in_progress") {
+      const problem = inProgressProblem(eventId);
+      report(new Error(problem.detail), problem.status);
+      if (!res.headersSent) res.setHeader("Retry-After", String(IN_PROGRESS_RETRY_AFTER_SECONDS));
+      send(res, problem);
+      return;
+    }
+    if (claim === "claimed") {
       try {
         await options.onEvent(payload.event, { req, rawBody, signature, payload });
       } catch (error) {
-        await settings.replayGuard?.forget?.(payload.event.id);
+        await claims.settle(eventId, false).catch(() => undefined);
         report(error, 500);
         send(res, handlerFailedProblem());
         return;
+      }
+      try {
+        await claims.settle(eventId, true);
+      } catch (error) {
+        // Processed, but not recorded as such: a 2xx all the same (a redelivery may process it again).
+        report(error, 204);
       }
     }
     res.statusCode = 204; // handled, or processed before: the sender may stop

@@ -25,7 +25,10 @@ export function methodNotAllowedProblem(method: string): ProblemBody {
   return buildProblem(405, "method_not_allowed", `webhooks are delivered with POST, not ${method}`);
 }
 
-/** Default `onError`: 500s are logged (something to fix); rejected requests (4xx) are not. */
+/**
+ * Default `onError`: 500s are logged (something to fix); rejected requests (4xx) are not, nor
+ * the 503 to a delivery of an event still in progress (the sender's retry, not a fault).
+ */
 export function logServerErrors(error: unknown, status: number): void {
-  if (status >= 500) console.error("pulumi-messaging webhook handler: answered 500:", error);
+  if (status === 500) console.error("pulumi-messaging webhook handler: answered 500:", error);
 }

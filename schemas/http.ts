@@ -10,6 +10,11 @@ export const VERSION_HEADER = "x-service-version";
 /** Request header carrying the idempotency key of a POST (see `IdempotencyKey`). */
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
 /**
+ * Response header set to `true` when the service answered a POST from its idempotency record
+ * (the key was seen before): the call's effect had already happened, and did not happen again.
+ */
+export const IDEMPOTENT_REPLAYED_HEADER = "idempotent-replayed";
+/**
  * Header carrying a webhook delivery's signature, `t=<unix seconds>,sha256=<hex>` (our
  * assumption: the spec does not show one).
  */

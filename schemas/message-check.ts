@@ -56,6 +56,11 @@ export class InvalidMessages {
     this.#add(() => locatedFieldErrors(location, issues));
   }
 
+  /** Records an invalid message with its field errors already named (e.g. by the file's own names). */
+  addFieldErrors(errors: FieldErrors): void {
+    this.#add(() => errors);
+  }
+
   /** Records a message that could not be read at all (e.g. not JSON), with why. */
   addReason(location: ItemLocation, reason: string): void {
     this.#add(() => ({ [typeof location === "string" ? location : formatPath(location)]: [reason] }));

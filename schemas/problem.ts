@@ -27,6 +27,7 @@ export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 export const PROBLEM_TITLES = [
   // Requests to the emulator
   "unauthorized",
+  "host_not_allowed",
   "missing_version_header",
   "invalid_version_header",
   "not_found",
@@ -53,6 +54,7 @@ export const PROBLEM_TITLES = [
   "invalid_event",
   "bad_request",
   "handler_failed",
+  "event_in_progress",
 ] as const;
 export type ProblemTitle = (typeof PROBLEM_TITLES)[number];
 

@@ -7,28 +7,57 @@ export const WebhookFormat = z.enum(["basic", "cloudEvents"]);
 export type WebhookFormat = types.WebhookFormat;
 type _WebhookFormat = Assert<SameType<WebhookFormat, z.output<typeof WebhookFormat>>>;
 
-/** Destination URL: absolute http(s). */
-export const WebhookUrl = z.string().refine(
-  (value) => {
-    try {
-      const { protocol } = new URL(value);
-      return protocol === "https:" || protocol === "http:";
-    } catch {
-      return false;
-    }
-  },
-  { error: "expected an absolute http(s) URL" },
-);
+// A lone surrogate cannot be written as UTF-8: form encoding turns it into U+FFFD.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A form field's text, refused where the service would store another value than the one
+ * given (and kept in Pulumi state): a lone surrogate (sent as U+FFFD) or a leading U+FEFF (a
+ * byte order mark, which UTF-8 decoders drop).
+ */
+function formText<T extends z.ZodString>(schema: T): T {
+  return schema
+    .refine((value) => !LONE_SURROGATE.test(value), {
+      error: "contains a lone surrogate (half of a UTF-16 pair), which cannot be sent as UTF-8: the service would store U+FFFD instead",
+    })
+    .refine((value) => !value.startsWith("\uFEFF"), {
+      error: "starts with U+FEFF (a byte order mark), which the service's decoder would drop: remove it",
+    }) as unknown as T;
+}
+
+/**
+ * Destination URL: absolute http(s), as written. A tab or line break anywhere, or a control
+ * character or space at either end, is refused: URL parsing drops them silently, so
+ * deliveries would go to another URL than the one stored.
+ */
+export const WebhookUrl = formText(z.string())
+  .refine((value) => !/[\t\n\r]/.test(value), {
+    error: "contains a tab or line break, which URL parsing drops: deliveries would go to another URL than the one given",
+  })
+  .refine((value) => value === "" || (value.charCodeAt(0) > 0x20 && value.charCodeAt(value.length - 1) > 0x20), {
+    error: "starts or ends with a space or control character, which URL parsing drops: remove it",
+  })
+  .refine(
+    (value) => {
+      try {
+        const { protocol } = new URL(value);
+        return protocol === "https:" || protocol === "http:";
+      } catch {
+        return false;
+      }
+    },
+    { error: "expected an absolute http(s) URL" },
+  );
 
 /** An event type name such as `payment.succeeded`. */
-export const EventType = z.string().min(1, { error: "expected a non-empty event type" });
+export const EventType = formText(z.string().min(1, { error: "expected a non-empty event type" }));
 
 /** Fields of `POST /v1/webhooks/endpoints` (sent form-encoded). */
 export const WebhookEndpointCreate = z.strictObject({
   url: WebhookUrl,
   events: z.array(EventType).min(1, { error: "expected at least one event type" }),
   format: WebhookFormat.default("basic"),
-  description: z.string().optional(),
+  description: formText(z.string()).optional(),
 });
 /** What a caller passes: `format` may be omitted. */
 export type WebhookEndpointCreateInput = types.WebhookEndpointCreateInput;

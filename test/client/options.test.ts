@@ -55,6 +55,8 @@ describe("MessagingClient options", () => {
     [{ ...base, baseUrl: "not a url" }, /'baseUrl' is not an absolute URL/],
     [{ ...base, baseUrl: "ftp://example.com" }, /'baseUrl' must use http or https, not 'ftp:'/],
     [{ ...base, baseUrl: "http://example.com?x=1" }, /'baseUrl' must not have a query/],
+    [{ ...base, baseUrl: "http://127.0.0.1:4010/v1" }, /'baseUrl' must not end in '\/v1', which the client adds to every path/],
+    [{ ...base, baseUrl: "https://gateway.example/messaging/V1/" }, /'baseUrl' must not end in '\/v1'/],
     [{ ...base, apiVersion: "2024-6-1" }, /'apiVersion' must be a calendar date written YYYY-MM-DD, such as '2024-06-01'/],
     [{ ...base, apiVersion: "2024-02-30" }, /'apiVersion' must be a calendar date written YYYY-MM-DD/],
     [{ ...base, apiVersion: 20240601 }, /'apiVersion' must be a calendar date written YYYY-MM-DD/],

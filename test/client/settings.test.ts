@@ -64,3 +64,12 @@ test("a refused base URL names that variable alone and shows its value (not a se
   );
   expect(withCredentials.message).not.toContain("hunter2");
 });
+
+test("a base URL ending in /v1 is a setting error naming MESSAGING_BASE_URL and its value (the client adds /v1 itself)", () => {
+  const error = thrown(() =>
+    clientFromSettings({ env: { MESSAGING_API_KEY: "sk_test_secret", MESSAGING_BASE_URL: "http://127.0.0.1:4010/v1" } }),
+  );
+  expect(isConfigurationError(error)).toBe(true);
+  expect(error.message).toContain("must not end in '/v1'");
+  expect(error.message).toContain("(read from MESSAGING_BASE_URL, which is 'http://127.0.0.1:4010/v1')");
+});

@@ -113,7 +113,7 @@ describe("memory pressure: 503 with Retry-After, never an abort", () => {
       await new Promise<void>((resolve) => slow.once("connect", () => resolve()));
       // Half of a 200 KiB body: the emulator holds it while it waits for the rest.
       slow.write(
-        "POST /v1/message_batches HTTP/1.1\r\nHost: x\r\n" +
+        "POST /v1/message_batches HTTP/1.1\r\nHost: localhost\r\n" +
           `Authorization: ${basicAuth(emulator.apiKey)}\r\nX-Service-Version: ${VERSION}\r\n` +
           `Content-Type: application/json\r\nContent-Length: ${200 * 1024}\r\n\r\n`,
       );

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import http from "node:http";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -135,6 +136,45 @@ describe("messaging emulator (CLI)", () => {
     expect((await run.exit).code).toBe(0);
   });
 
+  it("answers only loopback Host names unless --allowed-host names another", async () => {
+    const hostStatus = (url: string, host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const target = new URL(url);
+        const req = http.get(
+          {
+            host: target.hostname,
+            port: target.port,
+            path: "/_emulator/endpoints",
+            headers: { host, authorization: basicAuth("sk_test_emulator") },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+      });
+    const plain = runCli(["emulator", "--port", "0"]);
+    try {
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await plain.firstLine)![1];
+      expect(await hostStatus(url, "dev.example")).toBe(403);
+      expect(await hostStatus(url, "localhost")).toBe(200);
+    } finally {
+      plain.child.kill("SIGTERM");
+    }
+    await plain.exit;
+    const allowing = runCli(["emulator", "--port", "0", "--allowed-host", "dev.example", "--allowed-host", "box.local"]);
+    try {
+      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await allowing.firstLine)![1];
+      expect(await hostStatus(url, "dev.example:4010")).toBe(200);
+      expect(await hostStatus(url, "box.local")).toBe(200);
+      expect(await hostStatus(url, "evil.example")).toBe(403);
+    } finally {
+      allowing.child.kill("SIGTERM");
+    }
+    await allowing.exit;
+  });
+
   it("prefers --api-key to MESSAGING_API_KEY", async () => {
     const run = runCli(["emulator", "--port", "0", "--api-key", "sk_test_flag"], { MESSAGING_API_KEY: "sk_test_env" });
     try {
@@ -207,6 +247,8 @@ describe("messaging emulator (CLI)", () => {
     [["--delivery-retry-schedule", "1,x"]],
     [["--delivery-retry-schedule", "-1"]],
     [["--delivery-retry-schedule", ""]],
+    [["--allowed-host", "http://dev.example"]],
+    [["--allowed-host", "dev.example:80"]],
   ])("exits 2 with a message for bad arguments %p", async (args) => {
     const run = runCli(["emulator", ...args]);
     const { code, stderr } = await run.exit;

@@ -9,6 +9,7 @@
 import type { CallOptions } from "../emulator/helpers";
 import { endpointForm } from "../emulator/helpers";
 import { MAX_JSON_DEPTH } from "../../schemas";
+import { MemoryReplayGuard } from "../../receiver";
 
 /** A row refused by the emulator: the problem's status and title, and the field `errors` names (or a path inside it). */
 export interface RefusedRequest {
@@ -84,6 +85,23 @@ export interface ClientModelCase {
   readonly reason?: string;
 }
 
+/** `client.createWebhookEndpoint(input)`: a ValidationError naming `field` (with `reason` matching when given), before any request. */
+export interface ClientEndpointCase {
+  readonly via: "client endpoint";
+  readonly name: string;
+  readonly input: unknown;
+  readonly field: string;
+  readonly reason?: RegExp;
+}
+
+/** `new MessagingClient(options)`: a ConfigurationError naming `option`, never another kind of error. */
+export interface ClientOptionsCase {
+  readonly via: "client options";
+  readonly name: string;
+  readonly options: Record<string, unknown>;
+  readonly option: string;
+}
+
 /** A server echoes the API key in this form: no client error (message, inspect, JSON) carries it. */
 export interface RedactionCase {
   readonly via: "client errors";
@@ -101,6 +119,8 @@ export interface ReceiverArgumentCase {
 }
 
 export type HostileCase =
+  | ClientEndpointCase
+  | ClientOptionsCase
   | RefusedRequest
   | KeptRequest
   | OversizedBody
@@ -123,6 +143,74 @@ const refusedRequest = (row: Omit<RefusedRequest, "via">): RefusedRequest => ({ 
 const keptRequest = (row: Omit<KeptRequest, "via">): KeptRequest => ({ via: "emulator", ...row });
 
 const EMULATOR: HostileCase[] = [
+  // what the service stores must be what the user wrote, or an error
+  refusedRequest({
+    name: "an endpoint description starting with U+FEFF (a decoder would drop it)",
+    path: "/v1/webhooks/endpoints",
+    options: rawForm(`${endpointForm()}&description=%EF%BB%BFhello`),
+    status: 400,
+    title: "validation_failed",
+    field: "description",
+  }),
+  refusedRequest({
+    name: "an event type starting with U+FEFF",
+    path: "/v1/webhooks/endpoints",
+    options: rawForm(endpointForm({ "events[]": ["\ufeffpayment.succeeded"] }).toString()),
+    status: 400,
+    title: "validation_failed",
+    field: "events",
+  }),
+  refusedRequest({
+    name: "an endpoint url with a tab inside (URL parsing drops it: deliveries would go elsewhere)",
+    path: "/v1/webhooks/endpoints",
+    options: rawForm(endpointForm({ url: "https://example.com/ho\toks" }).toString()),
+    status: 400,
+    title: "validation_failed",
+    field: "url",
+  }),
+  refusedRequest({
+    name: "an endpoint url with a line break inside",
+    path: "/v1/webhooks/endpoints",
+    options: rawForm(endpointForm({ url: "https://exam\nple.com/hooks" }).toString()),
+    status: 400,
+    title: "validation_failed",
+    field: "url",
+  }),
+  refusedRequest({
+    name: "a gzip-encoded batch (Content-Encoding: gzip)",
+    path: "/v1/message_batches",
+    options: {
+      body: Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]),
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    },
+    status: 415,
+    title: "unsupported_media_type",
+  }),
+  refusedRequest({
+    name: "a br-encoded endpoint form (Content-Encoding: br)",
+    path: "/v1/webhooks/endpoints",
+    options: { body: "x", headers: { "content-type": "application/x-www-form-urlencoded", "content-encoding": "br" } },
+    status: 415,
+    title: "unsupported_media_type",
+  }),
+  // DNS rebinding: a browser sends the attacking page's own name as Host
+  refusedRequest({
+    name: "a batch with the Host of another site (DNS rebinding)",
+    path: "/v1/message_batches",
+    options: {
+      ...rawJson(`{"stream":"transactional","messages":[{"tos":["+254712345678"],"body":"x"}]}`),
+      headers: { host: "rebind.example" },
+    },
+    status: 403,
+    title: "host_not_allowed",
+  }),
+  refusedRequest({
+    name: "an endpoint with a Host that only starts like localhost",
+    path: "/v1/webhooks/endpoints",
+    options: { form: endpointForm(), headers: { host: "localhost.rebind.example:80" } },
+    status: 403,
+    title: "host_not_allowed",
+  }),
   // prototype keys
   refusedRequest({
     name: "__proto__ at the top of a batch",
@@ -727,6 +815,85 @@ const SEND: HostileCase[] = [
     `[{"tos":["${A}"],"tos":[],"body":"x"}]`,
     /item 0 \(line 1\): tos: this key appears/,
   ),
+  refusedFile("a leading comma in a JSON file's top-level object", "lead-comma.json", `{,"messages":[${OK}]}`, /line 1\): unexpected ','/),
+  refusedFile(
+    "a trailing comma in a JSON file's top-level object",
+    "trail-comma.json",
+    `{"messages":[${OK}],}`,
+    /line 1\): unexpected '}' after ','/,
+  ),
+  refusedFile(
+    "a missing comma after the messages array",
+    "no-comma.json",
+    `{"messages":[${OK}] "note":"x"}`,
+    /line 1\): expected ',' or '}'/,
+  ),
+  refusedFile(
+    "a missing comma after a skipped top-level value",
+    "no-comma-2.json",
+    `{"note":"x" "messages":[${OK}]}`,
+    /line 1\): the value of "note" is not valid JSON/,
+  ),
+  refusedFile(
+    "mismatched brackets in a skipped top-level value",
+    "mismatch.json",
+    `{"note":[1},"messages":[${OK}]}`,
+    /line 1\): the value of "note" is not valid JSON/,
+  ),
+  refusedFile(
+    "a hole in a skipped top-level array",
+    "hole.json",
+    `{"note":[1,,2],"messages":[${OK}]}`,
+    /the value of "note" is not valid JSON/,
+  ),
+  refusedFile(
+    "a duplicate key in a skipped top-level value",
+    "dup-skipped.json",
+    `{"note":{"a":1,"a":2},"messages":[${OK}]}`,
+    /the value of "note" is not valid JSON.*a/,
+  ),
+  refusedFile(
+    "a bare word as a skipped top-level value",
+    "bare.json",
+    `{"note":tru,"messages":[${OK}]}`,
+    /the value of "note" is not valid JSON/,
+  ),
+  refusedFile(
+    "a pretty-printed JSON array saved as .ndjson: one error saying to rename it or pass --format json",
+    "pretty.ndjson",
+    `[\n  {\n    "tos": ["${A}"],\n    "body": "hi"\n  }\n]\n`,
+    /pretty\.ndjson: line 1 starts a JSON document spread over several lines.*rename it to \.json or pass --format json\nnothing was sent\n$/s,
+  ),
+  refusedFile(
+    "'to' instead of 'tos' in NDJSON: did you mean tos?",
+    "to.ndjson",
+    `{"to":["${A}"],"body":"hi"}\n`,
+    /line 1: to: unknown field \(did you mean tos\?\)/,
+  ),
+  refusedFile(
+    "'bdy' in a JSON file: did you mean body?",
+    "bdy.json",
+    `[{"tos":["${A}"],"bdy":"hi"}]`,
+    /bdy: unknown field \(did you mean body\?\)/,
+  ),
+  refusedFile(
+    "a bad number in a CSV file names the file's column, not tos[0]",
+    "badnumber.csv",
+    "to,body\n12345,hi\n",
+    /line 2: tos\[0\] \(column 'to', recipient 1\): expected an E\.164 phone number/,
+  ),
+  refusedFile(
+    "an empty body in a CSV file names the column",
+    "nobody.csv",
+    `to,template_id,model.name\n${A},,Ann\n`,
+    /line 2: template\.id \(column 'template_id'\): /,
+  ),
+  refusedFile(
+    "both 'to' and 'tos' columns in a CSV file (one would be dropped)",
+    "to-and-tos.csv",
+    `to,tos,body\n${A},+254700000002,hi\n`,
+    /columns 'to' \(1\) and 'tos' \(2\) both give the recipients/,
+  ),
   refusedFile(
     "a duplicate top-level key in a JSON file",
     "dup-top.json",
@@ -1006,6 +1173,26 @@ const REDACTION: RedactionCase[] = [
   redaction("base64url of key:", b64url(`${CANARY}:`)),
   redaction("base64url of the key", b64url(CANARY)),
   redaction("base64 of key: upper-cased", b64(`${CANARY}:`).toUpperCase()),
+  redaction("the key in hex", Buffer.from(CANARY, "utf8").toString("hex")),
+  redaction("the key in hex, upper case", Buffer.from(CANARY, "utf8").toString("hex").toUpperCase()),
+  redaction(
+    "%XX on every character",
+    [...Buffer.from(CANARY, "utf8")].map((b) => `%${b.toString(16).padStart(2, "0").toUpperCase()}`).join(""),
+  ),
+  redaction(
+    "%xx on every character, lower case",
+    [...Buffer.from(CANARY, "utf8")].map((b) => `%${b.toString(16).padStart(2, "0")}`).join(""),
+  ),
+  redaction("decimal HTML entities", [...CANARY].map((c) => `&#${c.charCodeAt(0)};`).join("")),
+  redaction("hexadecimal HTML entities", [...CANARY].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join("")),
+  redaction("HTML entities on every other character", [...CANARY].map((c, i) => (i % 2 === 0 ? `&#${c.charCodeAt(0)};` : c)).join("")),
+  redaction("the key split by a line break", `${CANARY.slice(0, 9)}\n${CANARY.slice(9)}`),
+  redaction("the key split by CRLF and a space (a folded header)", `${CANARY.slice(0, 12)}\r\n ${CANARY.slice(12)}`),
+  redaction("the key split by a zero-width space", `${CANARY.slice(0, 5)}\u200b${CANARY.slice(5)}`),
+  redaction("the key with a zero-width space between every character", [...CANARY].join("\u200b")),
+  redaction("base64 wrapped by a line break", `${b64(`${CANARY}:`).slice(0, 20)}\n${b64(`${CANARY}:`).slice(20)}`),
+  redaction("base64 of the whole Basic header", b64(`Basic ${b64(`${CANARY}:`)}`)),
+  redaction("base64 of the whole Authorization header line", b64(`Authorization: Basic ${b64(`${CANARY}:`)}`)),
 ];
 
 // ---- the receiver's arguments ----
@@ -1019,6 +1206,12 @@ const receiver = (name: string, call: ReceiverArgumentCase["call"], value: unkno
 });
 
 const RECEIVER: HostileCase[] = [
+  receiver(
+    "a MemoryReplayGuard whose clock returns NaN (it would never expire or match)",
+    "replayGuard",
+    new MemoryReplayGuard({ now: () => NaN }),
+    /now\(\) must return.*got NaN/,
+  ),
   receiver("an empty headerName", "headerName", "", /headerName must be an HTTP header name.*got ""/),
   receiver("a headerName with a space", "headerName", "x sig", /headerName .*got "x sig"/),
   receiver("a body already read", "used body", undefined, /already been read .*request\.clone\(\)/),
@@ -1026,11 +1219,56 @@ const RECEIVER: HostileCase[] = [
   receiver("undefined for the Request", "argument", undefined, /needs a standard Request.*got undefined/),
   receiver("a string for the Request", "argument", "{}", /needs a standard Request.*got string/),
   receiver("a replayGuard without seen()", "replayGuard", {}, /replayGuard must be an object with a seen/),
+  receiver(
+    "a replayGuard with claim() but no complete() (a claimed event would stay in progress for ever)",
+    "replayGuard",
+    { seen: () => false, claim: () => "claimed" },
+    /needs complete\(eventId\) too/,
+  ),
   receiver("maxBodyBytes NaN", "maxBodyBytes", NaN, /maxBodyBytes must be a positive whole number/),
+];
+
+// ---- the client's endpoint fields and options ----
+
+const endpoint = (name: string, input: Record<string, unknown>, field: string, reason?: RegExp): ClientEndpointCase => ({
+  via: "client endpoint",
+  name,
+  input: { url: "https://example.com/hooks", events: ["payment.succeeded"], ...input },
+  field,
+  reason,
+});
+
+const CLIENT_ENDPOINT: HostileCase[] = [
+  endpoint("a description starting with U+FEFF", { description: "\ufeffhello" }, "description", /U\+FEFF/),
+  endpoint("a lone high surrogate in the description", { description: "caf\ud800" }, "description", /lone surrogate/),
+  endpoint("a lone low surrogate in an event type", { events: ["payment.\udc00succeeded"] }, "events[0]", /lone surrogate/),
+  endpoint("a lone surrogate in the url", { url: "https://example.com/\ud800" }, "url", /lone surrogate/),
+  endpoint("a url starting with U+FEFF", { url: "\ufeffhttps://example.com/hooks" }, "url"),
+  endpoint("a tab inside the url", { url: "https://example.com/ho\toks" }, "url", /tab or line break/),
+  endpoint("a newline inside the url", { url: "https://exa\nmple.com/hooks" }, "url", /tab or line break/),
+  endpoint("a carriage return inside the url", { url: "https://example.com/hooks\r" }, "url"),
+  endpoint("a url with a leading space", { url: " https://example.com/hooks" }, "url"),
+];
+
+const CLIENT_OPTIONS: HostileCase[] = [
+  {
+    via: "client options",
+    name: "an apiKey with a lone surrogate",
+    options: { apiKey: "sk_\ud800", baseUrl: "http://127.0.0.1:1" },
+    option: "apiKey",
+  },
+  {
+    via: "client options",
+    name: "an apiKey with a lone low surrogate",
+    options: { apiKey: "\udfffsk", baseUrl: "http://127.0.0.1:1" },
+    option: "apiKey",
+  },
 ];
 
 /** Every row, in the order above. */
 export const HOSTILE_CASES: readonly HostileCase[] = [
+  ...CLIENT_ENDPOINT,
+  ...CLIENT_OPTIONS,
   ...EMULATOR,
   ...SEND,
   ...STRICT_JSON,

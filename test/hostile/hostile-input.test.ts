@@ -24,7 +24,9 @@ import {
   CANARY,
   HOSTILE_CASES,
   REDACTION_CASES,
+  type ClientEndpointCase,
   type ClientModelCase,
+  type ClientOptionsCase,
   type HostileCase,
   type KeptFile,
   type KeptRequest,
@@ -110,7 +112,37 @@ const RUN: Runners = {
   client: clientModel,
   "client errors": async (row) => redaction(row),
   verifyWebhookRequest: receiverArgument,
+  "client endpoint": clientEndpoint,
+  "client options": async (row) => clientOptions(row),
 };
+
+async function clientEndpoint(row: ClientEndpointCase): Promise<void> {
+  // Port 1 on loopback: nothing listens; a request would fail with a ConnectionError instead.
+  const client = new MessagingClient({ apiKey: "sk_test_x", baseUrl: "http://127.0.0.1:1", maxRetries: 0 });
+  let thrown: unknown;
+  try {
+    await client.createWebhookEndpoint(row.input as never);
+  } catch (error) {
+    thrown = error;
+  } finally {
+    await client.close();
+  }
+  expect(isValidationError(thrown)).toBe(true);
+  const errors = (thrown as ValidationError).fieldErrors;
+  expect(Object.keys(errors)).toContain(row.field);
+  if (row.reason !== undefined) expect(errors[row.field].join("; ")).toMatch(row.reason);
+}
+
+function clientOptions(row: ClientOptionsCase): void {
+  let thrown: unknown;
+  try {
+    new MessagingClient(row.options as never);
+  } catch (error) {
+    thrown = error;
+  }
+  expect(isConfigurationError(thrown)).toBe(true);
+  expect((thrown as Error).message).toContain(`'${row.option}'`);
+}
 
 async function refusedRequest(row: RefusedRequest): Promise<void> {
   const before = { batches: emulator.batches().length, endpoints: emulator.endpoints().length };
@@ -151,7 +183,7 @@ async function oversizedBody(row: OversizedBody): Promise<void> {
   if (row.how === "declared") {
     // Only the head is sent: an answer at all shows the body was not waited for.
     const head =
-      "POST /v1/message_batches HTTP/1.1\r\nHost: x\r\n" +
+      "POST /v1/message_batches HTTP/1.1\r\nHost: localhost\r\n" +
       Object.entries(headers)
         .map(([name, value]) => `${name}: ${value}\r\n`)
         .join("") +
