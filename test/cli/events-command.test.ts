@@ -3,7 +3,7 @@
  * receiver on 127.0.0.1: after a receiver is fixed, an event is delivered again from the CLI.
  */
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, endpointForm, startReceiver } from "../emulator/helpers";
+import { call, endpointForm, startReceiver } from "../support/emulator";
 
 let emulator: Emulator;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

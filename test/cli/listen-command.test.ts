@@ -2,7 +2,7 @@
 import { runEndpointsCommand } from "../../cli/endpoints-command";
 import { describeAttempt, runListenCommand } from "../../cli/listen-command";
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, startReceiver } from "../emulator/helpers";
+import { call, startReceiver } from "../support/emulator";
 import { startRefusingProxy } from "../support/fake-services";
 import { CapturedOutput } from "./cli-output";
 

@@ -2,7 +2,7 @@
  * The client against real loopback sockets, for what neither MockAgent nor the emulator
  * produces on demand: a server that never answers, a refused port, socket reuse.
  */
-import { startServer, type TestServer } from "./loopback-server";
+import { startServer, type TestServer } from "../support/loopback-server";
 import { MessagingClient } from "../../client";
 import { ConnectionError, TimeoutError, isConnectionError, isTimeoutError } from "../../errors";
 

@@ -30,7 +30,7 @@ import {
   endpointObject,
   mockService,
   rejection,
-} from "./mock-service";
+} from "../support/mock-service";
 
 const ENDPOINTS = "/v1/webhooks/endpoints";
 const BATCHES = "/v1/message_batches";

@@ -13,8 +13,8 @@ import {
   isServerError,
   isTimeoutError,
 } from "../../errors";
-import { allStrings, rejection } from "./mock-service";
-import { startServer, type TestServer } from "./loopback-server";
+import { allStrings, rejection } from "../support/mock-service";
+import { startServer, type TestServer } from "../support/loopback-server";
 
 const KEY = "sk_live_echoed_5d1f0c8a2b7e";
 const BASIC = Buffer.from(`${KEY}:`).toString("base64");

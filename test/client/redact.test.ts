@@ -1,7 +1,7 @@
 /**
  * The redactor beyond its canary rows: the canary key in every form a server or proxy may
  * echo, through the redactor and through a real client, is a row each of the hostile-input
- * table (test/hostile/cases.ts).
+ * table (test/support/hostile-cases.ts).
  */
 import { createRedactor, REDACTED } from "../../client/redact";
 

@@ -3,7 +3,7 @@ import type { Message } from "../../schemas";
 import type { SendProgress } from "../../client";
 import { sendInChunks, type SendBatch } from "../../client/send-messages";
 import type { MessageBatchResult } from "../../schemas";
-import { mockService, rejection } from "./mock-service";
+import { mockService, rejection } from "../support/mock-service";
 
 const BATCHES = "/v1/message_batches";
 

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import { createServer } from "node:net";
 import * as path from "node:path";
-import { PackedTarball, packageDependencies } from "../package/installed-package";
+import { PackedTarball, packageDependencies } from "../support/installed-package";
 import { codeBlocks } from "./markdown-blocks";
 
 /** A child process whose output can be waited on, line by line (events, not timers). */

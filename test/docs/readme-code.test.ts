@@ -15,7 +15,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { EXIT_CODE_TABLE } from "../../cli/exit-codes";
-import { PackedTarball, REPO, packageDependencies, runNode } from "../package/installed-package";
+import { PackedTarball, REPO, packageDependencies, runNode } from "../support/installed-package";
 import { codeBlocks, type CodeBlock } from "./markdown-blocks";
 
 const FILES = ["README.md", "emulator/README.md"];

@@ -10,8 +10,8 @@ import { startEmulator, type Emulator } from "../../emulator";
 import { certainBatchRequest } from "../../emulator/batch-request";
 import { mulberry32 } from "../../emulator/faults";
 import { MessageBatchRequest, parseStrictJson } from "../../schemas";
-import { HOSTILE_CASES } from "../hostile/cases";
-import { call, withEmulatorClient } from "./helpers";
+import { HOSTILE_CASES } from "../support/hostile-cases";
+import { call, withEmulatorClient } from "../support/emulator";
 
 const TO = "+254712345678";
 

@@ -4,7 +4,7 @@ import { IdempotencyStore } from "../../emulator/idempotency";
 import { StoredText } from "../../emulator/stored-text";
 import { EmulatorStore, type RecordedWebhookEndpoint, type StoredBatch } from "../../emulator/store";
 import { startEmulator } from "../../emulator";
-import { call, endpointForm, message } from "./helpers";
+import { call, endpointForm, message } from "../support/emulator";
 
 const batch = (id: string, count: number): StoredBatch => ({
   id,

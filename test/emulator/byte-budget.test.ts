@@ -4,12 +4,12 @@
  * the budget, keeps answering, and loses only what the documented eviction says (oldest
  * batches, then oldest events, then oldest attempts; endpoints never). A body that does not
  * fit in memory now gets 503 with Retry-After. (Oversized bodies, 413 before they are read,
- * are rows of the hostile-input table, test/hostile/cases.ts.)
+ * are rows of the hostile-input table, test/support/hostile-cases.ts.)
  */
 import net from "node:net";
 import { startEmulator, type Emulator } from "../../emulator";
 import { MemoryGuard } from "../../emulator/memory-guard";
-import { basicAuth, call, endpointForm, VERSION } from "./helpers";
+import { basicAuth, call, endpointForm, VERSION } from "../support/emulator";
 
 const BUDGET = 256 * 1024;
 

@@ -5,7 +5,7 @@
  * no Content-Type), even with the key a browser has cached for the inspector: 415, nothing changed.
  */
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, endpointForm, startReceiver } from "./helpers";
+import { call, endpointForm, startReceiver } from "../support/emulator";
 
 let emulator: Emulator;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

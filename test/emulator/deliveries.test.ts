@@ -7,7 +7,7 @@ import { RESPONSE_BODY_MAX_BYTES } from "../../emulator/deliveries";
 import { DeliveryQueue } from "../../emulator/delivery-queue";
 import { buildEvent, eventData } from "../../emulator/events";
 import { EmulatorStore } from "../../emulator/store";
-import { call, endpointForm, startReceiver } from "./helpers";
+import { call, endpointForm, startReceiver } from "../support/emulator";
 
 const FAST = [0.05, 0.1];
 const closers: Array<() => Promise<unknown>> = [];

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { CloudEventEnvelope, MessagingEvent } from "../../schemas";
 import { startEmulator, type Emulator, type RecordedWebhookEndpoint } from "../../emulator";
-import { call, endpointForm, startReceiver } from "./helpers";
+import { call, endpointForm, startReceiver } from "../support/emulator";
 
 let emulator: Emulator;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -1,5 +1,5 @@
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, endpointForm, message, type CallOptions } from "./helpers";
+import { call, endpointForm, message, type CallOptions } from "../support/emulator";
 
 let emulator: Emulator;
 beforeEach(async () => {

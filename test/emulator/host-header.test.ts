@@ -6,7 +6,7 @@
  */
 import http from "node:http";
 import { startEmulator, type Emulator } from "../../emulator";
-import { basicAuth, VERSION } from "./helpers";
+import { basicAuth, VERSION } from "../support/emulator";
 
 /** One request with exactly this `Host` header (node:http sends what it is given). */
 function withHost(

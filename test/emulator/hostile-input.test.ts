@@ -1,11 +1,11 @@
 /**
  * The emulator's own pieces of hostile-input handling. The hostile requests themselves, one
- * row each, are in the table of test/hostile/cases.ts.
+ * row each, are in the table of test/support/hostile-cases.ts.
  */
 import { isUtf8 } from "node:buffer";
 import { firstInvalidUtf8 } from "../../emulator/body";
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, message } from "./helpers";
+import { call, message } from "../support/emulator";
 
 describe("a hostile-looking Idempotency-Key", () => {
   let emulator: Emulator;

@@ -1,7 +1,7 @@
 import { startEmulator, type Emulator } from "../../emulator";
 import { IdempotencyStore, requestFingerprint } from "../../emulator/idempotency";
 import { jsonReply } from "../../emulator/reply";
-import { call, endpointForm, message } from "./helpers";
+import { call, endpointForm, message } from "../support/emulator";
 
 let emulator: Emulator;
 beforeEach(async () => {

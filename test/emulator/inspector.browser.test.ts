@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, endpointForm, startReceiver } from "./helpers";
+import { call, endpointForm, startReceiver } from "../support/emulator";
 
 const CHROMIUM = "/usr/bin/chromium";
 const IN_CI = process.env.CI === "true";

@@ -6,7 +6,7 @@
  */
 import * as net from "node:net";
 import { startEmulator, type Emulator } from "../../emulator";
-import { basicAuth } from "./helpers";
+import { basicAuth } from "../support/emulator";
 
 const MIB = 1024 * 1024;
 

@@ -1,6 +1,6 @@
 import { Problem } from "../../schemas";
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, message, withEmulatorClient } from "./helpers";
+import { call, message, withEmulatorClient } from "../support/emulator";
 
 let emulator: Emulator;
 beforeEach(async () => {

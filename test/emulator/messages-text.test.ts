@@ -11,7 +11,7 @@ import { mulberry32 } from "../../emulator/faults";
 import { verbatimMessagesText } from "../../emulator/messages-text";
 import { StoredText } from "../../emulator/stored-text";
 import { parseStrictJson } from "../../schemas";
-import { call } from "./helpers";
+import { call } from "../support/emulator";
 
 const TO = "+254712345678";
 

@@ -10,7 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startEmulator, type Emulator } from "../../emulator";
 import { MemoryReplayGuard, createWebhookHandler, createWebhookRequestHandler, type ParsedEvent } from "../../receiver";
-import { call, endpointForm } from "./helpers";
+import { call, endpointForm } from "../support/emulator";
 
 type Listener = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
 type OnEvent = (event: ParsedEvent) => Promise<void>;

@@ -1,6 +1,6 @@
 import { ApiVersion, PROBLEM_CONTENT_TYPE, Problem } from "../../schemas";
 import { startEmulator, type Emulator } from "../../emulator";
-import { basicAuth, call, endpointForm } from "./helpers";
+import { basicAuth, call, endpointForm } from "../support/emulator";
 
 let emulator: Emulator;
 beforeAll(async () => {

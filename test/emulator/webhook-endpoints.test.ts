@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Problem, WebhookEndpointObject, describeFieldErrors } from "../../schemas";
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, endpointForm, withEmulatorClient } from "./helpers";
+import { call, endpointForm, withEmulatorClient } from "../support/emulator";
 
 /**
  * Every field of spec §2.2, each required with its type. Written here rather than taken from

@@ -67,16 +67,9 @@ describeRealEngine("state from earlier releases under pulumi", () => {
     expect(recipientsSince(from)).toHaveLength(1001);
   });
 
-  test.each([
-    ["the first release (messages, no digest)", firstReleaseShape],
-    [
-      "the release that first recorded a digest (locale-ordered)",
-      (resource: Record<string, unknown>) => ({
-        ...resource,
-        outputs: { ...(resource.outputs as object), messagesDigest: legacyLocaleDigest(registeredMessages(resource)) },
-      }),
-    ],
-  ])(
+  // The release that first recorded a digest (locale-ordered) left part-sent state the same way;
+  // that digest is read by the "legacy locale-ordered digest" test below.
+  test.each([["the first release (messages, no digest)", firstReleaseShape]])(
     "a part-sent batch as %s wrote it (no __provider, no reasons): the next up finishes it by update, no message twice",
     async (shape, toShape) => {
       const proxy = await startRefusingProxy(suite.emulator.url);

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
-import { call, endpointForm, startReceiver } from "../emulator/helpers";
+import { call, endpointForm, startReceiver } from "../support/emulator";
 
 /** The README's fenced block in `language` under the "Receivers in Python and Go" heading. */
 function readmeBlock(language: "python" | "go"): string {

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import * as readline from "node:readline";
 import { startEmulator, type Emulator } from "../../emulator";
 import { signPayload } from "../../receiver";
-import { call, endpointForm, withEmulatorClient } from "../emulator/helpers";
+import { call, endpointForm, withEmulatorClient } from "../support/emulator";
 
 const SERVER = path.resolve(__dirname, "..", "..", "examples", "receiver", "server.js");
 const PAYMENTS_SECRET = "whsec_example_payments";

@@ -1,5 +1,5 @@
 /**
- * One table of hostile input (`cases.ts`), every row run through the path it comes in on:
+ * One table of hostile input (`../support/hostile-cases.ts`), every row run through the path it comes in on:
  * each ends in a clear error (status, code, or text naming the field, line or argument) or
  * in exact preservation (what was recorded or read, compared in full). One emulator for the
  * file; `messaging send` runs in-process (its exit code and output captured), against it.
@@ -18,8 +18,8 @@ import { startEmulator, type Emulator } from "../../emulator";
 import { isConfigurationError, isValidationError, type ValidationError } from "../../errors";
 import { MemoryReplayGuard, parseEvent, signPayload, verifyWebhookRequest } from "../../receiver";
 import { PROBLEM_CONTENT_TYPE, Problem, jsonHazardField, parseStrictJson } from "../../schemas";
-import { startServer } from "../client/loopback-server";
-import { basicAuth, call, VERSION } from "../emulator/helpers";
+import { startServer } from "../support/loopback-server";
+import { basicAuth, call, VERSION } from "../support/emulator";
 import {
   CANARY,
   HOSTILE_CASES,
@@ -37,7 +37,7 @@ import {
   type RefusedFile,
   type RefusedRequest,
   type StrictJsonCase,
-} from "./cases";
+} from "../support/hostile-cases";
 
 let emulator: Emulator;
 let dir: string;

@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { REPO, runNode } from "./installed-package";
+import { REPO, runNode } from "../support/installed-package";
 
 let root: string;
 let app: string;

@@ -4,7 +4,7 @@
  * own dependencies only.
  */
 import * as path from "node:path";
-import { PackedTarball, packageDependencies, runNode } from "./installed-package";
+import { PackedTarball, packageDependencies, runNode } from "../support/installed-package";
 
 let packed: PackedTarball;
 let project: string;

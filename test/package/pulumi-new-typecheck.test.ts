@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PackedTarball, REPO, packageDependencies, runNode } from "./installed-package";
+import { PackedTarball, REPO, packageDependencies, runNode } from "../support/installed-package";
 
 /** What `pulumi new typescript` writes, verbatim. */
 const PULUMI_NEW_TSCONFIG = {

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PackedTarball, REPO, packageDependencies, runNode } from "./installed-package";
+import { PackedTarball, REPO, packageDependencies, runNode } from "../support/installed-package";
 
 const PROGRAM = `
 import {

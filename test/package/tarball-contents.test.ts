@@ -2,7 +2,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PackedTarball } from "./installed-package";
+import { PackedTarball } from "../support/installed-package";
 
 let packed: PackedTarball;
 let files: Set<string>;

@@ -12,7 +12,7 @@ import {
   wideEncoding,
 } from "../../schemas";
 import { mulberry32 } from "../../emulator/faults";
-import { HOSTILE_CASES } from "../hostile/cases";
+import { HOSTILE_CASES } from "../support/hostile-cases";
 import { NUMBER_SPELLINGS } from "./number-spellings";
 
 /** `field: message` of each problem, or "ok" / "syntax". */
@@ -23,7 +23,7 @@ function verdict(text: string): string[] | "ok" | "syntax" {
   return result.problems.map((p) => `${jsonHazardField(p)}: ${p.message}`);
 }
 
-describe("parseStrictJson (its refusals and what it keeps, row by row, are in test/hostile/cases.ts)", () => {
+describe("parseStrictJson (its refusals and what it keeps, row by row, are in test/support/hostile-cases.ts)", () => {
   it("finds a duplicate among more than 16 keys", () => {
     const text = `{${Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`).join(",")},"k7":0}`;
     expect(verdict(text)).toEqual(["k7: this key appears more than once in the object"]);

@@ -11,7 +11,7 @@ import {
   describeFieldErrors,
 } from "../../schemas";
 import { chunkIdempotencyKey } from "../../client/idempotency";
-import { endpointObject } from "../client/mock-service";
+import { endpointObject } from "../support/mock-service";
 
 describe("package root exports", () => {
   // The root re-exports the client, receiver and error modules with `export *`, beside the

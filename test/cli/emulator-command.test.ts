@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { request } from "undici";
-import { basicAuth, VERSION } from "./helpers";
+import { basicAuth, VERSION } from "../support/emulator";
 
 const ROOT = path.resolve(__dirname, "../..");
 let outDir: string;

@@ -6,8 +6,8 @@
  * line or argument) or exact preservation (what was read or recorded, in full). Run by
  * `hostile-input.test.ts`; there are no silent changes and no unclear errors to allow for.
  */
-import type { CallOptions } from "../emulator/helpers";
-import { endpointForm } from "../emulator/helpers";
+import type { CallOptions } from "./emulator";
+import { endpointForm } from "./emulator";
 import { MAX_JSON_DEPTH } from "../../schemas";
 import { MemoryReplayGuard } from "../../receiver";
 
