@@ -136,4 +136,15 @@ describeRealEngine("WebhookEndpoint under pulumi", () => {
     expect(messagesOf(destroyed)).toMatch(new RegExp(`webhook endpoint ${id}.*stays active in the service.*Developers → Webhooks`, "s"));
     expect(resourcesNamed(await stack.exportState(), "main")).toEqual([]);
   });
+
+  test("why the resources refuse import: under the engine it is a Read with no state, which Pulumi's dynamic-provider host fails before any provider code runs", async () => {
+    const stack = await suite.stack("endpoint-stack", {
+      config: { "endpoint-stack:endpoint": JSON.stringify(ENDPOINT), "endpoint-stack:rawImport": "we_from_dashboard" },
+    });
+    const result = await stack.up();
+    expect(result.ok).toBe(false);
+    expect(result.steps.find((step) => step.name === "raw")).toMatchObject({ op: "import", failed: true });
+    // The host looks for the serialized provider in the state the Read carries, and there is none.
+    expect(errorsOf(result)).toMatch(/code must be a string, not undefined/);
+  });
 });
