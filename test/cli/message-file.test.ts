@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chooseStream, FileError, fileFormat, readEntries, type DeclaredStream, type Entry, type FileFormat } from "../../cli/message-file";
+import { CallKey } from "../../cli/message-identity";
 
 let dir: string;
 beforeAll(() => {
@@ -298,5 +299,17 @@ describe("the file as a whole", () => {
     await expect(entries("missing.ndjson", "").then(() => readEntries(path.join(dir, "nope.ndjson"), "ndjson").next())).rejects.toThrow(
       /^cannot be read: ENOENT/,
     );
+  });
+});
+
+describe("a CSV message's key source (frozen: a changed source gives the call another key, and the service sends again)", () => {
+  it("is the message as sent, in canonical JSON, whatever the header's order; and the call key made of it is pinned", async () => {
+    const [first] = await entries("golden.csv", `to,body,template_id\n${A};${B},"Hello, world",\n`);
+    const [reordered] = await entries("golden-reordered.csv", `body,to\n"Hello, world",${A};${B}\n`);
+    expect(first.source).toBe(`{"body":"Hello, world","tos":["${A}","${B}"]}`);
+    expect(reordered.source).toBe(first.source);
+    const call = new CallKey({ prefix: "ms2", stream: "transactional", sendId: "" });
+    call.add(0, first.source);
+    expect(call.finish().key).toBe("ms2-e8caeafb8dab563a0e1a5a0d2ae7dc8e");
   });
 });
