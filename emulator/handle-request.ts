@@ -78,10 +78,11 @@ async function readBodyWithinMemory(
   }
   memory.hold(reserved);
   held.bytes += reserved;
+  // `held.bytes` is what this request counts: its reservation, or what arrived when more did.
   let received = 0;
   const body = await readBody(req, MAX_BODY_BYTES, (bytes) => {
     received += bytes;
-    const beyond = Math.max(0, received - reserved) - Math.max(0, held.bytes - reserved);
+    const beyond = received - held.bytes;
     if (beyond <= 0) return true;
     if (!memory.hasRoomFor(beyond, held.bytes)) return false;
     held.bytes += beyond;

@@ -104,6 +104,7 @@ export class PulumiStack {
   private env: Record<string, string>;
   private scratch = 0;
   private readonly markers = new Map<ChildProcess, string>();
+  private projectRuntime: string | undefined;
 
   private constructor(options: StackOptions, stateDir: string) {
     this.projectDir = options.projectDir;
@@ -115,7 +116,12 @@ export class PulumiStack {
     );
     this.env = {
       ...inherited,
-      PATH: `${options.cliDir}${path.delimiter}${process.env.PATH ?? ""}`,
+      // No node_modules/.bin (npm puts this repository's on PATH): the engine would take the
+      // repository's pulumi-resource-messaging from there over the plugin a test installed.
+      PATH: [
+        options.cliDir,
+        ...(process.env.PATH ?? "").split(path.delimiter).filter((dir) => !dir.endsWith(`node_modules${path.sep}.bin`)),
+      ].join(path.delimiter),
       PULUMI_HOME: path.join(stateDir, "home"),
       PULUMI_BACKEND_URL: `file://${path.join(stateDir, "backend")}`,
       PULUMI_CONFIG_PASSPHRASE: "pulumi-messaging-tests",
@@ -203,8 +209,9 @@ export class PulumiStack {
 
   /** The project's runtime, from its Pulumi.yaml. */
   get runtime(): string {
-    const project = fs.readFileSync(path.join(this.projectDir, "Pulumi.yaml"), "utf8");
-    return /^runtime:\s*(?:\n\s+name:\s*)?(\w+)/m.exec(project)?.[1] ?? "";
+    this.projectRuntime ??=
+      /^runtime:\s*(?:\n\s+name:\s*)?(\w+)/m.exec(fs.readFileSync(path.join(this.projectDir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+    return this.projectRuntime;
   }
 
   private startInline(op: InlineRequest["op"], options: InlineRequest["options"]): RunningOperation {

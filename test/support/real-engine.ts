@@ -78,7 +78,7 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
           parentDir: root,
         });
       const cliDir = process.env[CLI_DIR_VARIABLE];
-      if (!cliDir) throw new Error(`${CLI_DIR_VARIABLE} is not set: test/global-setup.js finds the CLI`);
+      if (!cliDir) throw new Error(`${CLI_DIR_VARIABLE} is not set: test/find-pulumi-cli.js finds the CLI`);
       const stack = await PulumiStack.create({ projectDir, cliDir, env: setup.env ?? {}, stackName: `s${stacks.length + 1}` });
       stacks.push(stack);
       const config = { ...(setup.service === false ? {} : suite.serviceConfig()), ...setup.config };
