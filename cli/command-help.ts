@@ -194,7 +194,7 @@ options:
   --send-id ID           continue the --resend with this id
   --state-dir DIR        where journals are kept (see MESSAGING_STATE_DIR)
   --idempotency-key-prefix KEY
-                         start every call's key with KEY instead of 'ms2'
+                         start every call's key with KEY instead of 'ms3'
   --json                 print one JSON object with the outcome on stdout
                          (batch ids included); progress stays on stderr
   -h, --help             this help

@@ -1,29 +1,38 @@
 /**
  * What identifies a message and a call of `messaging send` across runs (docs/architecture.md,
- * "Identity across runs"). Both are frozen: journals on users' disks and keys the service
- * remembers were made with them, so a change would send messages again. A new algorithm gets
- * a new version tag and leaves these as they are; test/cli/message-identity.test.ts pins them.
+ * "Identity across runs"). Each version is frozen: journals on users' disks and keys the
+ * service remembers were made with them, so a change would send messages again. A new
+ * algorithm gets a new version tag and leaves these as they are;
+ * test/cli/message-identity.test.ts pins them.
  */
-import { createHash, hash, type Hash } from "node:crypto";
+import { createHash, hash, type Hash, type Hmac } from "node:crypto";
+import type { IdentityKey } from "../client/identity-key";
 import { canonicalJson } from "../schemas/canonical-json";
 
-/** Tag of the message identity algorithm below, written into every journal. */
-export const MESSAGE_ID_VERSION = "m1";
+/** Message identity versions: `m2` is written; `m1`, unkeyed, is read in the journals of earlier releases. */
+export type MessageIdVersion = "m1" | "m2";
 
 /**
- * A message's identity (version `m1`): 32 hex digits of SHA-256 over its canonical JSON. What
- * the user means, not how it is written: key order and white space do not change it; any
- * change of recipient, text, template or model value does.
+ * A message's identity: 32 hex digits over its canonical JSON. What the user means, not how
+ * it is written: key order and white space do not change it; any change of recipient, text,
+ * template or model value does.
+ * - `m2` (written): HMAC-SHA256 under the identity key, so a journal does not give its
+ *   messages away to whoever guesses them.
+ * - `m1` (journals of earlier releases): SHA-256.
  */
-export function messageId(message: unknown): string {
-  // The first 16 bytes as hex: the same text as the first 32 digits of the hex digest, but a
-  // string of its own (a slice would keep the 64-digit digest alive while the id is held).
-  return hash("sha256", `pulumi-messaging message m1\n${canonicalJson(message)}`, "buffer").toString("hex", 0, 16);
+export function messageIdentity(version: MessageIdVersion, key: IdentityKey): (message: unknown) => string {
+  if (version === "m1") {
+    // The first 16 bytes as hex: the same text as the first 32 digits of the hex digest, but a
+    // string of its own (a slice would keep the 64-digit digest alive while the id is held).
+    return (message) => hash("sha256", `pulumi-messaging message m1\n${canonicalJson(message)}`, "buffer").toString("hex", 0, 16);
+  }
+  return (message) => key.digest("pulumi-messaging message m2", canonicalJson(message));
 }
 
 /** What a call's key is made of, besides its messages. */
 export interface CallKeyScope {
-  /** `ms2`, or the user's `--idempotency-key-prefix`. */
+  readonly key: IdentityKey;
+  /** `ms3`, or the user's `--idempotency-key-prefix`. */
   readonly prefix: string;
   readonly stream: string;
   /** `""` for a file's send; the id of a `--resend`. */
@@ -40,19 +49,19 @@ export interface PlannedCall {
 
 /**
  * The idempotency key of a call being composed, built as its messages are read (version
- * `k2`): the prefix, `-`, and 32 hex digits of SHA-256 over the stream, the send id and each
- * message's position in the file and text as written. The same file sent again without a
+ * `k3`): the prefix, `-`, and 32 hex digits of HMAC-SHA256 under the identity key over the
+ * stream, the send id and each message's position in the file and text as written. The same file sent again without a
  * journal to consult (a fresh CI runner) composes the same calls and so the same keys, and
  * the service answers them from its record; two calls of the same messages at other positions
  * (a file listing a message twice) get different keys.
  */
 export class CallKey {
   count = 0;
-  readonly #key: Hash;
-  readonly #sources = createHash("sha256");
+  readonly #key: Hmac;
+  readonly #sources: Hash = createHash("sha256");
 
   constructor(private readonly scope: CallKeyScope) {
-    this.#key = createHash("sha256").update(`pulumi-messaging call k2\n${scope.stream}\n${scope.sendId}\n`);
+    this.#key = scope.key.hmac("pulumi-messaging call k3").update(`${scope.stream}\n${scope.sendId}\n`);
   }
 
   /** Adds the message at `ordinal` (from 0), as written in the file. */

@@ -55,6 +55,7 @@ export async function sendPlannedCalls(
   client: MessagingClient,
   journal: SendJournal | undefined,
   plan: SendPlan,
+  messageId: (message: unknown) => string,
   options: SendOptions,
   signals: SignalWatch,
   onSent: (sentNow: number) => void,
@@ -66,7 +67,7 @@ export async function sendPlannedCalls(
   let sentNow = 0;
   // Messages of calls the service answered from its idempotency record: accepted by an earlier run.
   let alreadyAccepted = 0;
-  const messages = plannedMessages(options, plan, (call, id, location) => {
+  const messages = plannedMessages({ file: options.file, format: options.format, messageId }, plan, (call, id, location) => {
     let place = places.get(call);
     if (!place) places.set(call, (place = { ids: [], locations: [] }));
     place.ids.push(id);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import { setFlagsFromString } from "node:v8";
+import { IDENTITY_KEY, IdentityKey } from "../client/identity-key";
 import type { MessagingClient } from "../client/messaging-client";
 import { clientFromSettings, readSetting, SETTINGS } from "../client/settings";
 import { DEFAULT_EMULATOR_API_KEY } from "../emulator/auth";
@@ -8,6 +9,7 @@ import { isConfigurationError } from "../errors/messaging-error";
 import { usageError } from "./commands";
 import { EXIT } from "./exit-codes";
 import { FileError, streamForFile } from "./message-file";
+import { messageIdentity } from "./message-identity";
 import { programName } from "./program-name";
 import { finishCommand, parseSendOptions, type SendOptions } from "./send-options";
 import { defaultStateDir, JournalError, SendJournal } from "./send-journal";
@@ -15,8 +17,8 @@ import { SendReport } from "./send-report";
 import { sendWith } from "./send-run";
 import { SignalWatch } from "./send-signals";
 
-/** The prefix of call keys when `--idempotency-key-prefix` is not given. */
-const DEFAULT_KEY_PREFIX = "ms2";
+/** The prefix of call keys when `--idempotency-key-prefix` is not given: `ms3`, keys keyed (`k3`). */
+const DEFAULT_KEY_PREFIX = "ms3";
 
 /**
  * `messaging send --file FILE [...]` (see `SEND_HELP` in `command-help.ts`): plans the run
@@ -77,9 +79,16 @@ async function send(parsed: SendOptions, signals: SignalWatch): Promise<number> 
     const baseUrl = readSetting("baseUrl")?.replace(/\/+$/, "");
     const stateDir = options.stateDir ?? defaultStateDir();
     const scope = baseUrl === undefined ? undefined : { file: path.resolve(options.file), baseUrl, stream: options.stream, sendId };
+    const journalExists = scope !== undefined && SendJournal.exists(stateDir, scope);
+    const key = identityKey(client, journalExists);
     let journal: SendJournal | undefined;
     try {
-      if (scope && (!options.dryRun || SendJournal.exists(stateDir, scope))) journal = SendJournal.open(stateDir, scope);
+      if (key === undefined) {
+        throw new JournalError(
+          `a dry run of a send with a journal needs the API key it was sent with (${SETTINGS.apiKey.env}): the journal's records are keyed by it`,
+        );
+      }
+      if (scope && (!options.dryRun || journalExists)) journal = SendJournal.open(stateDir, scope, key);
     } catch (error) {
       if (error instanceof JournalError) {
         return report.end(
@@ -94,13 +103,26 @@ async function send(parsed: SendOptions, signals: SignalWatch): Promise<number> 
       );
     }
     try {
-      return await sendWith({ options, signals, report, finish, keyPrefix, sendId, client, journal });
+      const messageId = journal?.messageId ?? messageIdentity("m2", key!);
+      return await sendWith({ options, signals, report, finish, keyPrefix, sendId, client, journal, key: key!, messageId });
     } finally {
       journal?.close();
     }
   } finally {
     await client?.close();
   }
+}
+
+/**
+ * What message ids and call keys are keyed by: the client's, from the API key. A dry run reads
+ * the key without a client; lacking one, it plans under a throwaway key (its calls are not
+ * sent), unless it must read a journal (undefined).
+ */
+function identityKey(client: MessagingClient | undefined, journalExists: boolean): IdentityKey | undefined {
+  if (client) return client[IDENTITY_KEY];
+  const apiKey = readSetting("apiKey");
+  if (apiKey !== undefined) return IdentityKey.fromApiKey(apiKey);
+  return journalExists ? undefined : IdentityKey.fromApiKey(randomBytes(32).toString("hex"));
 }
 
 /**

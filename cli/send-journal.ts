@@ -2,11 +2,16 @@ import { hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { MESSAGE_ID_VERSION } from "./message-identity";
+import type { IdentityKey } from "../client/identity-key";
+import { messageIdentity, type MessageIdVersion } from "./message-identity";
 import { InFlightRecords, parseRecord, readIfExists, type InFlightCall } from "./send-in-flight";
 
-/** The journal format this version writes and reads. */
-export const JOURNAL_VERSION = 2;
+/**
+ * The journal format this version writes: 3, its message ids keyed (`m2`) by the API key
+ * whose fingerprint the header records. It also reads 2 (ids `m1`, unkeyed), from earlier releases.
+ */
+export const JOURNAL_VERSION = 3;
+const MESSAGE_IDS: Readonly<Record<number, MessageIdVersion>> = { 2: "m1", 3: "m2" };
 
 /** What a journal is kept for: one file, sent to one service, on one stream, by one send. */
 export interface SendScope {
@@ -38,6 +43,8 @@ interface Header {
   readonly journal: "pulumi-messaging send";
   readonly version: number;
   readonly messageIds: string;
+  /** Version 3: the fingerprint of the identity key (client/identity-key.ts) the ids are made with. */
+  readonly keyFingerprint?: string;
   readonly file: string;
   readonly baseUrl: string;
   readonly stream: string;
@@ -72,6 +79,8 @@ export class SendJournal {
   sentMessages = 0;
   readonly inFlight: InFlightCall[] = [];
   readonly startedAt: Date;
+  /** The identity of a message, as this journal's records write it. */
+  readonly messageId: (message: unknown) => string;
   readonly #fd: number;
   readonly #inFlight: InFlightRecords;
 
@@ -79,8 +88,10 @@ export class SendJournal {
     readonly directory: string,
     readonly journalFile: string,
     startedAt: string,
+    messageId: (message: unknown) => string,
   ) {
     this.startedAt = new Date(startedAt);
+    this.messageId = messageId;
     this.#inFlight = new InFlightRecords(path.join(directory, "in-flight"));
     this.#fd = fs.openSync(journalFile, "a");
   }
@@ -97,10 +108,11 @@ export class SendJournal {
   }
 
   /**
-   * Opens the journal of `scope` in `stateDir`, or starts one.
-   * @throws JournalError when it was written by a newer version or for another scope
+   * Opens the journal of `scope` in `stateDir`, or starts one whose ids are keyed by `key`.
+   * @throws JournalError when it was written by a newer version, for another scope, or under
+   *   another API key
    */
-  static open(stateDir: string, scope: SendScope): SendJournal {
+  static open(stateDir: string, scope: SendScope, key: IdentityKey): SendJournal {
     const directory = SendJournal.directoryOf(stateDir, scope);
     fs.mkdirSync(directory, { recursive: true });
     const journalFile = path.join(directory, "journal.ndjson");
@@ -111,17 +123,18 @@ export class SendJournal {
       header = {
         journal: "pulumi-messaging send",
         version: JOURNAL_VERSION,
-        messageIds: MESSAGE_ID_VERSION,
+        messageIds: MESSAGE_IDS[JOURNAL_VERSION],
+        keyFingerprint: key.fingerprint,
         ...scope,
         startedAt: new Date().toISOString(),
       };
       fs.writeFileSync(journalFile, `${JSON.stringify(header)}\n`);
     } else {
-      checkHeader(journalFile, header, scope);
+      checkHeader(journalFile, header, scope, key);
       // A line torn by a crash would swallow the next record: start on a fresh line.
       if (!text!.endsWith("\n")) fs.appendFileSync(journalFile, "\n");
     }
-    const journal = new SendJournal(directory, journalFile, header.startedAt);
+    const journal = new SendJournal(directory, journalFile, header.startedAt, messageIdentity(MESSAGE_IDS[header.version], key));
     const confirmedKeys = new Set<string>();
     for (const line of lines.slice(1)) {
       const record = parseRecord<JournalRecord>(line);
@@ -203,8 +216,8 @@ export class SendJournal {
   }
 }
 
-function checkHeader(file: string, header: Header, scope: SendScope): void {
-  if (header.journal !== "pulumi-messaging send" || header.version !== JOURNAL_VERSION || header.messageIds !== MESSAGE_ID_VERSION) {
+function checkHeader(file: string, header: Header, scope: SendScope, key: IdentityKey): void {
+  if (header.journal !== "pulumi-messaging send" || MESSAGE_IDS[header.version] !== header.messageIds) {
     throw new JournalError(
       `${file} is a journal of another format (version ${JSON.stringify(header.version)}), written by another version of ` +
         "pulumi-messaging: use that version to finish the send, or a newer one that reads this format",
@@ -212,5 +225,13 @@ function checkHeader(file: string, header: Header, scope: SendScope): void {
   }
   if (header.file !== scope.file || header.baseUrl !== scope.baseUrl || header.stream !== scope.stream || header.sendId !== scope.sendId) {
     throw new JournalError(`${file} belongs to another send (${header.file} to ${header.baseUrl}): move it away, then run again`);
+  }
+  // Ids made under another key match nothing: every message would look unsent, and go again.
+  if (header.version >= 3 && header.keyFingerprint !== key.fingerprint) {
+    throw new JournalError(
+      `${file} was written under another API key: its records of what was sent are keyed by that key, so this run cannot ` +
+        "tell which messages went out. Finish the send with the API key it started with; to send the whole file again on " +
+        "purpose, move the journal away",
+    );
   }
 }

@@ -4,7 +4,7 @@ import { addFieldError, checkMessage, InvalidMessages, toFieldErrors, type Field
 import type { IssueLike } from "../schemas/field-errors";
 import { didYouMean } from "./did-you-mean";
 import type { Message } from "../schemas/types";
-import { CallKey, messageId, type CallKeyScope, type PlannedCall } from "./message-identity";
+import { CallKey, type CallKeyScope, type PlannedCall } from "./message-identity";
 import { readEntries, type Entry, type FileFormat } from "./message-file";
 
 /** What the first pass decided. */
@@ -27,6 +27,8 @@ export interface PlanInput {
   readonly format: FileFormat;
   readonly batchSize: number;
   readonly keyScope: CallKeyScope;
+  /** A message's identity, as the journal writes it. */
+  readonly messageId: (message: unknown) => string;
   /** Messages already sent or in flight: identity → copies. Empty for a first run. */
   readonly sent: ReadonlyMap<string, number>;
   /** Stops the read when it returns true (a signal arrived). */
@@ -54,7 +56,7 @@ export async function planSend(input: PlanInput): Promise<SendPlan | { invalid: 
     for (const entry of entries) {
       const value = checkedValue(entry, invalid);
       if (value !== undefined && unmatched.size > 0) {
-        const id = messageId(value);
+        const id = input.messageId(value);
         const copies = unmatched.get(id) ?? 0;
         if (copies > 0) {
           if (copies === 1) unmatched.delete(id);
@@ -93,7 +95,7 @@ export async function planSend(input: PlanInput): Promise<SendPlan | { invalid: 
  * @throws FileChanged when the file is not what the first pass read
  */
 export async function* plannedMessages(
-  input: Pick<PlanInput, "file" | "format">,
+  input: Pick<PlanInput, "file" | "format" | "messageId">,
   plan: SendPlan,
   onMessage: (call: number, id: string, location: string) => void,
 ): AsyncGenerator<Message, void, undefined> {
@@ -113,7 +115,7 @@ export async function* plannedMessages(
       if (plan.skip.has(ordinal++)) continue;
       const planned = plan.calls[call];
       sources.update(entry.source).update("\n");
-      onMessage(call, messageId(entry.value), entry.location);
+      onMessage(call, input.messageId(entry.value), entry.location);
       if (++inCall === planned.count) {
         if (sources.digest("hex") !== planned.sourceDigest) {
           changed = new FileChanged(`${input.file} changed since it was checked (up to ${entry.location})`);

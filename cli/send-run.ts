@@ -1,3 +1,4 @@
+import type { IdentityKey } from "../client/identity-key";
 import type { MessagingClient } from "../client/messaging-client";
 import { FileError } from "./message-file";
 import { createProgress } from "./progress";
@@ -17,6 +18,10 @@ export interface Run {
   readonly finish: string;
   readonly keyPrefix: string;
   readonly sendId: string;
+  /** What message ids and call keys are keyed by: from the API key. */
+  readonly key: IdentityKey;
+  /** A message's identity: as the journal writes it, else the current version. */
+  readonly messageId: (message: unknown) => string;
   readonly client: MessagingClient | undefined;
   readonly journal: SendJournal | undefined;
 }
@@ -51,7 +56,8 @@ export async function sendWith(run: Run): Promise<number> {
       file: options.file,
       format: options.format,
       batchSize: options.batchSize,
-      keyScope: { prefix: run.keyPrefix, stream: options.stream, sendId: run.sendId },
+      keyScope: { key: run.key, prefix: run.keyPrefix, stream: options.stream, sendId: run.sendId },
+      messageId: run.messageId,
       sent,
       stopped: () => signals.received !== undefined,
     });
@@ -140,6 +146,7 @@ export async function sendWith(run: Run): Promise<number> {
     client,
     journal,
     plan,
+    run.messageId,
     options,
     signals,
     (sentNow) => progress.update(plan.skipped + sentNow),

@@ -8,6 +8,7 @@ import type { Message, MessageBatchRequest, MessageBatchResult, WebhookEndpointC
 import { encodeForm } from "./form";
 import { sendRequest, type HttpConfig, type RetryNotice } from "./http";
 import { newIdempotencyKey } from "./idempotency";
+import { IDENTITY_KEY, IdentityKey } from "./identity-key";
 import { resolveClientOptions, type MessagingClientOptions } from "./options";
 import { createRedactor } from "./redact";
 import { parseResponseBody } from "./response";
@@ -59,6 +60,7 @@ export class MessagingClient {
   // Private fields: the credentials do not show in console.log / util.inspect / JSON.
   readonly #http: HttpConfig;
   readonly #ownedAgent: Agent | undefined;
+  readonly #identityKey: IdentityKey;
   #closed = false;
 
   /** Checks the options (throws `ConfigurationError` naming the one at fault) and sets up the connection pool. */
@@ -83,6 +85,15 @@ export class MessagingClient {
       retryPolicy: resolved.retryPolicy,
       redact: createRedactor(options.apiKey),
     };
+    this.#identityKey = IdentityKey.fromApiKey(options.apiKey);
+  }
+
+  /**
+   * Internal (the `MessageBatch` runtime and `messaging send`): the key their identities are
+   * made with, derived from this client's API key. Not part of the package's API.
+   */
+  get [IDENTITY_KEY](): IdentityKey {
+    return this.#identityKey;
   }
 
   /**

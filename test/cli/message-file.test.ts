@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chooseStream, FileError, fileFormat, readEntries, type DeclaredStream, type Entry, type FileFormat } from "../../cli/message-file";
+import { IdentityKey } from "../../client/identity-key";
 import { CallKey } from "../../cli/message-identity";
 
 let dir: string;
@@ -308,8 +309,8 @@ describe("a CSV message's key source (frozen: a changed source gives the call an
     const [reordered] = await entries("golden-reordered.csv", `body,to\n"Hello, world",${A};${B}\n`);
     expect(first.source).toBe(`{"body":"Hello, world","tos":["${A}","${B}"]}`);
     expect(reordered.source).toBe(first.source);
-    const call = new CallKey({ prefix: "ms2", stream: "transactional", sendId: "" });
+    const call = new CallKey({ key: IdentityKey.fromApiKey("sk_test_golden"), prefix: "ms3", stream: "transactional", sendId: "" });
     call.add(0, first.source);
-    expect(call.finish().key).toBe("ms2-e8caeafb8dab563a0e1a5a0d2ae7dc8e");
+    expect(call.finish().key).toBe("ms3-5acfe2277b6d9643e46b90eb9c96c005");
   });
 });

@@ -292,7 +292,7 @@ describe("messaging send (built CLI against the emulator)", () => {
         skippedMessages: 0,
         durationMs: expect.any(Number),
         messagesPerSecond: expect.any(Number),
-        keyPrefix: "ms2",
+        keyPrefix: "ms3",
       }),
     );
     expect(outcome.batchIds).toEqual(batchesSince(before).map((batch) => batch.id));

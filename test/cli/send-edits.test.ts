@@ -4,6 +4,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { MessagingClient } from "../../client";
+import { IdentityKey } from "../../client/identity-key";
+import { messageIdentity } from "../../cli/message-identity";
 import { startEmulator, type Emulator, type ScriptedFault } from "../../emulator";
 import { API_KEY, ATTEMPTS_PER_CALL, CLI, recipient, runSend, useSendTestBed, type RunResult } from "./send-harness";
 
@@ -38,6 +40,15 @@ function ageInFlightRecord(name: string, hours: number): string {
   const sentAt = new Date(Date.now() - hours * 60 * 60 * 1000).toISOString();
   writeFileSync(path.join(state, record), JSON.stringify({ ...call, startedAt: sentAt }));
   return sentAt;
+}
+
+/** The journal of file `name`'s send. */
+function journalOf(name: string): string {
+  const state = path.join(dir, "state");
+  const [journal] = readdirSync(state, { recursive: true, encoding: "utf8" }).filter(
+    (entry) => entry.endsWith("journal.ndjson") && readFileSync(path.join(state, entry), "utf8").split("\n")[0].includes(name),
+  );
+  return path.join(state, journal);
 }
 
 /** Line `i` (from 0) of file `name`, as text. */
@@ -344,11 +355,7 @@ describe("messaging send refusing a journal it cannot trust", () => {
     write(name, file);
     expect((await send(["--file", name])).code).toBe(0);
     write(name, [...file, line(name, 5)]);
-    const state = path.join(dir, "state");
-    const [journal] = readdirSync(state, { recursive: true, encoding: "utf8" }).filter(
-      (entry) => entry.endsWith("journal.ndjson") && readFileSync(path.join(state, entry), "utf8").split("\n")[0].includes(name),
-    );
-    const journalFile = path.join(state, journal);
+    const journalFile = journalOf(name);
     const [header, ...records] = readFileSync(journalFile, "utf8").split("\n");
     writeFileSync(journalFile, [JSON.stringify({ ...JSON.parse(header), version: 1 }), ...records].join("\n"));
 
@@ -364,6 +371,48 @@ describe("messaging send refusing a journal it cannot trust", () => {
     );
     expect(emulator.requestCount()).toBe(before);
     expectEachAccepted([line(name, 5)], 0);
+  });
+
+  it("a journal written under another API key: exit 1, saying why and what to do; nothing is sent", async () => {
+    const name = "rotated-key.ndjson";
+    const file = lines(name, 5);
+    write(name, file);
+    expect((await send(["--file", name])).code).toBe(0);
+    write(name, [...file, line(name, 5)]);
+
+    const before = emulator.requestCount();
+    const refused = await send(["--file", name], { MESSAGING_API_KEY: "sk_test_rotated_since" });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /journal\.ndjson was written under another API key: .* cannot tell which messages went out\. Finish the send with the API key it started with/,
+    );
+    expect(refused.stderr).not.toContain("sk_test_rotated_since");
+    expect(emulator.requestCount()).toBe(before);
+    expect((await send(["--file", name])).code).toBe(0);
+    expectEachAccepted([...file, line(name, 5)]);
+  });
+});
+
+describe("messaging send reading the journal of an earlier release (version 2, unkeyed ids m1)", () => {
+  it("a line appended after a run of the earlier release: only that line goes out", async () => {
+    const name = "earlier-release.ndjson";
+    const file = lines(name, 5);
+    write(name, file);
+    expect((await send(["--file", name])).code).toBe(0);
+    // Written back as the earlier release wrote it: version 2, ids m1, no key fingerprint.
+    const journalFile = journalOf(name);
+    const [header, ...records] = readFileSync(journalFile, "utf8").split("\n");
+    const { keyFingerprint: _dropped, ...earlier } = JSON.parse(header);
+    const m1 = messageIdentity("m1", IdentityKey.fromApiKey("unused by m1"));
+    const ids = file.map((text) => m1(JSON.parse(text)));
+    const rewritten = records.map((record) => (record === "" ? record : JSON.stringify({ sent: { ...JSON.parse(record).sent, ids } })));
+    writeFileSync(journalFile, [JSON.stringify({ ...earlier, version: 2, messageIds: "m1" }), ...rewritten].join("\n"));
+
+    write(name, [...file, line(name, 5)]);
+    const again = await send(["--file", name]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain("5 of 6 message(s) were sent by earlier runs");
+    expectEachAccepted([...file, line(name, 5)]);
   });
 });
 

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { messageId } from "../../cli/message-identity";
+import { IdentityKey } from "../../client/identity-key";
+import { messageIdentity } from "../../cli/message-identity";
 import { FileChanged, planSend, plannedMessages, type SendPlan } from "../../cli/send-plan";
 
 const lines = (count: number, edit?: { at: number; body: string }) =>
@@ -9,6 +10,8 @@ const lines = (count: number, edit?: { at: number; body: string }) =>
     tos: [`+2547${String(i).padStart(8, "0")}`],
     body: edit?.at === i ? edit.body : `message ${i}`,
   }));
+const key = IdentityKey.fromApiKey("sk_test_plan");
+const messageId = messageIdentity("m2", key);
 const ndjson = (messages: object[]) => messages.map((message) => `${JSON.stringify(message)}\n`).join("");
 
 describe("plannedMessages (pass 2)", () => {
@@ -25,7 +28,8 @@ describe("plannedMessages (pass 2)", () => {
       file,
       format: "ndjson",
       batchSize: 2,
-      keyScope: { prefix: "ms2", stream: "transactional", sendId: "" },
+      keyScope: { key, prefix: "ms3", stream: "transactional", sendId: "" },
+      messageId,
       sent: new Map(),
       stopped: () => false,
     });
@@ -38,7 +42,7 @@ describe("plannedMessages (pass 2)", () => {
     const seen: Array<[number, string, string]> = [];
     let error: unknown;
     try {
-      for await (const message of plannedMessages({ file, format: "ndjson" }, sendPlan, (...place) => seen.push(place))) {
+      for await (const message of plannedMessages({ file, format: "ndjson", messageId }, sendPlan, (...place) => seen.push(place))) {
         messages.push(message);
       }
     } catch (caught) {

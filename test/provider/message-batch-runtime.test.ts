@@ -1,4 +1,5 @@
 /** The MessageBatch runtime as functions of a test context (the engine tests run it through the host). */
+import { IDENTITY_KEY, IdentityKey } from "../../client/identity-key";
 import { SEND_PLANNED } from "../../client/send-messages";
 import { PartialSendError } from "../../errors";
 import { testContext } from "./test-context";
@@ -135,28 +136,43 @@ describe("every state shape this package has written", () => {
   });
 });
 
-describe("the key prefix of a new batch (mb1)", () => {
+describe("the key prefix of a new batch (mb2)", () => {
   const scope = "proj/dev/reminders";
-  test("golden: the same resource, stream, messages and triggers get the same prefix on every create, in every version", () => {
-    expect(batch.batchKeyPrefix(scope, { stream: "transactional", messages })).toBe("mb1-ebe8e6c46e32e2a6ad90a885d49d1e70");
-    expect(batch.batchKeyPrefix(scope, { stream: "transactional", messages, triggers: ["2026-11-22"] })).toBe(
-      "mb1-5ca7545c26bf8f021a939bc62bd2a037",
-    );
+  const key = IdentityKey.fromApiKey("sk_test_golden");
+  const prefixOf = (scopeOf: unknown, batchInputs: Record<string, unknown>, under = key) =>
+    batch.batchKeyPrefix(under, scopeOf, batchInputs);
+  test("golden: the same resource, stream, messages and triggers under the same API key get the same prefix on every create, in every version", () => {
+    expect(prefixOf(scope, { stream: "transactional", messages })).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
+    expect(prefixOf(scope, { stream: "transactional", messages, triggers: ["2026-11-22"] })).toBe("mb2-1a1da0880e547c277988ae8a51fcb3e3");
     // Key order inside a message is not part of its identity.
     const reordered = messages.map(({ tos, body }) => ({ body, tos }));
-    expect(batch.batchKeyPrefix(scope, { stream: "transactional", messages: reordered })).toBe("mb1-ebe8e6c46e32e2a6ad90a885d49d1e70");
+    expect(prefixOf(scope, { stream: "transactional", messages: reordered })).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
   });
-  test("another resource, stack, stream, message or trigger gets another prefix; without a scope, none", () => {
-    const prefix = batch.batchKeyPrefix(scope, { stream: "transactional", messages });
+  test("another resource, stack, stream, message, trigger or API key gets another prefix; without a scope, none", () => {
+    const prefix = prefixOf(scope, { stream: "transactional", messages });
     const others = [
-      batch.batchKeyPrefix("proj/prod/reminders", { stream: "transactional", messages }),
-      batch.batchKeyPrefix("proj/dev/other", { stream: "transactional", messages }),
-      batch.batchKeyPrefix(scope, { stream: "marketing", messages }),
-      batch.batchKeyPrefix(scope, { stream: "transactional", messages: [messages[0]] }),
-      batch.batchKeyPrefix(scope, { stream: "transactional", messages, triggers: ["2"] }),
+      prefixOf("proj/prod/reminders", { stream: "transactional", messages }),
+      prefixOf("proj/dev/other", { stream: "transactional", messages }),
+      prefixOf(scope, { stream: "marketing", messages }),
+      prefixOf(scope, { stream: "transactional", messages: [messages[0]] }),
+      prefixOf(scope, { stream: "transactional", messages, triggers: ["2"] }),
+      prefixOf(scope, { stream: "transactional", messages }, IdentityKey.fromApiKey("sk_test_rotated")),
     ];
-    expect(new Set([prefix, ...others]).size).toBe(6);
-    expect(batch.batchKeyPrefix(undefined, { stream: "transactional", messages })).toBeUndefined();
+    expect(new Set([prefix, ...others]).size).toBe(7);
+    expect(prefixOf(undefined, { stream: "transactional", messages })).toBeUndefined();
+  });
+  test("a create takes the key from the client's API key", async () => {
+    const prefixes: string[] = [];
+    const client = {
+      [IDENTITY_KEY]: key,
+      [SEND_PLANNED]: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
+        prefixes.push(options.idempotencyKeyPrefix);
+        return { batches: [{ index: 0, id: "msba_1", count: 2, idempotencyKey: "k" }] };
+      },
+    };
+    const created = await batch.create(testContext(client), { ...inputs, idempotencyScope: scope });
+    expect(created.id).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
+    expect(prefixes).toEqual(["mb2-f8f2f0ab156a82008eddf6008974bbcd"]);
   });
 });
 

@@ -1,5 +1,6 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
+import { IDENTITY_KEY, type IdentityKey } from "../../../client/identity-key";
 import { SEND_PLANNED } from "../../../client/send-messages";
 import { isPartialSendError, UnsupportedOperationError } from "../../../errors";
 import { MAX_MESSAGES_PER_BATCH, type Message } from "../../../schemas";
@@ -104,27 +105,31 @@ async function send(
 }
 
 /**
- * A new batch's key prefix (and resource id), version `mb1`: the same for every create of the
+ * A new batch's key prefix (and resource id), version `mb2`: the same for every create of the
  * same resource (its place in the stack, parents included: the `idempotencyScope` input) with
- * the same stream, messages and triggers. A create whose outcome was never recorded (the run
- * killed mid-send, the engine's pending create cleared) is redone under the same keys, so the
- * service answers the calls it took from its record instead of sending them again. Removing
- * a batch and declaring it again unchanged is the same batch: change `triggers` to send again.
- * Undefined without a scope (a program whose class registered none): a random prefix then.
- * Pinned by a golden test; it must never change for the same inputs.
+ * the same stream, messages and triggers, under the same API key. A create whose outcome was
+ * never recorded (the run killed mid-send, the engine's pending create cleared) is redone
+ * under the same keys, so the service answers the calls it took from its record instead of
+ * sending them again. Removing a batch and declaring it again unchanged is the same batch:
+ * change `triggers` to send again. Keyed ({@link IdentityKey}): the id sits in plain state,
+ * and an unkeyed hash of the messages would give them away to whoever guesses them. A
+ * recorded batch keeps the prefix it was sent under (`mb1`, `mb2` or random), whatever its
+ * API key is now. Undefined without a scope (a program whose class registered none): a
+ * random prefix then. Pinned by a golden test; it must never change for the same inputs.
  */
-export function batchKeyPrefix(scope: unknown, inputs: Props): string | undefined {
+export function batchKeyPrefix(key: IdentityKey, scope: unknown, inputs: Props): string | undefined {
   if (typeof scope !== "string" || scope === "") return undefined;
   const identity = canonical([scope, inputs.stream, messagesDigest(inputs.messages as Message[]), inputs.triggers ?? null]);
-  return `mb1-${createHash("sha256").update(identity).digest("hex").slice(0, 32)}`;
+  return `mb2-${key.digest("pulumi-messaging batch mb2", identity)}`;
 }
 
 export async function create(
   context: ProviderContext,
   inputs: Props,
-  idempotencyKeyPrefix: string = batchKeyPrefix(inputs[IDEMPOTENCY_SCOPE], inputs) ?? randomUUID(),
+  idempotencyKeyPrefix?: string,
 ): Promise<pulumi.dynamic.CreateResult<MessageBatchState>> {
-  return { id: idempotencyKeyPrefix, outs: await send(context, inputs, idempotencyKeyPrefix) };
+  const prefix = idempotencyKeyPrefix ?? batchKeyPrefix(context.client()[IDENTITY_KEY], inputs[IDEMPOTENCY_SCOPE], inputs) ?? randomUUID();
+  return { id: prefix, outs: await send(context, inputs, prefix) };
 }
 
 /** Refresh keeps the recorded state, part-sent or not; a batch cannot be imported. */

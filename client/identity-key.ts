@@ -1,0 +1,43 @@
+import { createHmac, hkdfSync, type Hmac } from "node:crypto";
+
+/** The client's identity key (internal: the symbol is not exported from the package). */
+export const IDENTITY_KEY = Symbol("pulumi-messaging.identityKey");
+
+/**
+ * The key of every identity this package writes where others may read it (version 2): a
+ * `MessageBatch`'s id and key prefix in plain state, the message ids and call keys of a
+ * `messaging send` journal, and the `Idempotency-Key` headers made of them. An unkeyed digest
+ * of a short text is reversed by guessing (a 6-digit code in a known template: 10^6 tries);
+ * keyed, a guess cannot be tested without the key.
+ *
+ * Derived from the API key (HKDF-SHA256), so the same key gives the same identities on every
+ * machine, after a kill and in every release, with nothing more to keep; a new API key gives
+ * new identities (README, "Rotating the API key"). Frozen: pinned by golden tests.
+ */
+export class IdentityKey {
+  // Private: the key does not show in console.log, util.inspect or JSON.
+  readonly #key: Buffer;
+
+  private constructor(key: Buffer) {
+    this.#key = key;
+  }
+
+  static fromApiKey(apiKey: string): IdentityKey {
+    return new IdentityKey(Buffer.from(hkdfSync("sha256", apiKey, "", "pulumi-messaging identity v2", 32)));
+  }
+
+  /** An HMAC-SHA256 under this key, started with `label` (which tells the identities apart) and a newline. */
+  hmac(label: string): Hmac {
+    return createHmac("sha256", this.#key).update(`${label}\n`);
+  }
+
+  /** 32 hex digits (128 bits) of the HMAC of `text` under `label`. */
+  digest(label: string, text: string): string {
+    return this.hmac(label).update(text).digest("hex").slice(0, 32);
+  }
+
+  /** Tells whether two keys are the same, and reveals nothing of either: a journal records it. */
+  get fingerprint(): string {
+    return this.digest("pulumi-messaging key fingerprint", "");
+  }
+}
