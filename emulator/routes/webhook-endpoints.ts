@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { WebhookEndpointCreate, addFieldError, formatPath, toFieldErrors, type FieldErrors } from "../../schemas";
+import { formFieldsOf } from "../../schemas/form-fields";
 import { FORM_CONTENT_TYPE } from "../../schemas/http";
 import { decodeUtf8, requireMediaType } from "../body";
 import { parseFormBody } from "../form-body";
@@ -45,15 +46,14 @@ function checkFieldLimits(fields: ReadonlyArray<[string, string]>, errors: Field
     addFieldError(errors, "events", `expected at most ${ENDPOINT_FIELD_LIMITS.events} event types, got ${events}`);
 }
 
-/** Form fields sent once. */
-const SINGLE_FIELDS = ["url", "format", "description"] as const;
-/** The repeated field, one per event type (spec §4.2). */
-const EVENTS_FIELD = "events[]";
+/** The create's form fields, from its schema: `url`, `events[]` (repeated), `format`, `description`. */
+const CREATE_FIELDS = formFieldsOf(WebhookEndpointCreate);
+const EVENTS_FIELD = CREATE_FIELDS.find((field) => field.key === "events")!.name;
 
 /**
- * Turns form fields into the object `WebhookEndpointCreate` validates, collecting errors
- * the schema cannot see: unknown fields (a plain `events` is a common slip for `events[]`)
- * and single fields sent more than once.
+ * Turns form fields into the object `WebhookEndpointCreate` validates, as the schema names
+ * them (`schemas/form-fields.ts`), collecting errors the schema cannot see: unknown fields
+ * (a repeated field sent without `[]` is a common slip) and single fields sent more than once.
  */
 function formToEndpointInput(fields: ReadonlyArray<[string, string]>): { input: Record<string, unknown>; errors: FieldErrors } {
   const byName = new Map<string, string[]>();
@@ -61,19 +61,23 @@ function formToEndpointInput(fields: ReadonlyArray<[string, string]>): { input: 
   const input: Record<string, unknown> = {};
   const errors: FieldErrors = {};
   for (const [name, values] of byName) {
-    if (name === EVENTS_FIELD) {
-      input.events = values;
-    } else if ((SINGLE_FIELDS as readonly string[]).includes(name)) {
+    const field = CREATE_FIELDS.find((candidate) => candidate.name === name);
+    if (field?.repeated) input[field.key] = values;
+    else if (field) {
       if (values.length > 1) addFieldError(errors, name, `expected one value, got ${values.length}`);
-      else input[name] = values[0];
+      else input[field.key] = values[0];
     } else {
       // Any other name, `__proto__` and `constructor` included, is only ever a key of `errors`.
+      const slip = CREATE_FIELDS.find(
+        (candidate) => candidate.repeated && (name === candidate.key || name.startsWith(`${candidate.key}[`)),
+      );
+      const names = CREATE_FIELDS.map((candidate) => candidate.name);
       addFieldError(
         errors,
         formatPath([name]),
-        name === "events" || /^events\[\d+\]$/.test(name)
-          ? "unknown field; repeat 'events[]' once per event type"
-          : `unknown field; expected url, format, description or ${EVENTS_FIELD}`,
+        slip
+          ? `unknown field; repeat '${slip.name}' once per value`
+          : `unknown field; expected ${names.slice(0, -1).join(", ")} or ${names.at(-1)}`,
       );
     }
   }
@@ -102,19 +106,19 @@ export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply
   if (!parsed.success || Object.keys(allErrors).length > 0) throw validationProblem(allErrors);
 
   const now = new Date().toISOString();
+  // Every create field as given (the spec's object has `description` null when unset), then what the service sets.
+  const { description, ...given } = parsed.data;
   const endpoint: RecordedWebhookEndpoint = {
     id: randomId("we_"),
     created: now,
     updated: now,
-    format: parsed.data.format,
+    ...given,
+    description: description ?? null,
     secret: newSecret(),
     workspace: store.workspace,
     live: false,
     etag: newEtag(),
-    events: parsed.data.events,
-    description: parsed.data.description ?? null,
     status: "enabled",
-    url: parsed.data.url,
     metadata: {},
   };
   const refusal = store.endpointRefusal(endpoint);

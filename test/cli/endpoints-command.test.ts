@@ -1,7 +1,9 @@
 /** messaging endpoints create|list|secret, in-process, against a real emulator on 127.0.0.1 port 0. */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { COMMANDS } from "../../cli/commands";
 import { runEndpointsCommand } from "../../cli/endpoints-command";
+import { WebhookEndpointCreate } from "../../schemas";
 import { startEmulator, type Emulator } from "../../emulator";
 import { CapturedOutput } from "./cli-output";
 
@@ -36,6 +38,25 @@ async function endpoints(argv: string[], extra: Record<string, string | undefine
 }
 
 describe("messaging endpoints", () => {
+  it("create has a flag for every field of the create schema, in its usage, and sends each one", async () => {
+    const fields = Object.keys(WebhookEndpointCreate.shape);
+    const flag = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    expect(fields.filter((key) => !Object.hasOwn(COMMANDS.endpoints.options, flag(key)))).toEqual([]);
+    expect(fields.filter((key) => !COMMANDS.endpoints.usage[0].includes(`--${flag(key)} `))).toEqual([]);
+
+    const values = {
+      url: "https://receiver.example/every-field",
+      events: ["payment.succeeded"],
+      format: "cloudEvents",
+      description: "all",
+    };
+    expect(Object.keys(values).sort()).toEqual([...fields].sort());
+    const argv = Object.entries(values).flatMap(([key, value]) => [`--${flag(key)}`, Array.isArray(value) ? value.join(",") : value]);
+    expect((await endpoints(["create", ...argv])).code).toBe(0);
+    const recorded = emulator.endpoints().find((endpoint) => endpoint.url === values.url);
+    expect(recorded).toMatchObject(values);
+  });
+
   it("create: subscribes to every named type by default and prints the id, the secret masked", async () => {
     const { code, stdout } = await endpoints(["create", "--url", "https://receiver.example/a", "--description", "orders"]);
     expect(code).toBe(0);

@@ -131,6 +131,8 @@ describe("POST /v1/webhooks/endpoints: rejections", () => {
     const problem = await rejected(form);
     expect(Object.keys(problem.errors ?? {}).sort()).toEqual(["enabled", "events"]);
     expect(problem.errors?.events?.[0]).toContain("events[]");
+    // The fields the create schema names, in its order.
+    expect(problem.errors?.enabled).toEqual(["unknown field; expected url, events[], format or description"]);
     expect(problem.detail).toContain("enabled");
     // The package's one rendering of field errors, on one line.
     expect(problem.detail).toBe(`The request has 2 invalid fields: ${describeFieldErrors(problem.errors ?? {}, { separator: "; " })}`);

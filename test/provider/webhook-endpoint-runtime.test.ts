@@ -5,7 +5,7 @@ import { ResponseSchemaError } from "../../errors";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
 import * as endpoint from "../../provider/kinds/webhook-endpoint/runtime";
 import { CLOCK_MARGIN_MS, createIdempotencyKey, KEY_MEMORY_MS } from "../../provider/kinds/webhook-endpoint/runtime";
-import { WebhookEndpointObject } from "../../schemas";
+import { WebhookEndpointCreate, WebhookEndpointObject } from "../../schemas";
 
 const check = (news: Record<string, unknown>) => endpoint.check(testContext(), {}, news);
 const diff = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => endpoint.diff(testContext(), id, olds, news);
@@ -80,6 +80,14 @@ describe("createIdempotencyKey", () => {
     expect(createIdempotencyKey("proj/dev/identity", request)).not.toBe(key);
     expect(createIdempotencyKey("proj/dev/payments", { ...request, url: "https://b.example.com" })).not.toBe(key);
     expect(createIdempotencyKey("proj/dev/payments", { ...request, description: "d" })).not.toBe(key);
+  });
+  test("every create field counts, in schema order; a field added later and left unset changes no key", () => {
+    const fields = Object.keys(WebhookEndpointCreate.shape);
+    const key = createIdempotencyKey("proj/dev/payments", request);
+    expect(createIdempotencyKey("proj/dev/payments", request, [...fields, "labels"])).toBe(key);
+    const labelled = { ...request, labels: ["team-a"] } as typeof request;
+    expect(createIdempotencyKey("proj/dev/payments", labelled, [...fields, "labels"])).not.toBe(key);
+    expect(createIdempotencyKey("proj/dev/payments", { ...request, format: "cloudEvents" })).not.toBe(key);
   });
   test("without a scope the client picks a random key", () => {
     expect(createIdempotencyKey(undefined, request)).toBeUndefined();

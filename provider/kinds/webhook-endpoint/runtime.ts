@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { unreadableFields } from "../../../client/unreadable-fields";
 import { isResponseSchemaError, UnsupportedOperationError, type ResponseSchemaError } from "../../../errors";
-import type { WebhookEndpointCreate, WebhookEndpointObject } from "../../../schemas";
+import { WebhookEndpointCreate, type WebhookEndpointObject } from "../../../schemas";
+import { isRepeatedField } from "../../../schemas/form-fields";
 import type { FieldErrors } from "../../../schemas/field-errors";
 import { checkKnownInputs } from "../../check-inputs";
 import type { ProviderContext } from "../../context";
@@ -30,7 +31,7 @@ const adoptWayOut = (id: string): string =>
 
 /**
  * Validates with the resource's schema and normalizes: `format` defaults to `basic`,
- * duplicate events are dropped (first occurrence kept). Preview unknowns pass through. An
+ * duplicates in a set (`events`) are dropped (first occurrence kept). Preview unknowns pass through. An
  * adopted endpoint's inputs cannot change while it stays adopted (see
  * {@link adoptedEndpointChanges}).
  */
@@ -42,8 +43,8 @@ export function check(_context: ProviderContext | undefined, olds: Props, news: 
   for (const key of WEBHOOK_ENDPOINT_REPLACE_KEYS) {
     const value = checked.unknown.has(key)
       ? news[key]
-      : key === "events"
-        ? [...new Set(checked.data.events as string[])]
+      : isRepeatedField(WebhookEndpointCreate, key)
+        ? [...new Set(checked.data[key] as unknown[])]
         : checked.data[key];
     if (value === undefined) delete inputs[key];
     else inputs[key] = value;
@@ -75,7 +76,8 @@ function adoptedEndpointChanges(olds: Props, news: Props): pulumi.dynamic.CheckF
 
 function sameValue(key: keyof WebhookEndpointCreate, olds: unknown, news: unknown): boolean {
   if (containsUnknown(news)) return false;
-  if (key === "events") {
+  // A repeated form field (`events[]`) is a set to the service: order and repeats mean nothing.
+  if (isRepeatedField(WebhookEndpointCreate, key)) {
     if (!Array.isArray(olds) || !Array.isArray(news)) return false;
     const a = new Set(olds);
     const b = new Set(news);
@@ -128,11 +130,26 @@ export function diff(_context: ProviderContext, id: string, olds: Props, news: P
  * first endpoint back, not a second one. Without a scope (state from before it existed)
  * the client picks a random key.
  */
-export function createIdempotencyKey(scope: unknown, request: WebhookEndpointCreate): string | undefined {
+export function createIdempotencyKey(
+  scope: unknown,
+  request: WebhookEndpointCreate,
+  fields: readonly string[] = WEBHOOK_ENDPOINT_REPLACE_KEYS,
+): string | undefined {
   if (typeof scope !== "string" || scope === "") return undefined;
-  const canonical = JSON.stringify([scope, request.url, [...request.events].sort(), request.format, request.description ?? null]);
-  return `we-create-${createHash("sha256").update(canonical).digest("hex")}`;
+  const values = fields.map((key) => {
+    const value: unknown = (request as unknown as Record<string, unknown>)[key];
+    return Array.isArray(value) ? [...value].sort() : (value ?? null);
+  });
+  // The key's first version took the first four create fields, an unset one as null. A field
+  // added to the schema since (at its end) counts only when set: an endpoint that leaves it
+  // unset keeps its key.
+  while (values.length > FIRST_KEY_FIELDS && values.at(-1) === null) values.pop();
+  return `we-create-${createHash("sha256")
+    .update(JSON.stringify([scope, ...values]))
+    .digest("hex")}`;
 }
+
+const FIRST_KEY_FIELDS = 4;
 
 /**
  * The create request: the create fields of inputs that `check` validated and normalized (the

@@ -1,0 +1,31 @@
+import type { z } from "zod";
+
+/** A field of a form-encoded operation, as the service reads it. */
+export interface FormField {
+  /** The schema's key. */
+  readonly key: string;
+  /** The form's name: the key, or `key[]` for an array, repeated once per item (the spec's `events[]`). */
+  readonly name: string;
+  readonly repeated: boolean;
+}
+
+// The schema under `.optional()` and `.default()`.
+function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
+  const def = schema._zod.def as { type: string; innerType?: z.core.$ZodType };
+  return (def.type === "optional" || def.type === "default") && def.innerType ? unwrapped(def.innerType) : schema;
+}
+
+/**
+ * The form fields of a request schema, in its order: how `client/form.ts` encodes a request
+ * and the emulator decodes it, so a new field of the schema is a new form field on both sides.
+ */
+export function formFieldsOf(schema: z.ZodObject): FormField[] {
+  return Object.entries(schema.shape).map(([key, field]) => {
+    const repeated = unwrapped(field)._zod.def.type === "array";
+    return { key, name: repeated ? `${key}[]` : key, repeated };
+  });
+}
+
+/** True when the field of `schema` named `key` is an array: a set, for the service (order and repeats mean nothing). */
+export const isRepeatedField = (schema: z.ZodObject, key: string): boolean =>
+  formFieldsOf(schema).some((field) => field.key === key && field.repeated);
