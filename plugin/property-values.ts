@@ -5,8 +5,7 @@
  * (`provider_plugin.go` `Create`/`Update`/`Read`: `if !protocol.acceptSecrets { annotateSecrets(…) }`).
  * The runtimes see plain values only.
  */
-
-type Props = Record<string, unknown>;
+import type { Props } from "../provider/protocol";
 
 /** `sdk/nodejs/runtime/rpc.ts` `specialSigKey` / `specialSecretSig`: `{ [key]: sig, value }` is a secret. */
 export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" } as const;

@@ -12,8 +12,7 @@ import { UNKNOWN } from "../provider/protocol";
 import { PACKAGE_NAME } from "./kinds";
 import { reveal } from "./property-values";
 import { configKey } from "./schema";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../provider/protocol";
 
 /** A check failure on one config key. */
 export interface ConfigFailure {

@@ -11,8 +11,7 @@ import { idempotencyScopeOf } from "./idempotency-scope";
 import { kindOfToken, SERVED_KINDS, type KindDefinition } from "./kinds";
 import { markSecrets, revealProps } from "./property-values";
 import { checkConfig, configSource, diffConfig, type ConfigFailure } from "./provider-config";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../provider/protocol";
 
 /** A check failure on one property (`property` is a dotted path). */
 export type CheckFailure = ConfigFailure;

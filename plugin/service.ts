@@ -17,8 +17,7 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { InitFailure, MessagingProvider } from "./provider";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../provider/protocol";
 
 const toJs = (struct: Struct | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
 // `undefined` cannot cross (Struct rejects it): JSON drops it, as a provider's outputs never hold one on purpose.

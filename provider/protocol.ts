@@ -5,6 +5,9 @@
  * tests that show, under the real CLI, the engine rules each of these follows.
  */
 
+/** A property map as the engine passes it: inputs, state, or a provider's config. */
+export type Props = Record<string, unknown>;
+
 /** The property holding the serialized provider; the host adds it to outputs only on a successful create, read or update. */
 export const PROVIDER_KEY = "__provider";
 

@@ -1,8 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource } from "../client/settings";
 import type { ResourceRuntime } from "./kinds/define-kind";
-
-type Props = Record<string, unknown>;
+import type { Props } from "./protocol";
 
 /**
  * The provider object Pulumi serializes into every resource's state as `__provider`.

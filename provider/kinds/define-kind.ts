@@ -9,11 +9,14 @@
  * generated SDK shows) and `secret: true` (stored and shown as a Pulumi secret).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
+import type { z } from "zod";
 import type { ConfigSource } from "../../client/settings";
+import { UnsupportedOperationError } from "../../errors";
+import { canonicalJson } from "../../schemas/canonical-json";
+import { checkKnownInputs } from "../check-inputs";
 import { contextFor, type ProviderContext } from "../context";
-
-type Props = Record<string, unknown>;
+import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, type Props } from "../protocol";
+import { descriptionOf, replaceKeys, secretKeys } from "./field-meta";
 
 /**
  * For a compile-time check that a resource class matches its kind (the classes spell their
@@ -37,7 +40,46 @@ type Plain<T> =
           ? { [K in keyof T]: Plain<T[K]> }
           : T;
 
-/** What each resource kind implements (`kinds/<kind>/runtime.ts`): every method gets the same context first. */
+/**
+ * Inputs as the engine passes them: the schema's fields (checked by `check`, passed on
+ * unchanged), plus the hidden ones the resource classes and the host add. At preview a value
+ * may be unknown (`UNKNOWN`, or an array or object holding it): `diff` tests with
+ * `containsUnknown`; `create` and `update` never see one.
+ */
+export type KindInputs<I extends z.ZodObject> = z.output<I> & {
+  /** The resource's place in the stack (`provider/resource-options.ts` `resourceScope`). */
+  readonly [IDEMPOTENCY_SCOPE]?: unknown;
+  /** The serialized provider (dynamic route only). */
+  readonly [PROVIDER_KEY]?: unknown;
+};
+
+/**
+ * What a kind implements, on typed values, with the context first. Only `create` is
+ * required; each other method has a default. State arrives through the kind's `migrate`, so
+ * a method sees the current shape whatever release recorded it.
+ */
+export interface KindMethods<I extends z.ZodObject, State> {
+  /** Makes the resource. Nothing else calls the service to make one. */
+  create(context: ProviderContext, inputs: KindInputs<I>): Promise<pulumi.dynamic.CreateResult>;
+  /** Default: the known inputs validated against the schema, one failure per issue; unknowns pass. */
+  check?(context: ProviderContext, olds: Props, news: Props): pulumi.dynamic.CheckResult;
+  /** Default: replaces when an input the schema marks `replaceOnChanges` changed (or is unknown); nothing else changes. */
+  diff?(context: ProviderContext, id: string, olds: State, news: KindInputs<I>): pulumi.dynamic.DiffResult;
+  /** Default: keeps the recorded state (the service has no retrieve operation); import is refused. */
+  read?(context: ProviderContext, id: string, recorded: Props): pulumi.dynamic.ReadResult;
+  /** Default: refuses (changes replace); reached only when `diff` reports a change without replacing. */
+  update?(context: ProviderContext, id: string, olds: State, news: KindInputs<I>): Promise<pulumi.dynamic.UpdateResult>;
+  /** Default: nothing (the service has no delete operation). */
+  remove?(context: ProviderContext, id: string, olds: State): void;
+  /**
+   * Recorded state, in any shape a release of this package wrote, as `State`; throws when it
+   * cannot be read (never read as "changed", which would replace and act again). Default: the
+   * state schema.
+   */
+  migrate?(recorded: Props, id: string): State;
+}
+
+/** The methods of a kind as the adapters call them: raw properties in, every default filled in. */
 export interface ResourceImplementation {
   check(context: ProviderContext, olds: Props, news: Props): pulumi.dynamic.CheckResult;
   diff(context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult;
@@ -61,17 +103,17 @@ export interface ResourceRuntime {
 }
 
 /** What a kind's folder writes. */
-export interface KindSpec<N extends string, I extends z.ZodObject, S extends z.ZodObject> {
+export interface KindSpec<N extends string, I extends z.ZodObject, S extends z.ZodObject, State> {
   /** The type name: the dynamic resource's `messaging:<name>`, the plugin's `messaging:index:<name>`. */
   name: N;
   /** What the resource is and does, for the package schema (generated SDKs show it). */
   description: string;
-  /** What a user sets (validated by the runtime's `check`). */
+  /** What a user sets (validated by `check`); fields that replace the resource say `replaceOnChanges: true` in their `.meta()`. */
   inputs: I;
   /** What state records: every key is an output of the resource. */
   state: S;
-  /** The six methods, on plain values. */
-  runtime: ResourceImplementation;
+  /** The methods, on typed values. */
+  methods: KindMethods<I, State>;
 }
 
 /** A kind as every consumer reads it. */
@@ -82,8 +124,12 @@ export interface KindDefinition<N extends string = string, I extends z.ZodObject
   readonly description: string;
   readonly inputs: I;
   readonly state: S;
+  /** The methods with every default filled in, on raw properties (context first). */
+  readonly implementation: ResourceImplementation;
   /** The runtime as the serialized provider calls it (config first). */
   readonly runtime: ResourceRuntime;
+  /** Input keys whose schema says `replaceOnChanges: true`. */
+  readonly replaceKeys: ReadonlyArray<keyof I["shape"] & string>;
   /** Input keys whose schema says `secret: true`. */
   readonly secretInputs: ReadonlyArray<keyof I["shape"] & string>;
   /** State keys whose schema says `secret: true`. */
@@ -93,18 +139,6 @@ export interface KindDefinition<N extends string = string, I extends z.ZodObject
   /** A property's description, from its input's or else its state's `.meta()`. */
   describe(key: string): string | undefined;
 }
-
-/** The `.meta()` of a schema field (zod keeps it in its global registry). */
-const metaOf = (schema: z.core.$ZodType): { description?: string; secret?: boolean } | undefined =>
-  z.globalRegistry.get(schema) as { description?: string; secret?: boolean } | undefined;
-
-const descriptionOf = (schema: z.ZodObject, key: string): string | undefined =>
-  Object.hasOwn(schema.shape, key) ? metaOf(schema.shape[key])?.description : undefined;
-
-const secretKeys = (schema: z.ZodObject): string[] =>
-  Object.entries(schema.shape)
-    .filter(([, field]) => metaOf(field)?.secret === true)
-    .map(([key]) => key);
 
 /** The implementation behind the config-first signatures: one context per configuration. */
 function adapt(implementation: ResourceImplementation): ResourceRuntime {
@@ -118,22 +152,93 @@ function adapt(implementation: ResourceImplementation): ResourceRuntime {
   };
 }
 
-/** One resource kind, from its schemas and runtime. */
-export function defineKind<N extends string, I extends z.ZodObject, S extends z.ZodObject>(
-  spec: KindSpec<N, I, S>,
+/** One resource kind, from its schemas and methods. */
+export function defineKind<N extends string, I extends z.ZodObject, S extends z.ZodObject, State = z.output<S>>(
+  spec: KindSpec<N, I, S, State>,
 ): KindDefinition<N, I, S> {
   const inputKeys = new Set(Object.keys(spec.inputs.shape));
+  const implementation = implement(spec);
   return {
     name: spec.name,
     description: spec.description,
     inputs: spec.inputs,
     state: spec.state,
-    runtime: adapt(spec.runtime),
+    implementation,
+    runtime: adapt(implementation),
+    replaceKeys: replaceKeys(spec.inputs) as Array<keyof I["shape"] & string>,
     secretInputs: secretKeys(spec.inputs) as Array<keyof I["shape"] & string>,
     secretOutputs: secretKeys(spec.state) as Array<keyof S["shape"] & string>,
     outputOnlyKeys: Object.keys(spec.state.shape).filter((key) => !inputKeys.has(key)) as Array<keyof S["shape"] & string>,
     describe: (key) => descriptionOf(spec.inputs, key) ?? descriptionOf(spec.state, key),
   };
+}
+
+/** A kind's label in messages: `MessageBatch` → `message batch`. */
+const labelOf = (name: string): string => name.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
+
+/** The kind's methods with their defaults, state migrated before a method sees it. */
+function implement<N extends string, I extends z.ZodObject, S extends z.ZodObject, State>(
+  spec: KindSpec<N, I, S, State>,
+): ResourceImplementation {
+  const { methods } = spec;
+  const label = labelOf(spec.name);
+  const replacing = replaceKeys(spec.inputs);
+  const migrate = (id: string, recorded: Props): State => {
+    if (methods.migrate) return methods.migrate(recorded, id);
+    const parsed = spec.state.safeParse(recorded);
+    if (parsed.success) return parsed.data as State;
+    throw unknownShape(label, id, recorded);
+  };
+  const typed = (news: Props) => news as KindInputs<I>;
+  return {
+    check: (context, olds, news) => {
+      if (methods.check) return methods.check(context, olds, news);
+      const checked = checkKnownInputs(spec.inputs, news);
+      return checked.ok ? { inputs: news } : { inputs: news, failures: checked.failures };
+    },
+    diff: (context, id, olds, news) => {
+      const state = migrate(id, olds);
+      if (methods.diff) return methods.diff(context, id, state, typed(news));
+      const replaces = replacing.filter(
+        (key) => containsUnknown(news[key]) || canonicalJson(olds[key] ?? null) !== canonicalJson(news[key] ?? null),
+      );
+      return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+    },
+    create: (context, inputs) => methods.create(context, typed(inputs)),
+    read: (context, id, props) => {
+      if (methods.read) return methods.read(context, id, props);
+      refuseImportRead(label, id, props);
+      return { id, props };
+    },
+    update: async (context, id, olds, news) => {
+      const state = migrate(id, olds);
+      if (methods.update) return methods.update(context, id, state, typed(news));
+      throw new UnsupportedOperationError(`The ${label} ${id} cannot be updated in place: changes replace it.`);
+    },
+    remove: (context, id, props) => methods.remove?.(context, id, migrate(id, props)),
+  };
+}
+
+/**
+ * Refuses an import: the engine reads a resource with its id and no recorded state (only
+ * the provider, if any), and the service has no retrieve operation to fill it in.
+ */
+export function refuseImportRead(label: string, id: string, recorded: Props, instead = ""): void {
+  if (Object.keys(recorded).some((key) => key !== PROVIDER_KEY)) return;
+  throw new UnsupportedOperationError(
+    `Cannot import ${label} ${id}: the service has no operation to retrieve it.${instead ? ` ${instead}` : ""}`,
+  );
+}
+
+/** Recorded state this version cannot read: an error that acts on nothing, never a replacement. */
+export function unknownShape(label: string, id: string, recorded: Props): UnsupportedOperationError {
+  const keys = Object.keys(recorded).filter((key) => key !== PROVIDER_KEY);
+  return new UnsupportedOperationError(
+    `The ${label} ${id}: its recorded state has a shape this version of pulumi-messaging does not know ` +
+      `(keys: ${keys.join(", ") || "none"}), so it cannot tell what changed. Nothing was sent. Install the version of ` +
+      "pulumi-messaging that wrote this state, or remove the resource from the state (`pulumi state delete <urn>`) and " +
+      "run `pulumi up` to make it again on purpose.",
+  );
 }
 
 /** Kinds by name: `{ [kind.name]: kind }`, each name once. */

@@ -11,14 +11,13 @@ import { SERVED_KINDS, tokenOf } from "../../plugin/kinds";
 import { MessagingProvider } from "../../plugin/provider";
 import { isSecret } from "../../plugin/property-values";
 import { packageSchema } from "../../plugin/schema";
-import { toCheckFailures } from "../../provider/check-inputs";
 import { defineKind, kindsByName } from "../../provider/kinds/define-kind";
 import { KINDS } from "../../provider/kinds/registry";
 import { runtimes } from "../../provider/runtime";
 import { resourceProps, withSecretOutputs } from "../../provider/resource-options";
 
 const WidgetInputs = z.object({
-  label: z.string().min(1).meta({ description: "What the widget shows." }),
+  label: z.string().min(1).meta({ description: "What the widget shows.", replaceOnChanges: true }),
   token: z.string().optional().meta({ secret: true, description: "Lets the widget in." }),
 });
 const WidgetState = z.object({
@@ -27,21 +26,14 @@ const WidgetState = z.object({
   key: z.string().nullable().meta({ secret: true, description: "The widget's key, or null." }),
 });
 
+// Only `create` written: every other method is the default.
 const widget = defineKind({
   name: "Widget",
   description: "A widget of a service that does not exist.",
   inputs: WidgetInputs,
   state: WidgetState,
-  runtime: {
-    check: (_context, _olds, news) => {
-      const parsed = WidgetInputs.safeParse(news);
-      return parsed.success ? { inputs: news } : { inputs: news, failures: toCheckFailures(parsed.error.issues) };
-    },
-    diff: () => ({ changes: false }),
+  methods: {
     create: async (_context, inputs) => ({ id: "widget-1", outs: { label: inputs.label, serial: 7, key: `key-of-${inputs.token}` } }),
-    read: (_context, id, props) => ({ id, props }),
-    update: async () => ({ outs: {} }),
-    remove: () => undefined,
   },
 });
 // The registry's kinds with the third one added, as its line in provider/kinds/index.ts would.
@@ -73,6 +65,23 @@ describe("a kind defined once", () => {
       id: "widget-1",
       outs: { label: "a", serial: 7, key: "key-of-t" },
     });
+  });
+
+  test("the defaults: check by the schema, diff replacing on the marked inputs, read keeping, update refused, unreadable state refused", async () => {
+    const state = { label: "a", serial: 7, key: "k" };
+    await expect(widget.runtime.diff(undefined, "widget-1", state, { label: "a", token: "other" })).resolves.toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    await expect(widget.runtime.diff(undefined, "widget-1", state, { label: "b" })).resolves.toMatchObject({ replaces: ["label"] });
+    await expect(widget.runtime.read(undefined, "widget-1", state)).resolves.toEqual({ id: "widget-1", props: state });
+    await expect(widget.runtime.read(undefined, "widget-1", {})).rejects.toThrow("Cannot import widget widget-1");
+    await expect(widget.runtime.update(undefined, "widget-1", state, { label: "a" })).rejects.toThrow(/cannot be updated in place/);
+    await expect(widget.runtime.diff(undefined, "widget-1", { colour: "red" }, { label: "a" })).rejects.toThrow(
+      /widget widget-1: its recorded state has a shape this version .* does not know \(keys: colour\).*Nothing was sent/s,
+    );
+    await expect(widget.runtime.delete(undefined, "widget-1", state)).resolves.toBeUndefined();
   });
 
   test("the TypeScript class registers every input, every output-only key, secrets wrapped", async () => {

@@ -3,7 +3,10 @@ import { IDENTITY_KEY, IdentityKey } from "../../client/identity-key";
 import { SEND_PLANNED } from "../../client/send-messages";
 import { PartialSendError } from "../../errors";
 import { testContext } from "./test-context";
+import { messageBatch } from "../../provider/kinds/message-batch";
 import * as batch from "../../provider/kinds/message-batch/runtime";
+
+const impl = messageBatch.implementation;
 import { legacyLocaleDigest, messagesDigest } from "../../provider/messages-digest";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
 
@@ -26,26 +29,26 @@ const sent = (sentAt: string | null) => ({
 
 describe("check", () => {
   test("names each bad message field; preview unknowns pass", () => {
-    const failures = batch.check(undefined, {}, { stream: "", messages: [{ tos: ["0700"], body: "x" }] }).failures!;
+    const failures = impl.check(testContext(), {}, { stream: "", messages: [{ tos: ["0700"], body: "x" }] }).failures!;
     expect(failures.map((failure) => failure.property)).toEqual(expect.arrayContaining(["stream", "messages.0.tos.0"]));
-    expect(batch.check(undefined, {}, { stream: "transactional", messages: UNKNOWN }).failures).toBeUndefined();
+    expect(impl.check(testContext(), {}, { stream: "transactional", messages: UNKNOWN }).failures).toBeUndefined();
   });
 });
 
 describe("diff", () => {
   test("unchanged inputs of a sent batch: no change", () => {
-    expect(batch.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), inputs).changes).toBe(false);
+    expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), inputs).changes).toBe(false);
   });
   test.each([
     ["messages", { messages: [messages[0]] }],
     ["stream", { stream: "marketing" }],
     ["triggers", { triggers: ["2"] }],
   ])("a change to %s replaces (sends again)", (key, change) => {
-    expect(batch.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), { ...inputs, ...change }).replaces).toEqual([key]);
+    expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), { ...inputs, ...change }).replaces).toEqual([key]);
   });
   test("a part-sent batch reports a change without replacing, so the engine calls update whatever refresh cleared; diff prints nothing", () => {
     const context = testContext();
-    expect(batch.diff(context, "prefix-1", sent(null), inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(impl.diff(context, "prefix-1", sent(null), inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(context.warnings).toEqual([]);
   });
 });
@@ -66,31 +69,51 @@ describe("every state shape this package has written", () => {
     ...(sentAt === null ? {} : { [PROVIDER_KEY]: "serialized" }),
   });
 
+  test("migrate: golden recorded states of every release, each as the current state", () => {
+    const current = { ...sent("2026-01-01T00:00:00Z") };
+    const { [PROVIDER_KEY]: _provider, ...currentState } = current;
+    expect(batch.migrate(current, "prefix-1")).toEqual(currentState);
+    // The first release: its messages become their v1 digest, its count kept.
+    expect(batch.migrate(firstRelease(null), "prefix-0")).toEqual({
+      stream: "transactional",
+      triggers: null,
+      messageCount: 1,
+      messagesDigest: messagesDigest(templated),
+      idempotencyKeyPrefix: "prefix-0",
+      batchIds: ["msba_0"],
+      sentAt: null,
+    });
+    // A legacy digest is kept as recorded (diff reads both forms); unreadable chunk ids are none confirmed.
+    const legacy = { ...current, messagesDigest: legacyLocaleDigest(templated), batchIds: "garbled" };
+    expect(batch.migrate(legacy, "prefix-1")).toMatchObject({ messagesDigest: legacyLocaleDigest(templated), batchIds: [] });
+    expect(() => batch.migrate({ stream: "transactional" }, "prefix-9")).toThrow(/message batch prefix-9: its recorded state has a shape/);
+  });
+
   test("a legacy locale-ordered digest of the same messages: unchanged", () => {
     expect(legacyLocaleDigest(templated)).not.toBe(messagesDigest(templated));
     const olds = { ...sent("2026-01-01T00:00:00Z"), messagesDigest: legacyLocaleDigest(templated), messageCount: 1 };
-    expect(batch.diff(testContext(), "prefix-1", olds, templatedInputs)).toEqual({
+    expect(impl.diff(testContext(), "prefix-1", olds, templatedInputs)).toEqual({
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
     });
-    expect(batch.diff(testContext(), "prefix-1", olds, { ...templatedInputs, messages: messages }).replaces).toEqual(["messages"]);
+    expect(impl.diff(testContext(), "prefix-1", olds, { ...templatedInputs, messages: messages }).replaces).toEqual(["messages"]);
   });
 
   test("the first release's shape: unchanged when the messages are, whatever their key order; a real change replaces", () => {
     const reordered = [{ template: { model: { Zeta: { A: 2, b: 1 }, age: 3, Name: "Amina" }, id: "t_1" }, tos: ["+254700000001"] }];
-    expect(
-      batch.diff(testContext(), "prefix-0", firstRelease("2026-01-01T00:00:00Z"), { ...templatedInputs, messages: reordered }),
-    ).toEqual({
-      changes: false,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
-    expect(batch.diff(testContext(), "prefix-0", firstRelease("2026-01-01T00:00:00Z"), inputs).replaces).toEqual(["messages"]);
+    expect(impl.diff(testContext(), "prefix-0", firstRelease("2026-01-01T00:00:00Z"), { ...templatedInputs, messages: reordered })).toEqual(
+      {
+        changes: false,
+        replaces: [],
+        deleteBeforeReplace: false,
+      },
+    );
+    expect(impl.diff(testContext(), "prefix-0", firstRelease("2026-01-01T00:00:00Z"), inputs).replaces).toEqual(["messages"]);
   });
 
   test("the first release's part-sent shape is finished by update under its recorded prefix, in the current shape", async () => {
-    expect(batch.diff(testContext(), "prefix-0", firstRelease(null), templatedInputs)).toEqual({
+    expect(impl.diff(testContext(), "prefix-0", firstRelease(null), templatedInputs)).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
@@ -109,7 +132,7 @@ describe("every state shape this package has written", () => {
         return { batches: options.skipChunks?.has(0) ? [] : [{ index: 0, id: "msba_0", count: 1, idempotencyKey: "prefix-0-0" }] };
       },
     };
-    const updated = await batch.update(testContext(client), "prefix-0", firstRelease(null), templatedInputs);
+    const updated = await impl.update(testContext(client), "prefix-0", firstRelease(null), templatedInputs);
     expect(prefixes).toEqual(["prefix-0"]);
     // Check validated the messages: the client does not parse them again.
     expect(prevalidated).toEqual([true]);
@@ -129,17 +152,17 @@ describe("every state shape this package has written", () => {
     ["a digest of a form never written", { ...sent("2026-01-01T00:00:00Z"), messagesDigest: `v9:${messagesDigest(messages)}` }],
     ["no key prefix", { ...sent("2026-01-01T00:00:00Z"), idempotencyKeyPrefix: undefined }],
   ])("an unknown shape (%s) is an error from diff and update that sends nothing, never a replacement", async (_case, olds) => {
-    expect(() => batch.diff(testContext(), "prefix-1", olds, inputs)).toThrow(
+    expect(() => impl.diff(testContext(), "prefix-1", olds, inputs)).toThrow(
       /recorded state has a shape this version .* does not know.*Nothing was sent/s,
     );
-    await expect(batch.update(testContext(), "prefix-1", olds, inputs)).rejects.toThrow(/does not know/);
+    await expect(impl.update(testContext(), "prefix-1", olds, inputs)).rejects.toThrow(/does not know/);
   });
 });
 
 describe("the key prefix of a new batch (mb2)", () => {
   const scope = "proj/dev/reminders";
   const key = IdentityKey.fromApiKey("sk_test_golden");
-  const prefixOf = (scopeOf: unknown, batchInputs: Record<string, unknown>, under = key) =>
+  const prefixOf = (scopeOf: unknown, batchInputs: Parameters<typeof batch.batchKeyPrefix>[2], under = key) =>
     batch.batchKeyPrefix(under, scopeOf, batchInputs);
   test("golden: the same resource, stream, messages and triggers under the same API key get the same prefix on every create, in every version", () => {
     expect(prefixOf(scope, { stream: "transactional", messages })).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
@@ -209,14 +232,14 @@ describe("create and update", () => {
       },
     };
     const context = testContext(client);
-    const updated = await batch.update(context, "prefix-1", sent(null), inputs);
+    const updated = await impl.update(context, "prefix-1", sent(null), inputs);
     expect(prefixes).toEqual(["prefix-1"]);
     // The step that acts says what it does.
     expect(context.warnings.join("")).toMatch(
       /prefix-1 was only part-sent: sending the rest\. Chunks the service confirmed are not sent again/,
     );
     expect(updated.outs).toMatchObject({ idempotencyKeyPrefix: "prefix-1", sentAt: expect.any(String) });
-    await expect(batch.update(testContext(client), "prefix-1", sent("2026-01-01T00:00:00Z"), inputs)).rejects.toThrow(/cannot be updated/);
+    await expect(impl.update(testContext(client), "prefix-1", sent("2026-01-01T00:00:00Z"), inputs)).rejects.toThrow(/cannot be updated/);
   });
 
   test("the resume skips the chunks the service confirmed (it may have forgotten their keys) and records their ids first", async () => {
@@ -227,7 +250,7 @@ describe("create and update", () => {
         return { batches: [{ index: 2, id: "msba_3", count: 1, idempotencyKey: "prefix-1-2" }] };
       },
     };
-    const updated = await batch.update(testContext(client), "prefix-1", { ...sent(null), batchIds: ["msba_1", "msba_2"] }, inputs);
+    const updated = await impl.update(testContext(client), "prefix-1", { ...sent(null), batchIds: ["msba_1", "msba_2"] }, inputs);
     expect(calls).toEqual([{ skip: [0, 1] }]);
     expect(updated.outs).toMatchObject({ batchIds: ["msba_1", "msba_2", "msba_3"], sentAt: expect.any(String) });
   });

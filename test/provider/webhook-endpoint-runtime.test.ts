@@ -3,12 +3,15 @@ import { testContext } from "./test-context";
 import { parseResponseBody } from "../../client/response";
 import { ResponseSchemaError } from "../../errors";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
-import * as endpoint from "../../provider/kinds/webhook-endpoint/runtime";
+import { webhookEndpoint } from "../../provider/kinds/webhook-endpoint";
+import * as endpointRuntime from "../../provider/kinds/webhook-endpoint/runtime";
 import { CLOCK_MARGIN_MS, createIdempotencyKey, KEY_MEMORY_MS } from "../../provider/kinds/webhook-endpoint/runtime";
+
+const impl = webhookEndpoint.implementation;
 import { WebhookEndpointCreate, WebhookEndpointObject } from "../../schemas";
 
-const check = (news: Record<string, unknown>) => endpoint.check(testContext(), {}, news);
-const diff = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => endpoint.diff(testContext(), id, olds, news);
+const check = (news: Record<string, unknown>) => impl.check(testContext(), {}, news);
+const diff = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => impl.diff(testContext(), id, olds, news);
 
 const valid = { url: "https://hooks.example.com/a", events: ["payment.succeeded"], __provider: "serialized" };
 
@@ -112,7 +115,7 @@ describe("a create answer with a usable id and secret but odd other fields", () 
   test("keeps the id and secret, records the odd fields as null, and warns naming them (never the secret)", async () => {
     const answer = answered({ id: "we_odd", secret: "whsec_kept", created: 1717200000, live: "yes", etag: "e1" });
     const context = testContext({ createWebhookEndpoint: async () => answer });
-    const result = await endpoint.create(context, { url: valid.url, events: ["a"], format: "basic", [PROVIDER_KEY]: "p" });
+    const result = await impl.create(context, { url: valid.url, events: ["a"], format: "basic", [PROVIDER_KEY]: "p" });
     expect(result.id).toBe("we_odd");
     expect(result.outs).toMatchObject({ secret: "whsec_kept", etag: "e1", created: null, live: null });
     expect(context.warnings).toHaveLength(1);
@@ -126,7 +129,7 @@ describe("a create answer with a usable id and secret but odd other fields", () 
     const context = testContext({
       createWebhookEndpoint: async () => answered({ id: "we_ok", secret: "whsec_ok", created: "2026-01-01" }),
     });
-    await endpoint.create(context, { url: valid.url, events: ["a"], format: "basic" });
+    await impl.create(context, { url: valid.url, events: ["a"], format: "basic" });
     expect(context.warnings).toEqual([]);
   });
 });
@@ -150,6 +153,26 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     __provider: "p",
     ...record,
   });
+
+  test("migrate: golden recorded states, each field as recorded or null (an earlier release's half-made record lacks three)", () => {
+    const { __provider: _provider, ...recorded } = halfMade();
+    expect(endpointRuntime.migrate(halfMade())).toEqual(recorded);
+    const earlier = { ...request, secret: null, __provider: "p" };
+    expect(endpointRuntime.migrate(earlier)).toMatchObject({
+      ...request,
+      secret: null,
+      etag: null,
+      workspace: null,
+      createIdempotencyKey: null,
+      createRequestedAt: null,
+      strayEndpointId: null,
+    });
+    expect(endpointRuntime.migrate({ ...halfMade(), createRequestedAt: "yesterday", live: "yes" })).toMatchObject({
+      createRequestedAt: null,
+      live: null,
+      createIdempotencyKey: "we-create-k",
+    });
+  });
   const news = { ...request, events: ["a", "b"], [PROVIDER_KEY]: "new provider" };
   const calls: Array<{ request: unknown; idempotencyKey: unknown }> = [];
   const client = (answer: () => Promise<unknown>) => ({
@@ -162,7 +185,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
 
   test("create records it with reasons, its idempotency key, when it was sent, and the serialized provider", async () => {
     const before = Date.now();
-    const failure = await endpoint
+    const failure = await impl
       .create(testContext(client(async () => Promise.reject(unreadableSecret("we_lost", "we-create-abc")))), {
         url: valid.url,
         events: ["a"],
@@ -189,8 +212,8 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
 
   test("diff: unchanged inputs are a change without replacement (the engine calls update), and diff prints nothing", () => {
     const context = testContext();
-    expect(endpoint.diff(context, "we_half", halfMade(), news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(endpoint.diff(context, "we_half", halfMade(), { ...news, url: "https://other.example.com" })).toEqual({
+    expect(impl.diff(context, "we_half", halfMade(), news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(impl.diff(context, "we_half", halfMade(), { ...news, url: "https://other.example.com" })).toEqual({
       changes: true,
       replaces: ["url"],
       deleteBeforeReplace: false,
@@ -199,12 +222,12 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
   });
 
   test("read returns it as recorded, so refresh keeps it", () => {
-    expect(endpoint.read(testContext(), "we_half", halfMade())).toEqual({ id: "we_half", props: halfMade() });
+    expect(impl.read(testContext(), "we_half", halfMade())).toEqual({ id: "we_half", props: halfMade() });
   });
 
   test("update asks again with the recorded request and key; the same id with a secret converges", async () => {
     const context = testContext(client(async () => answered({ id: "we_half", secret: "whsec_now", etag: "e2" })));
-    const updated = await endpoint.update(context, "we_half", halfMade(), news);
+    const updated = await impl.update(context, "we_half", halfMade(), news);
     // The request exactly as first sent (events in the recorded order), under the create's key.
     expect(calls).toEqual([
       { request: { url: valid.url, events: ["b", "a"], format: "basic", description: "d" }, idempotencyKey: "we-create-k" },
@@ -224,7 +247,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
   });
 
   test("unreadable again: an init failure with the same id and the way out (adopt with the dashboard's secret)", async () => {
-    const failure = await endpoint
+    const failure = await impl
       .update(testContext(client(async () => Promise.reject(unreadableSecret("we_half")))), "we_half", halfMade(), news)
       .catch((e) => e);
     expect(failure).toBeInstanceOf(ResourceInitFailedError);
@@ -244,7 +267,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     ["answered in full", async () => answered({ id: "we_second", secret: "whsec_second" })],
     ["answered without its secret", async () => Promise.reject(unreadableSecret("we_second"))],
   ])("another id (%s): an error naming both, the other recorded and its secret not; never asked a third time", async (_case, answer) => {
-    const failure = await endpoint.update(testContext(client(answer)), "we_half", halfMade(), news).catch((e) => e);
+    const failure = await impl.update(testContext(client(answer)), "we_half", halfMade(), news).catch((e) => e);
     expect(failure).toBeInstanceOf(ResourceInitFailedError);
     expect(failure.id).toBe("we_half");
     expect(failure.reasons[0]).toMatch(
@@ -254,7 +277,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     expect(failure.properties).toMatchObject({ secret: null, strayEndpointId: "we_second" });
     expect(JSON.stringify(failure.properties)).not.toContain("whsec_second");
 
-    const again = await endpoint.update(testContext(), "we_half", failure.properties, news).catch((e) => e);
+    const again = await impl.update(testContext(), "we_half", failure.properties, news).catch((e) => e);
     expect(again.reasons[0]).toMatch(/another endpoint, we_second/);
     expect(calls).toHaveLength(1);
   });
@@ -277,14 +300,14 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     ],
     ["recorded with a key but no readable time", { createRequestedAt: "yesterday" }, /earlier release/],
   ])("%s: the service is not called; the failure gives the way out", async (_case, record, why) => {
-    const failure = await endpoint.update(testContext(), "we_half", halfMade(record), news).catch((e) => e);
+    const failure = await impl.update(testContext(), "we_half", halfMade(record), news).catch((e) => e);
     expect(failure).toBeInstanceOf(ResourceInitFailedError);
     expect(failure.reasons[0]).toMatch(why);
     expect(failure.reasons[0]).toMatch(/nothing was sent.*adopt: \{ id: "we_half"/s);
   });
 
   test("another failure (the service unreachable) is thrown as it is: the engine keeps the old state", async () => {
-    const failure = await endpoint
+    const failure = await impl
       .update(testContext(client(async () => Promise.reject(new Error("connect ECONNREFUSED")))), "we_half", halfMade(), news)
       .catch((e) => e);
     expect(failure).not.toBeInstanceOf(ResourceInitFailedError);
@@ -293,12 +316,12 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
 
   test("adopting it with the dashboard's secret is an in-place update with no call; the record's extra keys go", async () => {
     const adopt = { id: "we_half", secret: "whsec_dash" };
-    expect(endpoint.diff(testContext(), "we_half", halfMade(), { ...news, adopt })).toEqual({
+    expect(impl.diff(testContext(), "we_half", halfMade(), { ...news, adopt })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
     });
-    const updated = await endpoint.update(testContext(), "we_half", halfMade(), { ...news, adopt });
+    const updated = await impl.update(testContext(), "we_half", halfMade(), { ...news, adopt });
     expect(updated.outs).toEqual({
       ...request,
       secret: "whsec_dash",
@@ -316,7 +339,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
 describe("adopt", () => {
   const adopt = { id: "we_dash", secret: "whsec_dash" };
   test("create records the given endpoint without calling the service", async () => {
-    const result = await endpoint.create(testContext(), { url: valid.url, events: ["a"], format: "basic", adopt });
+    const result = await impl.create(testContext(), { url: valid.url, events: ["a"], format: "basic", adopt });
     expect(result.id).toBe("we_dash");
     expect(result.outs).toMatchObject({ url: valid.url, secret: "whsec_dash", etag: null });
   });
@@ -336,25 +359,25 @@ describe("adopt", () => {
       replaces: [],
       deleteBeforeReplace: false,
     });
-    const updated = await endpoint.update(testContext(), "we_dash", recorded, { ...news, adopt: { ...adopt, secret: "whsec_fixed" } });
+    const updated = await impl.update(testContext(), "we_dash", recorded, { ...news, adopt: { ...adopt, secret: "whsec_fixed" } });
     expect(updated.outs).toMatchObject({ url: valid.url, events: ["a"], format: "basic", description: null, secret: "whsec_fixed" });
   });
 
   test("changing an adopted endpoint's other inputs is refused by check, one failure per input, saying why and what to do", () => {
     const olds = { url: valid.url, events: ["a"], format: "basic", adopt };
-    const result = endpoint.check(testContext(), olds, { ...olds, url: "https://moved.example.com", events: ["a", "b"], description: "d" });
+    const result = impl.check(testContext(), olds, { ...olds, url: "https://moved.example.com", events: ["a", "b"], description: "d" });
     expect(result.failures!.map((failure) => failure.property)).toEqual(["url", "events", "description"]);
     expect(result.failures![0].reason).toMatch(
       /we_dash is an adopted endpoint, recorded as you described it, and the service has no operation to change its url.*Keep the old value, or remove `adopt`.*we_dash is then left in place/,
     );
     // Unchanged inputs, reordered events, another adopted id, or no adopt any more: no failure.
-    expect(endpoint.check(testContext(), olds, { ...olds, events: ["a", "a"] }).failures).toBeUndefined();
+    expect(impl.check(testContext(), olds, { ...olds, events: ["a", "a"] }).failures).toBeUndefined();
     expect(
-      endpoint.check(testContext(), olds, { ...olds, url: "https://moved.example.com", adopt: { ...adopt, id: "we_other" } }).failures,
+      impl.check(testContext(), olds, { ...olds, url: "https://moved.example.com", adopt: { ...adopt, id: "we_other" } }).failures,
     ).toBeUndefined();
-    expect(endpoint.check(testContext(), olds, { url: "https://moved.example.com", events: ["a"] }).failures).toBeUndefined();
+    expect(impl.check(testContext(), olds, { url: "https://moved.example.com", events: ["a"] }).failures).toBeUndefined();
     // A value not known yet in a preview is not refused.
-    expect(endpoint.check(testContext(), olds, { ...olds, url: UNKNOWN }).failures).toBeUndefined();
+    expect(impl.check(testContext(), olds, { ...olds, url: UNKNOWN }).failures).toBeUndefined();
   });
 
   test("adopt naming the recorded endpoint with changed inputs is refused by diff too (old inputs without adopt)", () => {

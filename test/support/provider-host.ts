@@ -8,6 +8,7 @@ import * as path from "node:path";
 import * as readline from "node:readline";
 import { wrapSecret } from "./secrets";
 import { urnName, urnType } from "./urn";
+import type { Props } from "../../provider/protocol";
 
 /** A check failure as the host returns it. */
 export interface HostCheckFailure {
@@ -37,8 +38,6 @@ export class ResourceInitError extends Error {
     super(message);
   }
 }
-
-type Props = Record<string, unknown>;
 
 /** A running provider host and typed calls to it. */
 export interface ProviderHost {

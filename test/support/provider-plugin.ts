@@ -20,8 +20,7 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { HostCheckFailure, HostDiff, ResourceInitError } from "./provider-host";
 import { wrapSecret } from "./secrets";
 import { urnName, urnType } from "./urn";
-
-type Props = Record<string, unknown>;
+import type { Props } from "../../provider/protocol";
 
 /** A running provider plugin and typed calls to it, as the engine makes them. */
 export interface ProviderPlugin {

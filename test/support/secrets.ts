@@ -2,7 +2,7 @@
  * Pulumi's secret wrapper in a protobuf Struct, as the engine sends secrets to a provider
  * that accepts them (the plugin) and as the dynamic-provider host receives none.
  */
-type Props = Record<string, unknown>;
+import type { Props } from "../../provider/protocol";
 
 /** The marker the engine uses for a secret inside a struct: `{ [key]: value, value: <secret> }`. */
 export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" };

@@ -2,10 +2,8 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Assert, SameType } from "../../../schemas/same-type";
 import type { Message } from "../../../schemas/types";
-import { IDEMPOTENCY_SCOPE } from "../../protocol";
-import { refuseImport, resourceProps, resourceScope, warnIfApiKeyNotSecret, withSecretOutputs } from "../../resource-options";
-import { createProviderShell } from "../../shell";
 import type { ClassOutputs, PlainArgs } from "../define-kind";
+import { KindResource } from "../kind-resource";
 import { messageBatch } from ".";
 import type { MessageBatchInputs, MessageBatchState } from "./schema";
 
@@ -21,15 +19,13 @@ export interface MessageBatchArgs {
   triggers?: pulumi.Input<unknown[]>;
 }
 
-const provider = createProviderShell(messageBatch.name);
-
 /**
  * A set of messages sent once. What it does (when it sends again, how a part-sent batch is
  * finished, what delete does) and each output are described once, in the kind's definition
  * (`provider/kinds/message-batch/`), the text the package schema carries; README, "What each
  * resource does", covers the behaviour.
  */
-export class MessageBatch extends pulumi.dynamic.Resource {
+export class MessageBatch extends KindResource {
   declare public readonly stream: pulumi.Output<string>;
   declare public readonly triggers: pulumi.Output<unknown[] | null>;
   declare public readonly messageCount: pulumi.Output<number>;
@@ -40,17 +36,7 @@ export class MessageBatch extends pulumi.dynamic.Resource {
   declare public readonly sentAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: MessageBatchArgs, opts?: pulumi.CustomResourceOptions) {
-    refuseImport(messageBatch.name, name, opts, "declare a new MessageBatch (it sends its messages when created)");
-    warnIfApiKeyNotSecret();
-    super(
-      provider,
-      name,
-      // The hidden scope keys the batch's calls to this resource (see `batchKeyPrefix` in ./runtime.ts).
-      resourceProps(messageBatch, args, { [IDEMPOTENCY_SCOPE]: resourceScope(name, opts) }),
-      withSecretOutputs(messageBatch, { ...opts }),
-      "messaging",
-      messageBatch.name,
-    );
+    super(messageBatch.name, name, args, { ...opts }, "declare a new MessageBatch (it sends its messages when created)");
   }
 }
 

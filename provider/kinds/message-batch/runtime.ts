@@ -3,35 +3,36 @@ import type * as pulumi from "@pulumi/pulumi";
 import { IDENTITY_KEY, type IdentityKey } from "../../../client/identity-key";
 import { SEND_PLANNED } from "../../../client/send-messages";
 import { isPartialSendError, UnsupportedOperationError } from "../../../errors";
-import { MAX_MESSAGES_PER_BATCH, type Message } from "../../../schemas";
-import { checkKnownInputs } from "../../check-inputs";
+import { MAX_MESSAGES_PER_BATCH } from "../../../schemas";
 import type { ProviderContext } from "../../context";
-import { MESSAGE_BATCH_REPLACE_KEYS, MessageBatchInputs, MessageBatchState, RecordedMessageBatch } from "./schema";
 import { canonical, digestMatches, messagesDigest } from "../../messages-digest";
-import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, ResourceInitFailedError } from "../../protocol";
+import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError } from "../../protocol";
+import { unknownShape, type KindInputs } from "../define-kind";
+import { MESSAGE_BATCH_REPLACE_KEYS, type MessageBatchInputs, type MessageBatchState, RecordedMessageBatch } from "./schema";
 
-type Props = Record<string, unknown>;
-
-/** Validates stream, every message and triggers; unknown preview values pass through. */
-export function check(_context: ProviderContext | undefined, _olds: Props, news: Props): pulumi.dynamic.CheckResult {
-  const checked = checkKnownInputs(MessageBatchInputs, news);
-  return checked.ok ? { inputs: news } : { inputs: news, failures: checked.failures };
-}
+type Inputs = KindInputs<typeof MessageBatchInputs>;
 
 /**
- * The recorded state, in any shape this package has written; anything else is an error that
- * says so, never read as "changed" (which would replace the batch and send it again).
+ * The recorded state, in any shape this package has written, as the current one (see
+ * `RecordedMessageBatch`): the first release's messages become their digest (v1), a legacy
+ * digest is kept as it is (`digestMatches` reads both), unreadable chunk ids are none
+ * confirmed. Anything else is an error that says so, never read as "changed" (which would
+ * replace the batch and send it again).
  */
-function recorded(id: string, olds: Props): RecordedMessageBatch {
-  const parsed = RecordedMessageBatch.safeParse(olds);
-  if (parsed.success) return parsed.data;
-  const keys = Object.keys(olds).filter((key) => key !== PROVIDER_KEY);
-  throw new UnsupportedOperationError(
-    `Message batch ${id}: its recorded state has a shape this version of pulumi-messaging does not know ` +
-      `(keys: ${keys.join(", ") || "none"}), so it cannot tell whether the messages changed. Nothing was sent. Install ` +
-      "the version of pulumi-messaging that wrote this state, or, to send the batch again on purpose, remove it from the " +
-      "state (`pulumi state delete <urn>`) and run `pulumi up`.",
-  );
+export function migrate(recorded: Record<string, unknown>, id: string): MessageBatchState {
+  const parsed = RecordedMessageBatch.safeParse(recorded);
+  if (!parsed.success) throw unknownShape("message batch", id, recorded);
+  const state = parsed.data;
+  const messagesDigestOf = "messagesDigest" in state ? state.messagesDigest : messagesDigest(state.messages);
+  return {
+    stream: typeof recorded.stream === "string" ? recorded.stream : "",
+    triggers: Array.isArray(recorded.triggers) ? recorded.triggers : null,
+    messageCount: typeof recorded.messageCount === "number" ? recorded.messageCount : "messages" in state ? state.messages.length : 0,
+    messagesDigest: messagesDigestOf,
+    idempotencyKeyPrefix: state.idempotencyKeyPrefix,
+    batchIds: state.batchIds ?? [],
+    sentAt: state.sentAt,
+  };
 }
 
 /**
@@ -43,17 +44,14 @@ function recorded(id: string, olds: Props): RecordedMessageBatch {
  * sends the rest: this does not depend on the engine's recorded init error, which
  * `pulumi refresh` clears. Prints nothing: `diff` also runs at preview and refresh.
  */
-export function diff(_context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
-  const state = recorded(id, olds);
+export function diff(_context: ProviderContext, _id: string, olds: MessageBatchState, news: Inputs): pulumi.dynamic.DiffResult {
   const changed = (key: keyof MessageBatchInputs): boolean => {
     if (containsUnknown(news[key])) return true;
-    if (key !== "messages") return canonical(olds[key]) !== canonical(news[key]);
-    return "messagesDigest" in state
-      ? !digestMatches(state.messagesDigest, news.messages)
-      : canonical(state.messages) !== canonical(news.messages);
+    if (key === "messages") return !digestMatches(olds.messagesDigest, news.messages);
+    return canonical(olds[key] ?? null) !== canonical(news[key] ?? null);
   };
   const replaces = MESSAGE_BATCH_REPLACE_KEYS.filter(changed);
-  if (replaces.length === 0 && state.sentAt === null) return { changes: true, replaces: [], deleteBeforeReplace: false };
+  if (replaces.length === 0 && olds.sentAt === null) return { changes: true, replaces: [], deleteBeforeReplace: false };
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
 
@@ -66,15 +64,14 @@ export function diff(_context: ProviderContext, id: string, olds: Props, news: P
  */
 async function send(
   context: ProviderContext,
-  inputs: Props,
+  inputs: Inputs,
   idempotencyKeyPrefix: string,
   confirmed: ReadonlyArray<string | null> = [],
 ): Promise<MessageBatchState> {
-  const messages = inputs.messages as Message[];
-  const stream = inputs.stream as string;
+  const { messages, stream } = inputs;
   const base = {
     stream,
-    triggers: (inputs.triggers as unknown[] | undefined) ?? null,
+    triggers: inputs.triggers ?? null,
     messageCount: messages.length,
     messagesDigest: messagesDigest(messages),
     idempotencyKeyPrefix,
@@ -117,27 +114,23 @@ async function send(
  * API key is now. Undefined without a scope (a program whose class registered none): a
  * random prefix then. Pinned by a golden test; it must never change for the same inputs.
  */
-export function batchKeyPrefix(key: IdentityKey, scope: unknown, inputs: Props): string | undefined {
+export function batchKeyPrefix(
+  key: IdentityKey,
+  scope: unknown,
+  inputs: Pick<MessageBatchInputs, "stream" | "messages" | "triggers">,
+): string | undefined {
   if (typeof scope !== "string" || scope === "") return undefined;
-  const identity = canonical([scope, inputs.stream, messagesDigest(inputs.messages as Message[]), inputs.triggers ?? null]);
+  const identity = canonical([scope, inputs.stream, messagesDigest(inputs.messages), inputs.triggers ?? null]);
   return `mb2-${key.digest("pulumi-messaging batch mb2", identity)}`;
 }
 
 export async function create(
   context: ProviderContext,
-  inputs: Props,
+  inputs: Inputs,
   idempotencyKeyPrefix?: string,
 ): Promise<pulumi.dynamic.CreateResult<MessageBatchState>> {
   const prefix = idempotencyKeyPrefix ?? batchKeyPrefix(context.client()[IDENTITY_KEY], inputs[IDEMPOTENCY_SCOPE], inputs) ?? randomUUID();
   return { id: prefix, outs: await send(context, inputs, prefix) };
-}
-
-/** Refresh keeps the recorded state, part-sent or not; a batch cannot be imported. */
-export function read(_context: ProviderContext, id: string, props: Props): pulumi.dynamic.ReadResult {
-  if (Object.keys(props).every((key) => key === PROVIDER_KEY)) {
-    throw new UnsupportedOperationError(`Cannot import message batch ${id}: the service has no operation to retrieve a batch.`);
-  }
-  return { id, props };
 }
 
 /**
@@ -147,14 +140,18 @@ export function read(_context: ProviderContext, id: string, props: Props): pulum
  * a part-sent state written without `__provider` is finished.) Any other update is
  * impossible: changes replace.
  */
-export async function update(context: ProviderContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
-  const state = recorded(id, olds);
-  if (state.sentAt === null) {
+export async function update(
+  context: ProviderContext,
+  id: string,
+  olds: MessageBatchState,
+  news: Inputs,
+): Promise<pulumi.dynamic.UpdateResult> {
+  if (olds.sentAt === null) {
     context.warn(
       `message batch ${id} was only part-sent: sending the rest. Chunks the service confirmed are not sent again; the one in flight ` +
         "goes again under its idempotency key, so the service sends no message twice.",
     );
-    return { outs: await send(context, news, state.idempotencyKeyPrefix, state.batchIds ?? []) };
+    return { outs: await send(context, news, olds.idempotencyKeyPrefix, olds.batchIds) };
   }
   throw new UnsupportedOperationError(`Message batch ${id} cannot be updated: sent messages cannot be changed; changes replace the batch.`);
 }

@@ -5,22 +5,25 @@
  */
 import { z } from "zod";
 import { Message, Stream } from "../../../schemas";
+import { replaceKeys, replacingOnChanges } from "../field-meta";
 
 /**
  * What a user sets (`stream` is described with its state field). Every
  * input replaces the batch (sends it again) when changed.
  */
-export const MessageBatchInputs = z.object({
-  stream: Stream,
-  messages: z
-    .array(Message)
-    .min(1, { error: "expected at least one message" })
-    .meta({ description: "Messages to send, any number: they go out in calls of at most 1,000." }),
-  triggers: z.array(z.unknown()).optional().meta({ description: "Arbitrary values; change one to send the same messages again." }),
-});
+export const MessageBatchInputs = replacingOnChanges(
+  z.object({
+    stream: Stream,
+    messages: z
+      .array(Message)
+      .min(1, { error: "expected at least one message" })
+      .meta({ description: "Messages to send, any number: they go out in calls of at most 1,000." }),
+    triggers: z.array(z.unknown()).optional().meta({ description: "Arbitrary values; change one to send the same messages again." }),
+  }),
+);
 export type MessageBatchInputs = z.output<typeof MessageBatchInputs>;
 
-export const MESSAGE_BATCH_REPLACE_KEYS = Object.keys(MessageBatchInputs.shape) as Array<keyof MessageBatchInputs>;
+export const MESSAGE_BATCH_REPLACE_KEYS = replaceKeys(MessageBatchInputs) as Array<keyof MessageBatchInputs>;
 
 /**
  * What state records: a digest of the messages rather than a second copy (Pulumi keeps the

@@ -1,6 +1,6 @@
 /** The WebhookEndpoint kind: its schemas and runtime, as every consumer reads them. */
 import { defineKind } from "../define-kind";
-import * as runtime from "./runtime";
+import { check, create, diff, migrate, read, remove, update } from "./runtime";
 import { WebhookEndpointInputs, WebhookEndpointState } from "./schema";
 
 export const webhookEndpoint = defineKind({
@@ -13,5 +13,5 @@ export const webhookEndpoint = defineKind({
     "keeps the endpoint without one; the next `up` asks the service again under the same idempotency key, or says what to do.",
   inputs: WebhookEndpointInputs,
   state: WebhookEndpointState,
-  runtime,
+  methods: { check, create, diff, read, update, remove, migrate },
 });

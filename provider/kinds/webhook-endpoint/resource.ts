@@ -1,10 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Assert, SameType } from "../../../schemas/same-type";
-import { IDEMPOTENCY_SCOPE } from "../../protocol";
-import { refuseImport, resourceProps, resourceScope, warnIfApiKeyNotSecret, withSecretOutputs } from "../../resource-options";
-import { createProviderShell } from "../../shell";
 import type { ClassOutputs, PlainArgs } from "../define-kind";
+import { KindResource } from "../kind-resource";
 import { webhookEndpoint } from ".";
 import type { WebhookEndpointInputs, WebhookEndpointState } from "./schema";
 
@@ -23,10 +21,6 @@ export interface WebhookEndpointArgs {
   adopt?: pulumi.Input<{ id: pulumi.Input<string>; secret: pulumi.Input<string> }>;
 }
 
-// One shell for every endpoint: identical serialized text lets the provider host
-// deserialize and configure it once.
-const provider = createProviderShell(webhookEndpoint.name);
-
 /**
  * A webhook endpoint of the messaging service. What it does (replacement, what refresh,
  * import and delete do, `adopt`) and each output are described once, in the kind's
@@ -35,7 +29,7 @@ const provider = createProviderShell(webhookEndpoint.name);
  * `retainOnDelete` defaults to true, so removing or replacing the resource leaves the old
  * endpoint in the service and previews show `delete[retain]`.
  */
-export class WebhookEndpoint extends pulumi.dynamic.Resource {
+export class WebhookEndpoint extends KindResource {
   declare public readonly url: pulumi.Output<string>;
   declare public readonly events: pulumi.Output<string[]>;
   declare public readonly format: pulumi.Output<string>;
@@ -51,16 +45,12 @@ export class WebhookEndpoint extends pulumi.dynamic.Resource {
   declare public readonly metadata: pulumi.Output<Record<string, string> | null>;
 
   constructor(name: string, args: WebhookEndpointArgs, opts?: pulumi.CustomResourceOptions) {
-    refuseImport(webhookEndpoint.name, name, opts, "declare it with `adopt: { id, secret }` instead");
-    warnIfApiKeyNotSecret();
     super(
-      provider,
-      name,
-      // The hidden scope keys the create's idempotency key to this resource (see ./runtime.ts).
-      resourceProps(webhookEndpoint, args, { [IDEMPOTENCY_SCOPE]: resourceScope(name, opts) }),
-      withSecretOutputs(webhookEndpoint, { ...opts, retainOnDelete: opts?.retainOnDelete ?? true }),
-      "messaging",
       webhookEndpoint.name,
+      name,
+      args,
+      { ...opts, retainOnDelete: opts?.retainOnDelete ?? true },
+      "declare it with `adopt: { id, secret }` instead",
     );
   }
 }

@@ -7,10 +7,27 @@ import { isRepeatedField } from "../../../schemas/form-fields";
 import type { FieldErrors } from "../../../schemas/field-errors";
 import { checkKnownInputs } from "../../check-inputs";
 import type { ProviderContext } from "../../context";
-import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../protocol";
-import { HalfMadeRecord, WEBHOOK_ENDPOINT_REPLACE_KEYS, WebhookEndpointInputs, WebhookEndpointState } from "./schema";
+import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError, UNKNOWN } from "../../protocol";
+import { refuseImportRead, type KindInputs } from "../define-kind";
+import {
+  RecordedWebhookEndpoint,
+  WEBHOOK_ENDPOINT_REPLACE_KEYS,
+  WebhookEndpointInputs,
+  type HalfMadeRecord,
+  type WebhookEndpointState,
+} from "./schema";
+import type { Props } from "../../protocol";
 
-type Props = Record<string, unknown>;
+type Inputs = KindInputs<typeof WebhookEndpointInputs>;
+
+/**
+ * The recorded state, in any shape this package has written, field by field: a field an
+ * earlier release did not record, or that cannot be read, is null (one unreadable field must
+ * not hide the others). A half-made endpoint's record (`HalfMadeRecord`) comes with it.
+ */
+export function migrate(recorded: Props): RecordedWebhookEndpoint {
+  return RecordedWebhookEndpoint.parse(recorded);
+}
 
 const DASHBOARD = "the service dashboard (Developers → Webhooks)";
 
@@ -94,7 +111,7 @@ function adopted(inputs: Props): { id: unknown; secret: unknown } | undefined {
 }
 
 /** True for an endpoint recorded without its secret: its create answered, but the secret could not be read. */
-const isHalfMade = (olds: Props): boolean => typeof olds.secret !== "string";
+const isHalfMade = (olds: RecordedWebhookEndpoint): boolean => typeof olds.secret !== "string";
 
 /**
  * The service has no update operation, so every changed input replaces the endpoint
@@ -104,8 +121,8 @@ const isHalfMade = (olds: Props): boolean => typeof olds.secret !== "string";
  * `pulumi refresh` cleared its init error (step_generator.go `continueStepsFromDiff`: changes
  * without replaces are an update). Prints nothing: `diff` also runs at preview and refresh.
  */
-export function diff(_context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult {
-  const replaces: string[] = WEBHOOK_ENDPOINT_REPLACE_KEYS.filter((key) => !sameValue(key, olds[key], news[key]));
+export function diff(_context: ProviderContext, id: string, olds: RecordedWebhookEndpoint, news: Inputs): pulumi.dynamic.DiffResult {
+  const replaces: Array<keyof WebhookEndpointInputs> = WEBHOOK_ENDPOINT_REPLACE_KEYS.filter((key) => !sameValue(key, olds[key], news[key]));
   const adopt = adopted(news);
   if (adopt && (adopt.id === UNKNOWN || adopt.id !== id)) replaces.push("adopt");
   else if (adopt) {
@@ -156,10 +173,14 @@ const FIRST_KEY_FIELDS = 4;
  * engine passes them on unchanged), in the schema's order; a null (recorded) description is
  * left out. Not parsed again here: the client checks what it sends.
  */
-function toRequest(inputs: Props): WebhookEndpointCreate {
+function toRequest(inputs: Partial<Record<keyof WebhookEndpointCreate, unknown>>): WebhookEndpointCreate {
   const present = WEBHOOK_ENDPOINT_REPLACE_KEYS.filter((key) => inputs[key] != null);
   return Object.fromEntries(present.map((key) => [key, inputs[key]])) as unknown as WebhookEndpointCreate;
 }
+
+/** The recorded fields that hold a value, as the service's object would have them. */
+const nonNull = (olds: RecordedWebhookEndpoint): Partial<WebhookEndpointObject> =>
+  Object.fromEntries(Object.entries(olds).filter(([, value]) => value !== null)) as Partial<WebhookEndpointObject>;
 
 /** What state records: the request as sent, and what the service said of the endpoint. */
 function toState(request: WebhookEndpointCreate, endpoint: Partial<WebhookEndpointObject>): WebhookEndpointState {
@@ -197,7 +218,7 @@ function warnOfUnreadableFields(context: ProviderContext, endpoint: WebhookEndpo
 const unreadableAnswer = (error: ResponseSchemaError): string => describeFields(error.fieldErrors);
 
 /** The half-made endpoint's properties: its state without a secret, and how to ask the service again. */
-function halfMade(request: WebhookEndpointCreate, record: HalfMadeRecord): Props {
+function halfMade(request: WebhookEndpointCreate, record: HalfMadeRecord): WebhookEndpointState & HalfMadeRecord {
   return { ...toState(request, {}), ...record };
 }
 
@@ -208,7 +229,7 @@ function halfMade(request: WebhookEndpointCreate, record: HalfMadeRecord): Props
  * them). An answer with an id but no readable secret makes a half-made endpoint, recorded
  * with its idempotency key and when it was sent, for `update` to finish.
  */
-export async function create(context: ProviderContext, inputs: Props): Promise<pulumi.dynamic.CreateResult<WebhookEndpointState>> {
+export async function create(context: ProviderContext, inputs: Inputs): Promise<pulumi.dynamic.CreateResult<WebhookEndpointState>> {
   const request = toRequest(inputs);
   const adopt = adopted(inputs);
   if (adopt) return { id: adopt.id as string, outs: toState(request, { secret: adopt.secret as string }) };
@@ -243,7 +264,7 @@ export async function create(context: ProviderContext, inputs: Props): Promise<p
 }
 
 /** The create request a recorded endpoint was made with, as sent (same fields, order and events). */
-function recordedRequest(olds: Props): WebhookEndpointCreate {
+function recordedRequest(olds: RecordedWebhookEndpoint): WebhookEndpointCreate {
   return toRequest(olds);
 }
 
@@ -256,17 +277,17 @@ function recordedRequest(olds: Props): WebhookEndpointCreate {
  * pkg/engine/update.go `OnResourceStepPost`). The service is not asked when it may have
  * forgotten the key, or once it has made another endpoint: it would make one more.
  */
-async function finishHalfMade(context: ProviderContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+async function finishHalfMade(
+  context: ProviderContext,
+  id: string,
+  olds: RecordedWebhookEndpoint,
+  news: Inputs,
+): Promise<pulumi.dynamic.UpdateResult> {
   const request = recordedRequest(olds);
-  // Field by field: state from an earlier release lacks them all, and one unreadable field must not hide the others.
-  const field = <K extends keyof HalfMadeRecord>(key: K): HalfMadeRecord[K] => {
-    const parsed = HalfMadeRecord.shape[key].safeParse(olds[key]);
-    return parsed.success ? (parsed.data as HalfMadeRecord[K]) : null;
-  };
   const record: HalfMadeRecord = {
-    createIdempotencyKey: field("createIdempotencyKey"),
-    createRequestedAt: field("createRequestedAt"),
-    strayEndpointId: field("strayEndpointId"),
+    createIdempotencyKey: olds.createIdempotencyKey,
+    createRequestedAt: olds.createRequestedAt,
+    strayEndpointId: olds.strayEndpointId,
   };
   const fail = (reason: string, change: Partial<HalfMadeRecord> = {}): ResourceInitFailedError =>
     new ResourceInitFailedError(id, [reason], halfMade(request, { ...record, ...change }), news);
@@ -317,12 +338,7 @@ async function finishHalfMade(context: ProviderContext, id: string, olds: Props,
  * the provider, so the resource class refuses the option first.)
  */
 export function read(_context: ProviderContext, id: string, props: Props): pulumi.dynamic.ReadResult {
-  if (Object.keys(props).every((key) => key === PROVIDER_KEY)) {
-    throw new UnsupportedOperationError(
-      `Cannot import webhook endpoint ${id}: the service has no operation to retrieve an endpoint. ` +
-        "Declare it with `adopt: { id, secret }` instead.",
-    );
-  }
+  refuseImportRead("webhook endpoint", id, props, "Declare it with `adopt: { id, secret }` instead.");
   return { id, props };
 }
 
@@ -332,10 +348,15 @@ export function read(_context: ProviderContext, id: string, props: Props): pulum
  * ({@link finishHalfMade}). Anything else cannot be updated: `diff` replaces on every other
  * change.
  */
-export async function update(context: ProviderContext, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+export async function update(
+  context: ProviderContext,
+  id: string,
+  olds: RecordedWebhookEndpoint,
+  news: Inputs,
+): Promise<pulumi.dynamic.UpdateResult> {
   const adopt = adopted(news);
   if (adopt && adopt.id === id && typeof adopt.secret === "string") {
-    return { outs: { ...toState(recordedRequest(olds), olds as Partial<WebhookEndpointObject>), secret: adopt.secret } };
+    return { outs: { ...toState(recordedRequest(olds), nonNull(olds)), secret: adopt.secret } };
   }
   if (isHalfMade(olds)) return finishHalfMade(context, id, olds, news);
   throw new UnsupportedOperationError(
@@ -349,8 +370,8 @@ export async function update(context: ProviderContext, id: string, olds: Props, 
  * block `pulumi destroy` and every replacement); it says plainly that the endpoint stays.
  * Only reached with `retainOnDelete: false`: the engine never calls delete otherwise.
  */
-export function remove(context: ProviderContext, id: string, props: Props): void {
-  const url = typeof props.url === "string" ? ` (${props.url})` : "";
+export function remove(context: ProviderContext, id: string, olds: RecordedWebhookEndpoint): void {
+  const url = typeof olds.url === "string" ? ` (${olds.url})` : "";
   context.warn(
     `warning: webhook endpoint ${id}${url} was removed from the stack but still exists and stays active in the service: ` +
       `the API has no delete operation. Remove it in ${DASHBOARD}.`,

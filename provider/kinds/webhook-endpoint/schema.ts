@@ -84,3 +84,19 @@ export const HalfMadeRecord = z.object({
   strayEndpointId: z.string().nullable(),
 });
 export type HalfMadeRecord = z.infer<typeof HalfMadeRecord>;
+
+/**
+ * Every state shape this package has written, as the runtime reads it (see `migrate` in
+ * ./runtime.ts): each field of the state and of the half-made record, null where it is absent
+ * or cannot be read, so one unreadable field does not hide the others.
+ */
+export const RecordedWebhookEndpoint = z.object(
+  Object.fromEntries(
+    Object.entries({ ...WebhookEndpointState.shape, ...HalfMadeRecord.shape }).map(([key, field]) => [
+      key,
+      (field as z.ZodType).nullable().catch(null),
+    ]),
+  ) as { [K in keyof RecordedFields]: z.ZodCatch<z.ZodNullable<RecordedFields[K]>> },
+);
+type RecordedFields = typeof WebhookEndpointState.shape & typeof HalfMadeRecord.shape;
+export type RecordedWebhookEndpoint = z.output<typeof RecordedWebhookEndpoint>;
