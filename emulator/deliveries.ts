@@ -100,6 +100,22 @@ export interface AttemptResult {
 }
 
 /**
+ * The headers of an attempt started at `attemptedAt`, in the order sent: the signature's
+ * timestamp is that time in whole seconds. Deterministic, so the inspector shows an attempt's
+ * headers by calling it again with the attempt's recorded time rather than storing them.
+ */
+export function deliveryHeaders(secret: string, payload: EventPayload, attemptedAt: Date): Record<string, string> {
+  const timestamp = Math.floor(attemptedAt.getTime() / 1000);
+  return {
+    "Content-Type": payload.contentType,
+    "Content-Length": String(Buffer.byteLength(payload.body)),
+    "User-Agent": "messaging-emulator",
+    Connection: "close",
+    [SIGNATURE_HEADER]: signatureHeader(secret, payload.body, timestamp),
+  };
+}
+
+/**
  * POSTs one payload to one endpoint, signed with the endpoint's secret at the current time
  * (every attempt gets a fresh timestamp, so a retry is never stale to the receiver). Never
  * throws: an unreachable or slow receiver becomes a result with `status: null` and an `error`.
@@ -112,14 +128,7 @@ export async function attemptDelivery(
   const attemptedAt = new Date();
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const timestamp = Math.floor(attemptedAt.getTime() / 1000);
-  const headers = {
-    "Content-Type": payload.contentType,
-    "Content-Length": String(Buffer.byteLength(payload.body)),
-    "User-Agent": "messaging-emulator",
-    Connection: "close",
-    [SIGNATURE_HEADER]: signatureHeader(endpoint.secret, payload.body, timestamp),
-  };
+  const headers = deliveryHeaders(endpoint.secret, payload, attemptedAt);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
 

@@ -67,7 +67,7 @@ describe("emulator: authentication", () => {
     const shown = await call(emulator, "/_emulator/");
     expect(shown.status).toBe(200);
     expect(String(shown.headers["content-type"])).toBe("text/html; charset=utf-8");
-    expect(shown.text).toContain("<h2>Delivery attempts</h2>");
+    expect(shown.text).toContain("<title>messaging emulator</title>");
     expectProblem(await call(emulator, "/_emulator/batches", { auth: null }), 401, "unauthorized");
     expect((await call(emulator, "/_emulator/batches")).status).toBe(200);
   });

@@ -1,0 +1,46 @@
+import type { InspectorData } from "./data";
+import { clip, clock, html, type Html } from "./html";
+
+/** The endpoints tab: one row each, every value on one line (the whole of it in its tooltip). */
+export function renderEndpoints(data: InspectorData): Html {
+  const rows = data.endpoints.map(
+    (e) =>
+      html`<tr data-endpoint-id="${e.id}">
+        <td>${clip(e.id, "id")}</td>
+        <td>${clip(e.url, "url")}</td>
+        <td>${clip(e.events.join(", "))}</td>
+        <td>${e.format}</td>
+        <td data-field="description">${clip(e.description ?? "")}</td>
+        <td>${clock(e.created)}</td>
+      </tr>`,
+  );
+  return html`<section class="sheet" data-region="endpoints" data-scroll="endpoints" ${data.view.tab === "endpoints" ? "" : html`hidden`}>
+    ${
+      rows.length === 0
+        ? html`<p class="empty" id="endpoints">No webhook endpoints yet: create one with POST /v1/webhooks/endpoints.</p>`
+        : html`<table id="endpoints">
+            <colgroup>
+              <col class="w-id" />
+              <col />
+              <col class="w-events" />
+              <col class="w-format" />
+              <col class="w-description" />
+              <col class="w-time" />
+            </colgroup>
+            <thead>
+              <tr>
+                <th>id</th>
+                <th>url</th>
+                <th>events</th>
+                <th>format</th>
+                <th>description</th>
+                <th>created</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${rows}
+            </tbody>
+          </table>`
+    }
+  </section>`;
+}
