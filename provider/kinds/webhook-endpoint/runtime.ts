@@ -14,7 +14,7 @@ import {
   WEBHOOK_ENDPOINT_REPLACE_KEYS,
   WebhookEndpointInputs,
   type HalfMadeRecord,
-  type WebhookEndpointState,
+  WebhookEndpointState,
 } from "./schema";
 import type { Props } from "../../protocol";
 
@@ -182,20 +182,15 @@ function toRequest(inputs: Partial<Record<keyof WebhookEndpointCreate, unknown>>
 const nonNull = (olds: RecordedWebhookEndpoint): Partial<WebhookEndpointObject> =>
   Object.fromEntries(Object.entries(olds).filter(([, value]) => value !== null)) as Partial<WebhookEndpointObject>;
 
+/** The state fields the service sets (every one but the create fields), each recorded as the service's object has it, or null. */
+const webhookEndpointOutputKeys = Object.keys(WebhookEndpointState.shape).filter(
+  (key): key is keyof WebhookEndpointObject & keyof WebhookEndpointState => !(WEBHOOK_ENDPOINT_REPLACE_KEYS as string[]).includes(key),
+);
+
 /** What state records: the request as sent, and what the service said of the endpoint. */
 function toState(request: WebhookEndpointCreate, endpoint: Partial<WebhookEndpointObject>): WebhookEndpointState {
-  return {
-    ...request,
-    description: request.description ?? null,
-    secret: endpoint.secret ?? null,
-    etag: endpoint.etag ?? null,
-    status: endpoint.status ?? null,
-    created: endpoint.created ?? null,
-    updated: endpoint.updated ?? null,
-    workspace: endpoint.workspace ?? null,
-    live: endpoint.live ?? null,
-    metadata: endpoint.metadata ?? null,
-  };
+  const given = Object.fromEntries(webhookEndpointOutputKeys.map((key) => [key, endpoint[key] ?? null]));
+  return { ...request, description: request.description ?? null, ...given } as WebhookEndpointState;
 }
 
 /** `field (why), …`: never a value, which could be the secret. */
