@@ -1,6 +1,7 @@
 import type { BatchTotals } from "./batch-store";
 import { eventPayload } from "./events";
-import type { Delivery, RecordedEvent, RecordedWebhookEndpoint, StoredBatch } from "./store";
+import type { Delivery, RecordedEvent, RecordedWebhookEndpoint } from "./emulator-operations";
+import type { StoredBatch } from "./store";
 
 /** What the inspector page shows. */
 export interface InspectorData {
