@@ -1,18 +1,7 @@
 import type { Message } from "../schemas";
+import type { RecordedBatch } from "./emulator-operations";
 import { RECORD_OVERHEAD_BYTES, stringBytes } from "./stored-bytes";
 import type { StoredText } from "./stored-text";
-
-/** A batch the emulator accepted, as `GET /_emulator/batches` lists it. */
-export interface RecordedBatch {
-  /** Batch id, prefix `msba_`. */
-  readonly id: string;
-  /** The stream it was sent on. */
-  readonly stream: string;
-  /** The messages exactly as accepted (recipients plus body or template). */
-  readonly messages: Message[];
-  /** When it was accepted, ISO 8601 UTC. */
-  readonly created: string;
-}
 
 /**
  * A batch as the store keeps it: its messages serialized once, as one text kept off the

@@ -4,7 +4,8 @@ import { classifyAttempt, retryDelaySeconds } from "./delivery-policy";
 import { eventPayload, type EventPayload } from "./events";
 import { randomId } from "./ids";
 import { problem } from "./problem-response";
-import type { Delivery, EmulatorStore, RecordedWebhookEndpoint } from "./store";
+import type { Delivery, RecordedWebhookEndpoint } from "./emulator-operations";
+import type { EmulatorStore } from "./store";
 
 /** Settings of a {@link DeliveryQueue}. */
 export interface DeliveryQueueOptions {

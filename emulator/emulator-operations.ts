@@ -9,11 +9,8 @@
  */
 import { z } from "zod";
 import { EventData, EventType, JsonObject, Message, MessagingEvent, WebhookEndpointObject } from "../schemas";
-import type { Assert, SameType } from "../schemas/same-type";
-import type { RecordedBatch } from "./batch-store";
 import { FAULT_KINDS } from "./faults";
-import { RandomFaults, ScriptedFault, ScriptedFaults, type FaultSettings } from "./fault-injector";
-import type { Delivery, RecordedEvent, RecordedWebhookEndpoint } from "./store";
+import { RandomFaults, ScriptedFault, ScriptedFaults } from "./fault-injector";
 
 /** Largest `limit` of `GET /_emulator/batches`. */
 export const MAX_BATCH_PAGE = 10_000;
@@ -41,7 +38,7 @@ export const EmitEventRequest = z.strictObject({
   }).optional(),
 });
 
-/** A webhook endpoint as the emulator records and lists it: every field of spec §2.2 present. */
+/** The schema of {@link RecordedWebhookEndpoint}. */
 export const RecordedWebhookEndpointSchema = z.object({
   id: WebhookEndpointObject.shape.id,
   secret: WebhookEndpointObject.shape.secret,
@@ -57,48 +54,104 @@ export const RecordedWebhookEndpointSchema = z.object({
   url: z.string(),
   metadata: z.record(z.string(), z.string()),
 });
+/**
+ * A webhook endpoint as the emulator creates, records and lists it: every field of spec §2.2
+ * present; only `description` may be null. (The client's type requires only `id` and `secret`,
+ * since a real service may leave others out; the emulator always sends them all.) The values
+ * the emulator gives each field are in `routes/webhook-endpoints.ts`.
+ */
+export type RecordedWebhookEndpoint = Readonly<z.output<typeof RecordedWebhookEndpointSchema>>;
 
-/** One delivery attempt, as `GET /_emulator/deliveries` lists it (see `Delivery`). */
+/** The schema of {@link Delivery}. */
 export const DeliverySchema = z.object({
+  /** Delivery id, prefix `dlv_`: the same for every attempt of this event to this endpoint. */
   id: z.string(),
+  /** 1 for the first attempt, then 2, 3, … (manual redeliveries included). */
   attempt: z.number(),
+  /** Why the attempt was made: the event was emitted, a scheduled retry, or `POST …/retry`. */
   trigger: z.enum(["initial", "scheduled", "manual"]),
+  /** The endpoint delivered to (`we_…`). */
   endpointId: z.string(),
+  /** The event delivered (`evt_…`): the same on every attempt. */
   eventId: z.string(),
+  /** The event type. */
   type: z.string(),
+  /** The URL posted to. */
   url: z.string(),
+  /** The payload format used: `basic` or `cloudEvents`. */
   format: z.string(),
+  /** The receiver's HTTP status, or null when no response came (refused, timed out…). */
   status: z.number().nullable(),
+  /** True when the receiver answered 2xx. */
   ok: z.boolean(),
+  /** Why the attempt failed without a status, when it did. */
   error: z.string().optional(),
+  /**
+   * What the receiver answered, when it did: the body's first 4 KiB (`RESPONSE_BODY_MAX_BYTES`)
+   * decoded as UTF-8. Counted in the byte budget with the attempt.
+   */
   responseBody: z.string().optional(),
+  /** Bytes of the receiver's whole answer (more than `responseBody` holds when it was cut). */
   responseBytes: z.number().optional(),
+  /** When the attempt started, ISO 8601 UTC. */
   attemptedAt: z.string(),
+  /** How long it took, in milliseconds, until the answer (or the failure). */
   durationMs: z.number(),
+  /**
+   * What the attempt led to: `delivered` (the receiver answered 2xx: the delivery is done),
+   * `retry_scheduled` (it failed in a way that may pass; another attempt is scheduled,
+   * `nextAttemptAt`) or `failed` (a final status, or the schedule is used up: no attempt follows).
+   */
   outcome: z.enum(["delivered", "retry_scheduled", "failed"]),
+  /** When the next attempt is due, ISO 8601 UTC, when `outcome` is `retry_scheduled`. */
   nextAttemptAt: z.string().optional(),
 });
+/**
+ * One attempt to deliver an event to an endpoint, as `GET /_emulator/deliveries` lists it.
+ * Every attempt of one delivery (one event to one endpoint) has the same `id`.
+ */
+export type Delivery = Readonly<z.output<typeof DeliverySchema>>;
 
-/** An emitted event and the ids of its deliveries (see `RecordedEvent`). */
-export const RecordedEventSchema = z.object({ event: MessagingEvent, deliveryIds: z.array(z.string()).readonly() });
+/** What an attempt led to (see {@link Delivery}'s `outcome`). */
+export type AttemptOutcome = Delivery["outcome"];
 
-/** A stored batch as listed (see `RecordedBatch`). */
-export const RecordedBatchSchema = z.object({ id: z.string(), stream: z.string(), messages: z.array(Message), created: z.string() });
+/** The schema of {@link RecordedEvent}. */
+export const RecordedEventSchema = z.object({
+  /** The event as delivered (basic format). */
+  event: MessagingEvent,
+  /** The ids of its deliveries, one per subscribed endpoint. */
+  deliveryIds: z.array(z.string()).readonly(),
+});
+/** An event emitted through the emulator, as the inspector page and `GET /_emulator/events` list it. */
+export type RecordedEvent = Readonly<z.output<typeof RecordedEventSchema>>;
 
-/** The fault settings in force (see `FaultSettings`). */
+/** The schema of {@link RecordedBatch}. */
+export const RecordedBatchSchema = z.object({
+  /** Batch id, prefix `msba_`. */
+  id: z.string(),
+  /** The stream it was sent on. */
+  stream: z.string(),
+  /** The messages exactly as accepted (recipients plus body or template). */
+  messages: z.array(Message),
+  /** When it was accepted, ISO 8601 UTC. */
+  created: z.string(),
+});
+/** A batch the emulator accepted, as `GET /_emulator/batches` lists it. */
+export type RecordedBatch = Readonly<z.output<typeof RecordedBatchSchema>>;
+
+/** The schema of {@link FaultSettings}. */
 export const FaultSettingsSchema = z.object({
+  /** Probability in [0, 1] that an API request fails (0 while a script runs). */
   failureRate: z.number(),
+  /** The PRNG seed in use. */
   seed: z.number(),
+  /** The faults chosen among. */
   kinds: z.array(z.enum(FAULT_KINDS)).readonly(),
+  /** The script's entries not used yet; absent when faults are drawn at random. */
   script: z.array(ScriptedFault).readonly().optional(),
 });
-
-// The answers' schemas parse to exactly the types the store records: neither can drift.
-type _Endpoint = Assert<SameType<RecordedWebhookEndpoint, z.output<typeof RecordedWebhookEndpointSchema>>>;
-type _Delivery = Assert<SameType<Delivery, z.output<typeof DeliverySchema>>>;
-type _Event = Assert<SameType<RecordedEvent, z.output<typeof RecordedEventSchema>>>;
-type _Batch = Assert<SameType<RecordedBatch, z.output<typeof RecordedBatchSchema>>>;
-type _Faults = Assert<SameType<FaultSettings, z.output<typeof FaultSettingsSchema>>>;
+/** Fault settings in force (what `POST /_emulator/faults` answers). */
+export type FaultSettings = Readonly<z.output<typeof FaultSettingsSchema>>;
 
 const PAGE_LIMIT_RULE = { error: `expected a whole number from 1 to ${MAX_BATCH_PAGE}` };
 

@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import { z } from "zod";
 import { ValidationError } from "../errors/messaging-error";
 import { toFieldErrors } from "../schemas/field-errors";
+import type { FaultSettings } from "./emulator-operations";
 import { chooseFault, FAULT_KINDS, mulberry32, type FaultKind } from "./faults";
 
 /** A scripted request's answer: a fault, or `"none"` to serve it normally. */
@@ -49,18 +50,6 @@ export function faultSettingsOrThrow(input: unknown): ParsedFaultSettings {
   const result = parseFaultSettings(input);
   if (!result.success) throw new ValidationError("fault settings", toFieldErrors(result.error.issues));
   return result.data;
-}
-
-/** Fault settings in force (what `POST /_emulator/faults` answers). */
-export interface FaultSettings {
-  /** Probability in [0, 1] that an API request fails (0 while a script runs). */
-  readonly failureRate: number;
-  /** The PRNG seed in use. */
-  readonly seed: number;
-  /** The faults chosen among. */
-  readonly kinds: readonly FaultKind[];
-  /** The script's entries not used yet; absent when faults are drawn at random. */
-  readonly script?: readonly ScriptedFault[];
 }
 
 /**

@@ -10,7 +10,6 @@ export { DEFAULT_MAX_STORED_BYTES } from "./stored-bytes";
 export { MAX_BODY_BYTES } from "./body";
 export { ENDPOINT_FIELD_LIMITS } from "./routes/webhook-endpoints";
 export type { StorageTotals } from "./store";
-export type { AttemptOutcome, Delivery, RecordedBatch, RecordedEvent, RecordedWebhookEndpoint } from "./store";
 export type { BatchTotals } from "./batch-store";
 export type { BatchResult } from "./routes/message-batches";
 export {
@@ -21,7 +20,7 @@ export {
   type AttemptVerdict,
 } from "./delivery-policy";
 export { FAULT_KINDS, type FaultKind } from "./faults";
-export type { FaultSettings, FaultSettingsInput, ScriptedFault } from "./fault-injector";
+export type { FaultSettingsInput, ScriptedFault } from "./fault-injector";
 export { EmulatorClient, type EmulatorAnswer, type EmulatorCallInput, type EmulatorClientOptions } from "./emulator-client";
 export {
   EMULATOR_OPERATIONS,
@@ -29,4 +28,10 @@ export {
   MAX_EVENT_BODY_BYTES,
   type EmulatorOperation,
   type EmulatorOperationName,
+  type AttemptOutcome,
+  type Delivery,
+  type FaultSettings,
+  type RecordedBatch,
+  type RecordedEvent,
+  type RecordedWebhookEndpoint,
 } from "./emulator-operations";

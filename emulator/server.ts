@@ -6,23 +6,14 @@ import type { BatchTotals } from "./batch-store";
 import { DELIVERY_TIMEOUT_MS } from "./deliveries";
 import { DEFAULT_DELIVERY_RETRY_SCHEDULE, checkRetrySchedule } from "./delivery-policy";
 import { DeliveryQueue } from "./delivery-queue";
-import { FaultInjector, faultSettingsOrThrow, type FaultSettings, type FaultSettingsInput, type ScriptedFault } from "./fault-injector";
+import type { Delivery, FaultSettings, RecordedBatch, RecordedEvent, RecordedWebhookEndpoint } from "./emulator-operations";
+import { FaultInjector, faultSettingsOrThrow, type FaultSettingsInput, type ScriptedFault } from "./fault-injector";
 import { bodyWillBeRefused, handleRequest } from "./handle-request";
 import { hostAllowList } from "./host-check";
 import { IdempotencyStore } from "./idempotency";
 import { DEFAULT_MAX_IN_FLIGHT_BYTES, MemoryGuard } from "./memory-guard";
 import { DEFAULT_MAX_STORED_BYTES } from "./stored-bytes";
-import {
-  DEFAULT_MAX_ENDPOINTS,
-  DEFAULT_MAX_STORED_MESSAGES,
-  EmulatorStore,
-  readBatch,
-  type Delivery,
-  type StorageTotals,
-  type RecordedBatch,
-  type RecordedEvent,
-  type RecordedWebhookEndpoint,
-} from "./store";
+import { DEFAULT_MAX_ENDPOINTS, DEFAULT_MAX_STORED_MESSAGES, EmulatorStore, readBatch, type StorageTotals } from "./store";
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {

@@ -1,86 +1,9 @@
-import type { MessagingEvent, WebhookEndpointObject } from "../schemas";
 import { BatchStore, type StoredBatch } from "./batch-store";
+import type { Delivery, RecordedEvent, RecordedWebhookEndpoint } from "./emulator-operations";
 import { randomId } from "./ids";
 import { DEFAULT_MAX_STORED_BYTES, recordBytes } from "./stored-bytes";
 
-export { readBatch, serializeBatch, type RecordedBatch, type StoredBatch } from "./batch-store";
-
-/** The named fields of a type, without its index signature. */
-type NamedFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
-
-/**
- * A webhook endpoint as the emulator creates, records and answers it: the wire type
- * (`WebhookEndpointObject`, spec §2.2) with every field present, derived rather than
- * listed again. Only `description` may be null. (The client's type requires only `id` and
- * `secret`, since a real service may leave others out; the emulator always sends them all.)
- * The values the emulator gives each field are in `routes/webhook-endpoints.ts`.
- */
-export type RecordedWebhookEndpoint = {
-  readonly [K in keyof NamedFields<WebhookEndpointObject>]-?: K extends "description"
-    ? string | null
-    : NonNullable<WebhookEndpointObject[K]>;
-};
-
-/** What an attempt led to. */
-export type AttemptOutcome =
-  /** The receiver answered 2xx: the delivery is done. */
-  | "delivered"
-  /** It failed in a way that may pass; another attempt is scheduled (`nextAttemptAt`). */
-  | "retry_scheduled"
-  /** It failed and no attempt follows (a final status, or the schedule is used up). */
-  | "failed";
-
-/**
- * One attempt to deliver an event to an endpoint, as `GET /_emulator/deliveries` lists it.
- * Every attempt of one delivery (one event to one endpoint) has the same `id`.
- */
-export interface Delivery {
-  /** Delivery id, prefix `dlv_`: the same for every attempt of this event to this endpoint. */
-  readonly id: string;
-  /** 1 for the first attempt, then 2, 3, … (manual redeliveries included). */
-  readonly attempt: number;
-  /** Why the attempt was made: the event was emitted, a scheduled retry, or `POST …/retry`. */
-  readonly trigger: "initial" | "scheduled" | "manual";
-  /** The endpoint delivered to (`we_…`). */
-  readonly endpointId: string;
-  /** The event delivered (`evt_…`): the same on every attempt. */
-  readonly eventId: string;
-  /** The event type. */
-  readonly type: string;
-  /** The URL posted to. */
-  readonly url: string;
-  /** The payload format used: `basic` or `cloudEvents`. */
-  readonly format: string;
-  /** The receiver's HTTP status, or null when no response came (refused, timed out…). */
-  readonly status: number | null;
-  /** True when the receiver answered 2xx. */
-  readonly ok: boolean;
-  /** Why the attempt failed without a status, when it did. */
-  readonly error?: string;
-  /**
-   * What the receiver answered, when it did: the body's first 4 KiB (`RESPONSE_BODY_MAX_BYTES`)
-   * decoded as UTF-8. Counted in the byte budget with the attempt.
-   */
-  readonly responseBody?: string;
-  /** Bytes of the receiver's whole answer (more than `responseBody` holds when it was cut). */
-  readonly responseBytes?: number;
-  /** When the attempt started, ISO 8601 UTC. */
-  readonly attemptedAt: string;
-  /** How long it took, in milliseconds, until the answer (or the failure). */
-  readonly durationMs: number;
-  /** What the attempt led to. */
-  readonly outcome: AttemptOutcome;
-  /** When the next attempt is due, ISO 8601 UTC, when `outcome` is `retry_scheduled`. */
-  readonly nextAttemptAt?: string;
-}
-
-/** An event emitted through the emulator, as the inspector page lists it. */
-export interface RecordedEvent {
-  /** The event as delivered (basic format). */
-  readonly event: MessagingEvent;
-  /** The ids of its deliveries, one per subscribed endpoint. */
-  readonly deliveryIds: readonly string[];
-}
+export { readBatch, serializeBatch, type StoredBatch } from "./batch-store";
 
 /** Bounds of what the emulator keeps. */
 export interface StoreLimits {

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { Assert, SameType } from "./same-type";
-import type * as types from "./types";
+import type * as wire from "./wire-types.generated";
 
 export { KNOWN_EVENT_TYPES, type KnownEventType, type KnownEvent } from "./types";
 
@@ -9,16 +8,14 @@ export const EventData = z.looseObject({
   object: z.record(z.string(), z.unknown()),
   previous: z.record(z.string(), z.unknown()).nullable().optional(),
 });
-export type EventData = types.EventData;
-type _EventData = Assert<SameType<EventData, z.output<typeof EventData>>>;
+export type EventData = wire.EventData;
 
 /** The API request that caused the event. */
 export const EventRequest = z.looseObject({
   id: z.string().nullable().optional(),
   idempotency_key: z.string().nullable().optional(),
 });
-export type EventRequest = types.EventRequest;
-type _EventRequest = Assert<SameType<EventRequest, z.output<typeof EventRequest>>>;
+export type EventRequest = wire.EventRequest;
 
 /**
  * The basic event object (spec §2.3). The sample payload has no `type`, so it is optional.
@@ -30,8 +27,7 @@ export const MessagingEvent = z.looseObject({
   data: EventData,
   request: EventRequest.optional(),
 });
-export type MessagingEvent = types.MessagingEvent;
-type _MessagingEvent = Assert<SameType<MessagingEvent, z.output<typeof MessagingEvent>>>;
+export type MessagingEvent = wire.MessagingEvent;
 
 /**
  * CloudEvents 1.0, structured JSON mode: the event object travels in `data`.
@@ -46,5 +42,4 @@ export const CloudEventEnvelope = z.looseObject({
   datacontenttype: z.string().optional(),
   data: MessagingEvent,
 });
-export type CloudEventEnvelope = types.CloudEventEnvelope;
-type _CloudEventEnvelope = Assert<SameType<CloudEventEnvelope, z.output<typeof CloudEventEnvelope>>>;
+export type CloudEventEnvelope = wire.CloudEventEnvelope;

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { jsonObjectAt } from "./json-value";
 import { PhoneNumber } from "./phone-number";
-import type { Assert, SameType } from "./same-type";
 import { MAX_MESSAGES_PER_BATCH } from "./types";
-import type * as types from "./types";
+import type * as wire from "./wire-types.generated";
 
 export { MAX_MESSAGES_PER_BATCH };
 
@@ -15,18 +14,21 @@ export const TEMPLATE_MODEL_LEVEL = 5;
 
 /** A template reference: an existing template's id and the values substituted into it. */
 export const MessageTemplate = z.strictObject({
+  /** The template's id, non-empty. */
   id: z.string().min(1, { error: "expected a non-empty template id" }),
   /** Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows. */
   model: jsonObjectAt(TEMPLATE_MODEL_LEVEL),
 });
-export type MessageTemplate = types.MessageTemplate;
-type _MessageTemplate = Assert<SameType<MessageTemplate, z.output<typeof MessageTemplate>>>;
+export type MessageTemplate = wire.MessageTemplate;
 
 /** One message of a batch: recipients plus exactly one of a literal `body` or a `template`. */
 export const Message = z
   .strictObject({
+    /** Recipients in E.164 form (`+254712345678`), at least one. */
     tos: z.array(PhoneNumber).min(1, { error: "expected at least one recipient" }),
+    /** The literal text, non-empty; exclusive with `template`. */
     body: z.string().min(1, { error: "expected non-empty message text" }).optional(),
+    /** A template reference; exclusive with `body`. */
     template: MessageTemplate.optional(),
   })
   .superRefine((message, ctx) => {
@@ -40,8 +42,7 @@ export const Message = z
       });
     }
   });
-export type Message = types.Message;
-type _Message = Assert<SameType<Message, z.output<typeof Message>>>;
+export type Message = wire.Message;
 
 /**
  * Stream names: the spec shows only `transactional` and does not list the others,
@@ -49,25 +50,26 @@ type _Message = Assert<SameType<Message, z.output<typeof Message>>>;
  */
 export const Stream = z.string().min(1, { error: "expected a non-empty stream name such as 'transactional'" });
 
-/** Request body of `POST /v1/message_batches`. */
+/** Request body of `POST /v1/message_batches`: 1–1,000 messages on one stream. */
 export const MessageBatchRequest = z.strictObject({
+  /** Stream name, e.g. `transactional`. */
   stream: Stream,
+  /** The messages, 1–1,000. */
   messages: z
     .array(Message)
     .min(1, { error: "expected at least one message" })
     .max(MAX_MESSAGES_PER_BATCH, { error: `expected at most ${MAX_MESSAGES_PER_BATCH} messages per call` }),
 });
-export type MessageBatchRequest = types.MessageBatchRequest;
-type _MessageBatchRequest = Assert<SameType<MessageBatchRequest, z.output<typeof MessageBatchRequest>>>;
-type _MessageBatchRequestInput = Assert<SameType<MessageBatchRequest, z.input<typeof MessageBatchRequest>>>;
+export type MessageBatchRequest = wire.MessageBatchRequest;
 
 /**
  * Response body of a batch: the spec does not show it, so it is parsed loosely;
  * `id` (the emulator's start with `msba_`) and `messages` are typed when present.
  */
 export const MessageBatchResult = z.looseObject({
+  /** The batch id (the emulator's start with `msba_`). */
   id: z.string().optional(),
+  /** Per-message results, as the service sent them. */
   messages: z.array(z.unknown()).optional(),
 });
-export type MessageBatchResult = types.MessageBatchResult;
-type _MessageBatchResult = Assert<SameType<MessageBatchResult, z.output<typeof MessageBatchResult>>>;
+export type MessageBatchResult = wire.MessageBatchResult;

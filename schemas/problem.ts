@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { Assert, SameType } from "./same-type";
-import type * as types from "./types";
+import type * as wire from "./wire-types.generated";
 
 /**
  * RFC 9457 problem details. The spec does not show an error body; this is the shape the
@@ -14,8 +13,7 @@ export const Problem = z.looseObject({
   detail: z.string().optional(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
 });
-export type Problem = types.Problem;
-type _Problem = Assert<SameType<Problem, z.output<typeof Problem>>>;
+export type Problem = wire.Problem;
 
 /** Content type of problem-details bodies. */
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";

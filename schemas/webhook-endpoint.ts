@@ -1,11 +1,9 @@
 import { z } from "zod";
-import type { Assert, SameType } from "./same-type";
-import type * as types from "./types";
+import type * as wire from "./wire-types.generated";
 
 /** Notification formats. The spec does not show the CloudEvents string; `cloudEvents` is our assumption. */
 export const WebhookFormat = z.enum(["basic", "cloudEvents"]);
-export type WebhookFormat = types.WebhookFormat;
-type _WebhookFormat = Assert<SameType<WebhookFormat, z.output<typeof WebhookFormat>>>;
+export type WebhookFormat = wire.WebhookFormat;
 
 // A lone surrogate cannot be written as UTF-8: form encoding turns it into U+FFFD.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -54,17 +52,19 @@ export const EventType = formText(z.string().min(1, { error: "expected a non-emp
 
 /** Fields of `POST /v1/webhooks/endpoints` (sent form-encoded). */
 export const WebhookEndpointCreate = z.strictObject({
+  /** Absolute http(s) URL events are delivered to. */
   url: WebhookUrl,
+  /** Event types to subscribe to, at least one. */
   events: z.array(EventType).min(1, { error: "expected at least one event type" }),
+  /** Payload format. Default `basic`. */
   format: WebhookFormat.default("basic"),
+  /** Free text shown in the dashboard. */
   description: formText(z.string()).optional(),
 });
-/** What a caller passes: `format` may be omitted. */
-export type WebhookEndpointCreateInput = types.WebhookEndpointCreateInput;
-type _WebhookEndpointCreateInput = Assert<SameType<WebhookEndpointCreateInput, z.input<typeof WebhookEndpointCreate>>>;
-/** After validation: `format` is filled in. */
-export type WebhookEndpointCreate = types.WebhookEndpointCreate;
-type _WebhookEndpointCreate = Assert<SameType<WebhookEndpointCreate, z.output<typeof WebhookEndpointCreate>>>;
+/** What a caller passes to create a webhook endpoint: `format` may be omitted. */
+export type WebhookEndpointCreateInput = wire.WebhookEndpointCreateInput;
+/** A webhook endpoint creation after validation: `format` is filled in. */
+export type WebhookEndpointCreate = wire.WebhookEndpointCreate;
 
 /**
  * The webhook endpoint object (spec §2.2), as the client reads it from the service.
@@ -90,5 +90,4 @@ export const WebhookEndpointObject = z.looseObject({
   url: z.string().nullish(),
   metadata: z.record(z.string(), z.string()).nullish(),
 });
-export type WebhookEndpointObject = types.WebhookEndpointObject;
-type _WebhookEndpointObject = Assert<SameType<WebhookEndpointObject, z.output<typeof WebhookEndpointObject>>>;
+export type WebhookEndpointObject = wire.WebhookEndpointObject;

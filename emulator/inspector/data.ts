@@ -1,5 +1,6 @@
 import type { BatchTotals } from "../batch-store";
-import type { Delivery, EmulatorStore, RecordedEvent, RecordedWebhookEndpoint, StoredBatch } from "../store";
+import type { Delivery, RecordedEvent, RecordedWebhookEndpoint } from "../emulator-operations";
+import type { EmulatorStore, StoredBatch } from "../store";
 
 /** The page's tabs. */
 const INSPECTOR_TABS = ["events", "endpoints", "batches", "routes"] as const;

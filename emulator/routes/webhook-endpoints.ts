@@ -8,7 +8,7 @@ import { randomId } from "../ids";
 import { problem, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { OperationHandlers, RouteContext } from "../route-context";
-import type { RecordedWebhookEndpoint } from "../store";
+import type { RecordedWebhookEndpoint } from "../emulator-operations";
 
 /**
  * Largest value of each endpoint field the emulator stores, in UTF-8 bytes (the spec sets

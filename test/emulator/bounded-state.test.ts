@@ -2,7 +2,8 @@
 import { BatchStore, batchBytes } from "../../emulator/batch-store";
 import { IdempotencyStore } from "../../emulator/idempotency";
 import { StoredText } from "../../emulator/stored-text";
-import { EmulatorStore, type RecordedWebhookEndpoint, type StoredBatch } from "../../emulator/store";
+import type { RecordedWebhookEndpoint } from "../../emulator/emulator-operations";
+import { EmulatorStore, type StoredBatch } from "../../emulator/store";
 import { startEmulator } from "../../emulator";
 import { call, endpointForm, message } from "../support/emulator";
 

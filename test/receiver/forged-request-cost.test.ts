@@ -6,11 +6,11 @@
  */
 import { isSignatureVerificationError } from "../../errors";
 import { MAX_SIGNATURE_ENTRIES, signPayload } from "../../receiver";
-import { SignedMessage, type HmacProvider } from "../../receiver/hmac-provider";
-import { nodeHmacProvider } from "../../receiver/node-hmac";
-import { receiveWebhook } from "../../receiver/receive-webhook";
-import { resolveReceiverSettings } from "../../receiver/receiver-settings";
-import { webCryptoHmacProvider } from "../../receiver/web-crypto-hmac";
+import { SignedMessage, type HmacProvider } from "../../receiver/core/hmac";
+import { receiveWebhook } from "../../receiver/core/receive-webhook";
+import { resolveReceiverSettings } from "../../receiver/core/settings";
+import { nodeHmacProvider } from "../../receiver/node/hmac";
+import { webCryptoHmacProvider } from "../../receiver/web/hmac";
 
 const SECRETS = ["whsec_current_cost_test", "whsec_previous_cost_test"];
 const T = 1_790_000_000;

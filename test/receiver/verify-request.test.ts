@@ -112,7 +112,7 @@ describe("verifyWebhookRequest", () => {
     await expect(verifyWebhookRequest(signedRequest(body), SECRET, { replayGuard })).resolves.toMatchObject({ id: "evt_1" });
   });
 
-  it.each(["verify-request.ts", "web.ts"])("uses Web Crypto only: no node: module in what receiver/%s imports", (entry) => {
+  it.each(["web/verify-request.ts", "web/index.ts"])("uses Web Crypto only: no node: module in what receiver/%s imports", (entry) => {
     const seen = new Set<string>();
     const nodeImports: string[] = [];
     const visit = (file: string) => {

@@ -1,5 +1,5 @@
-import { isBodyTooLargeError, isConfigurationError, isSignatureVerificationError, isValidationError } from "../errors/messaging-error";
-import { buildProblem, type ProblemBody } from "../schemas/problem";
+import { isBodyTooLargeError, isConfigurationError, isSignatureVerificationError, isValidationError } from "../../errors/messaging-error";
+import { buildProblem, type ProblemBody } from "../../schemas/problem";
 
 /**
  * The answer to a delivery that failed before `onEvent`, the same for the Node and the Web
@@ -18,6 +18,18 @@ export function rejectionProblem(error: unknown): ProblemBody {
 /** The answer when `onEvent` failed: 500, so that the sender delivers the event again. */
 export function handlerFailedProblem(): ProblemBody {
   return buildProblem(500, "handler_failed", "the event handler failed");
+}
+
+/** `Retry-After` of the answer to a delivery whose event is being processed, in seconds. */
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
+
+/** The answer to a delivery of an event being processed: 503, so that the sender delivers it again later. */
+export function inProgressProblem(eventId: string): ProblemBody {
+  return buildProblem(
+    503,
+    "event_in_progress",
+    `event ${eventId} is being processed by an earlier delivery; deliver it again later (it is not processed yet, and may fail)`,
+  );
 }
 
 /** The answer to anything but POST. */

@@ -1,8 +1,4 @@
-import { buildProblem, type ProblemBody } from "../schemas/problem";
 import type { ReplayClaim, ReplayGuard } from "./replay-guard";
-
-/** `Retry-After` of the answer to a delivery whose event is being processed, in seconds. */
-export const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
 
 /**
  * A handler's side of the replay guard: an event id is claimed before `onEvent`, marked done
@@ -43,13 +39,4 @@ export class EventClaims {
       this.running.delete(eventId);
     }
   }
-}
-
-/** The answer to a delivery of an event being processed: 503, so that the sender delivers it again later. */
-export function inProgressProblem(eventId: string): ProblemBody {
-  return buildProblem(
-    503,
-    "event_in_progress",
-    `event ${eventId} is being processed by an earlier delivery; deliver it again later (it is not processed yet, and may fail)`,
-  );
 }

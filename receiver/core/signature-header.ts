@@ -1,4 +1,4 @@
-import { SignatureVerificationError } from "../errors/messaging-error";
+import { SignatureVerificationError } from "../../errors/messaging-error";
 
 /**
  * The signature header, parsed: `t=<unix seconds>,sha256=<hex>[,sha256=<hex>…]`.

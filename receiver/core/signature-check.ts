@@ -1,8 +1,8 @@
-import { constantTimeEqual, SignedMessage, type HmacProvider, type SyncHmacProvider } from "./hmac-provider";
+import { ConfigurationError, SignatureVerificationError } from "../../errors/messaging-error";
+import { constantTimeEqual, SignedMessage, type HmacProvider, type SyncHmacProvider } from "./hmac";
 import type { SignatureHeader } from "./signature-header";
-import { checkTimestamp, noMatchingSignature } from "./signature-options";
 
-// The verification both verifiers share (Node's `verifySignature`, Web's
+// The verification every entry point shares (Node's `verifySignature`, Web's
 // `verifyWebhookRequest` and the two handlers): only the HMAC provider differs.
 
 /** What a successful verification learned. */
@@ -22,9 +22,9 @@ export interface SignatureInput {
   readonly body: string | Uint8Array;
   /** The signature header, parsed (`parseSignatureHeader`: done first, before the body is read). */
   readonly header: SignatureHeader;
-  /** Non-empty secrets (see `normalizeSecrets`). */
+  /** Non-empty secrets (see `normalizeSecrets` in `settings.ts`). */
   readonly secrets: readonly string[];
-  /** Tolerance in seconds (see `resolveTolerance`). */
+  /** Tolerance in seconds (see `resolveTolerance` in `settings.ts`). */
   readonly toleranceSeconds: number;
   /** Now, in Unix seconds. */
   readonly nowSeconds: number;
@@ -65,28 +65,60 @@ function matchesAny(received: readonly Uint8Array[], digest: Uint8Array): boolea
  * @throws SignatureVerificationError as `verifySignature` documents.
  */
 export function checkSignature(input: SignatureInput, provider: SyncHmacProvider): VerifiedSignature {
+  const { received, message } = prepare(input);
+  return conclude(
+    input,
+    input.secrets.findIndex((secret) => matchesAny(received, provider.hmacSha256(secret, message))),
+  );
+}
+
+/** {@link checkSignature} with any provider (Web Crypto is asynchronous). */
+export async function checkSignatureAsync(input: SignatureInput, provider: HmacProvider): Promise<VerifiedSignature> {
+  const { received, message } = prepare(input);
+  for (const [index, secret] of input.secrets.entries()) {
+    if (matchesAny(received, await provider.hmacSha256(secret, message))) return conclude(input, index);
+  }
+  return conclude(input, -1);
+}
+
+// What every secret's HMAC is compared with, decoded once per request.
+function prepare(input: SignatureInput): { received: Uint8Array[]; message: SignedMessage } {
+  return { received: input.header.signatures.map(hexToBytes), message: signedMessage(input.header.timestamp, input.body) };
+}
+
+// The outcome once the secrets were tried: `secretIndex` is the one that matched, or -1.
+function conclude(input: SignatureInput, secretIndex: number): VerifiedSignature {
   const { timestamp, signatures } = input.header;
-  const received = signatures.map(hexToBytes);
-  const message = signedMessage(timestamp, input.body);
-  const secretIndex = input.secrets.findIndex((secret) => matchesAny(received, provider.hmacSha256(secret, message)));
   if (secretIndex < 0) throw noMatchingSignature(signatures.length, input.secrets.length);
   checkTimestamp(timestamp, input.nowSeconds, input.toleranceSeconds);
   return { timestamp, secretIndex };
 }
 
-/** {@link checkSignature} with any provider (Web Crypto is asynchronous). */
-export async function checkSignatureAsync(input: SignatureInput, provider: HmacProvider): Promise<VerifiedSignature> {
-  const { timestamp, signatures } = input.header;
-  const received = signatures.map(hexToBytes);
-  const message = signedMessage(timestamp, input.body);
-  let secretIndex = -1;
-  for (const [index, secret] of input.secrets.entries()) {
-    if (matchesAny(received, await provider.hmacSha256(secret, message))) {
-      secretIndex = index;
-      break;
-    }
+/** Now, in whole Unix seconds. */
+export function nowInSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** Throws `timestamp_out_of_tolerance` when `timestamp` is further than `tolerance` seconds from `now`. */
+function checkTimestamp(timestamp: number, now: number, tolerance: number): void {
+  if (!Number.isFinite(now)) throw new ConfigurationError("nowSeconds must be a finite number of Unix seconds");
+  const age = now - timestamp;
+  if (Math.abs(age) > tolerance) {
+    const when = age > 0 ? `${age} s in the past` : `${-age} s in the future`;
+    throw new SignatureVerificationError(
+      "timestamp_out_of_tolerance",
+      `the signature timestamp t=${timestamp} is ${when}, beyond the ${tolerance} s tolerance ` +
+        "(a replayed request, or the receiver's clock is off)",
+    );
   }
-  if (secretIndex < 0) throw noMatchingSignature(signatures.length, input.secrets.length);
-  checkTimestamp(timestamp, input.nowSeconds, input.toleranceSeconds);
-  return { timestamp, secretIndex };
+}
+
+/** The `no_matching_signature` error: says how many signatures and secrets were tried, and what to check. */
+function noMatchingSignature(signatureCount: number, secretCount: number): SignatureVerificationError {
+  return new SignatureVerificationError(
+    "no_matching_signature",
+    `none of the ${signatureCount} sha256 signature(s) in the header matches the body signed with ` +
+      `the ${secretCount} configured secret(s); check that the secret is this endpoint's and that ` +
+      "the raw body is verified exactly as received (before any JSON parsing)",
+  );
 }

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import type { SyncHmacProvider } from "./hmac-provider";
+import type { SyncHmacProvider } from "../core/hmac";
 
 /** HMAC-SHA256 with `node:crypto`: synchronous, and hashes the message's parts one after the other, without copying the body. */
 export const nodeHmacProvider: SyncHmacProvider = {

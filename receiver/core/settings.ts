@@ -1,16 +1,18 @@
-import { ConfigurationError } from "../errors/messaging-error";
-import { SIGNATURE_HEADER } from "../schemas/http";
+import { ConfigurationError } from "../../errors/messaging-error";
+import { SIGNATURE_HEADER } from "../../schemas/http";
 import type { ReplayGuard } from "./replay-guard";
-import { normalizeSecrets, resolveTolerance } from "./signature-options";
 
 /** Default cap on a webhook body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Largest accepted distance between the signature's `t=` and now, in seconds (5 minutes). */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** The options every receiver entry point shares (both handlers and `verifyWebhookRequest`). */
 export interface ReceiverOptions {
   /** Header carrying the signature, any case. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
   readonly headerName?: string;
-  /** Signature timestamp tolerance in seconds. Default `DEFAULT_TOLERANCE_SECONDS` (300). */
+  /** Signature timestamp tolerance in seconds. Default {@link DEFAULT_TOLERANCE_SECONDS} (300). */
   readonly toleranceSeconds?: number;
   /** Largest accepted body, in bytes; larger ones get 413. Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB). */
   readonly maxBodyBytes?: number;
@@ -70,4 +72,28 @@ export function resolveReceiverSettings(secretOrSecrets: string | readonly strin
     );
   }
   return { secrets, toleranceSeconds, headerName: headerName.toLowerCase(), maxBodyBytes, replayGuard: guard };
+}
+
+/** The tolerance to apply, in seconds: the default when none is given. Internal; throws ConfigurationError. */
+export function resolveTolerance(toleranceSeconds: number | undefined): number {
+  const tolerance = toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (typeof tolerance !== "number" || Number.isNaN(tolerance) || tolerance < 0) {
+    throw new ConfigurationError("toleranceSeconds must be a number of seconds >= 0 (Infinity disables the check)");
+  }
+  return tolerance;
+}
+
+/** The secrets as a non-empty list of non-empty strings. Internal; throws ConfigurationError. */
+export function normalizeSecrets(secretOrSecrets: string | readonly string[]): readonly string[] {
+  const secrets = typeof secretOrSecrets === "string" ? [secretOrSecrets] : secretOrSecrets;
+  if (!Array.isArray(secrets) || secrets.length === 0) {
+    throw new ConfigurationError("no webhook signing secret given: pass the endpoint's secret (or a list of secrets)");
+  }
+  secrets.forEach((secret, index) => {
+    if (typeof secret !== "string" || secret === "") {
+      const where = secrets.length > 1 ? ` (secret at index ${index})` : "";
+      throw new ConfigurationError(`a webhook signing secret is empty or not a string${where}; is its environment variable set?`);
+    }
+  });
+  return secrets;
 }

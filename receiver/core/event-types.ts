@@ -1,4 +1,4 @@
-import { KNOWN_EVENT_TYPES, type KnownEvent, type KnownEventType, type MessagingEvent } from "../schemas/types";
+import { KNOWN_EVENT_TYPES, type KnownEvent, type KnownEventType, type MessagingEvent } from "../../schemas/types";
 
 /** The event of one named type: `type` is that literal. */
 export type EventOfType<T extends KnownEventType> = Extract<KnownEvent, { type: T }>;

@@ -1,11 +1,9 @@
-import { SignatureVerificationError } from "../errors/messaging-error";
-import type { ParsedEvent } from "./event-types";
-import { receiveWebhook } from "./receive-webhook";
-import { DEFAULT_MAX_BODY_BYTES, resolveReceiverSettings, type ReceiverOptions } from "./receiver-settings";
-import { assertWebRequest, readRequestBody } from "./request-body";
-import { webCryptoHmacProvider } from "./web-crypto-hmac";
-
-export { DEFAULT_MAX_BODY_BYTES };
+import { SignatureVerificationError } from "../../errors/messaging-error";
+import type { ParsedEvent } from "../core/event-types";
+import { receiveWebhook } from "../core/receive-webhook";
+import { resolveReceiverSettings, type ReceiverOptions } from "../core/settings";
+import { assertWebRequest, readRequestBody } from "./body";
+import { webCryptoHmacProvider } from "./hmac";
 
 /** Options of {@link verifyWebhookRequest}: the receiver options, and the clock. */
 export interface VerifyWebhookRequestOptions extends ReceiverOptions {

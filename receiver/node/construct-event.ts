@@ -1,5 +1,5 @@
-import type { ParsedEvent } from "./event-types";
-import { parseEvent } from "./parse-event";
+import type { ParsedEvent } from "../core/event-types";
+import { parseEvent } from "../core/parse-event";
 import { verifySignature, type VerifySignatureOptions } from "./signature";
 
 /**

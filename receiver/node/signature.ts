@@ -1,12 +1,9 @@
-import { ConfigurationError } from "../errors/messaging-error";
-import { SignedMessage } from "./hmac-provider";
-import { nodeHmacProvider } from "./node-hmac";
-import { checkSignature, type VerifiedSignature } from "./signature-check";
-import { formatSignatureHeader, parseSignatureHeader } from "./signature-header";
-import { DEFAULT_TOLERANCE_SECONDS, normalizeSecrets, nowInSeconds, resolveTolerance } from "./signature-options";
-
-export { DEFAULT_TOLERANCE_SECONDS, normalizeSecrets, resolveTolerance };
-export type { VerifiedSignature };
+import { ConfigurationError } from "../../errors/messaging-error";
+import { SignedMessage } from "../core/hmac";
+import { normalizeSecrets, resolveTolerance } from "../core/settings";
+import { checkSignature, nowInSeconds, type VerifiedSignature } from "../core/signature-check";
+import { formatSignatureHeader, parseSignatureHeader } from "../core/signature-header";
+import { nodeHmacProvider } from "./hmac";
 
 // How webhook requests are signed is not shown in the spec. This is our documented
 // assumption (README.md, "Where the spec is silent"), shared by the emulator and receivers.
@@ -16,7 +13,7 @@ export interface VerifySignatureOptions {
   /**
    * Largest accepted distance, in seconds, between the header's `t=` and now, in either
    * direction (old requests are replays, future ones clock skew). Default
-   * {@link DEFAULT_TOLERANCE_SECONDS} (300). Exactly the tolerance is accepted, one second
+   * `DEFAULT_TOLERANCE_SECONDS` (300). Exactly the tolerance is accepted, one second
    * more is not. `0` requires the same second; `Infinity` disables the check (not
    * recommended: it allows replays). Negative or NaN is a `ConfigurationError`.
    */

@@ -1,10 +1,8 @@
-import type { ParsedPayload } from "./parse-event";
-import { parseWebhookPayload } from "./parse-event";
-import type { HmacProvider } from "./hmac-provider";
-import type { ReceiverSettings } from "./receiver-settings";
-import { checkSignatureAsync, type VerifiedSignature } from "./signature-check";
+import type { HmacProvider } from "./hmac";
+import { parseWebhookPayload, type ParsedPayload } from "./parse-event";
+import type { ReceiverSettings } from "./settings";
+import { checkSignatureAsync, nowInSeconds, type VerifiedSignature } from "./signature-check";
 import { parseSignatureHeader } from "./signature-header";
-import { nowInSeconds } from "./signature-options";
 
 /** What {@link receiveWebhook} established about one delivery. */
 export interface Receipt {
@@ -19,8 +17,9 @@ export interface Receipt {
  * without a usable one is refused before its body is read), read the body, verify the
  * signature over the raw bytes, then parse the event (nothing unauthenticated is parsed).
  * The replay guard is asked next, by the caller: the handlers claim the event id for the
- * time `onEvent` runs (`event-claims.ts`), `verifyWebhookRequest` asks `seen`. Only reading
- * the body and writing the answer differ between Node and Web; they are the adapters'.
+ * time `onEvent` runs (`delivery-handler.ts`), `verifyWebhookRequest` asks `seen`. Only
+ * reading the body and writing the answer differ between Node and Web; they are the
+ * adapters' (`node/`, `web/`).
  *
  * @param header The signature header's value(s), as the runtime gives them.
  * @param readBody Reads the raw body (capped at `settings.maxBodyBytes`).

@@ -1,10 +1,10 @@
-import { ValidationError } from "../errors/messaging-error";
-import { CloudEventEnvelope as CloudEventEnvelopeSchema, MessagingEvent } from "../schemas/event";
-import { addFieldError, toFieldErrors, type FieldErrors } from "../schemas/field-errors";
-import { findJsonHazards, jsonHazardField, type JsonHazard } from "../schemas/json-value";
-import { parseStrictJson } from "../schemas/strict-json";
-import { decodeUtf8Text } from "../schemas/utf8-text";
-import type { CloudEventEnvelope, WebhookFormat } from "../schemas/types";
+import { ValidationError } from "../../errors/messaging-error";
+import { CloudEventEnvelope as CloudEventEnvelopeSchema, MessagingEvent } from "../../schemas/event";
+import { addFieldError, toFieldErrors, type FieldErrors } from "../../schemas/field-errors";
+import { findJsonHazards, jsonHazardField, type JsonHazard } from "../../schemas/json-value";
+import { parseStrictJson } from "../../schemas/strict-json";
+import { decodeUtf8Text } from "../../schemas/utf8-text";
+import type { CloudEventEnvelope, WebhookFormat } from "../../schemas/types";
 import type { ParsedEvent } from "./event-types";
 
 /** CloudEvents context attributes of an envelope: everything but `data`. */

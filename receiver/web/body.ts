@@ -1,4 +1,4 @@
-import { BodyTooLargeError, ConfigurationError } from "../errors/messaging-error";
+import { BodyTooLargeError, ConfigurationError } from "../../errors/messaging-error";
 
 /**
  * Throws a `ConfigurationError` saying what to pass unless `value` is a standard `Request`

@@ -1,5 +1,5 @@
-import { ConfigurationError } from "../errors/messaging-error";
-import type { HmacProvider } from "./hmac-provider";
+import { ConfigurationError } from "../../errors/messaging-error";
+import type { HmacProvider } from "../core/hmac";
 
 // The structural type of what is used, so that the declarations need neither the DOM library
 // nor Node's types.

@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../errors/messaging-error";
+import { ConfigurationError } from "../../errors/messaging-error";
 
 /**
  * What a replay guard knows of an event id when a delivery of it arrives: `claimed` (it was

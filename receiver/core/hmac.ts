@@ -1,9 +1,9 @@
 /**
  * How the receiver computes HMAC-SHA256: the one runtime-specific step of verification, as in
  * stripe-node's CryptoProvider and octokit's verifiers. `node:crypto` serves Node
- * (`node-hmac.ts`, synchronous); Web Crypto serves every runtime with `crypto.subtle`
- * (`web-crypto-hmac.ts`, asynchronous). Everything else (header parsing, matching, timestamp,
- * parsing, replay) is shared (`signature-check.ts`, `receive-webhook.ts`).
+ * (`node/hmac.ts`, synchronous); Web Crypto serves every runtime with `crypto.subtle`
+ * (`web/hmac.ts`, asynchronous). Everything else (header parsing, matching, timestamp,
+ * parsing, replay) is shared, in `core/`.
  */
 export interface HmacProvider {
   /**
