@@ -38,21 +38,20 @@ export const EmitEventRequest = z.strictObject({
   }).optional(),
 });
 
-/** The schema of {@link RecordedWebhookEndpoint}. */
+/** The wire object's fields, each present and non-null. */
+type Present<S> = { [K in keyof S]: S[K] extends z.ZodOptional<z.ZodNullable<infer T>> ? T : S[K] };
+function present<S extends z.ZodRawShape>(shape: S): Present<S> {
+  const unwrapped = (field: z.ZodType): z.ZodType =>
+    field instanceof z.ZodOptional && field.unwrap() instanceof z.ZodNullable
+      ? ((field.unwrap() as z.ZodNullable).unwrap() as z.ZodType)
+      : field;
+  return Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, unwrapped(field as z.ZodType)])) as unknown as Present<S>;
+}
+
+/** The schema of {@link RecordedWebhookEndpoint}: every field of the wire object, present; `description` may be null. */
 export const RecordedWebhookEndpointSchema = z.object({
-  id: WebhookEndpointObject.shape.id,
-  secret: WebhookEndpointObject.shape.secret,
-  created: z.string(),
-  updated: z.string(),
-  format: z.string(),
-  workspace: z.string(),
-  live: z.boolean(),
-  etag: z.string(),
-  events: z.array(z.string()),
+  ...present(WebhookEndpointObject.shape),
   description: z.string().nullable(),
-  status: z.string(),
-  url: z.string(),
-  metadata: z.record(z.string(), z.string()),
 });
 /**
  * A webhook endpoint as the emulator creates, records and lists it: every field of spec §2.2

@@ -97,8 +97,8 @@ class CountedList<T> {
  * tests cannot change what was recorded.
  */
 export class EmulatorStore {
-  /** The workspace every endpoint of this emulator belongs to (`wksp_…`). */
-  readonly workspace = randomId("wksp_");
+  /** What the account says of every object it owns: its workspace (`wksp_…`), in test mode. */
+  readonly account = { workspace: randomId("wksp_"), live: false } as const;
   /** Accepted batches, bounded by `maxStoredMessages` (read them here; add them with {@link addBatch}). */
   readonly batches: BatchStore;
   /** Most webhook endpoints (see {@link StoreLimits.maxEndpoints}). */
