@@ -9,6 +9,7 @@ import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from 
 import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
 import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
+import { WebhookEndpointCreate } from "../schemas/webhook-endpoint";
 
 const SUBCOMMANDS = ["create", "list", "secret"];
 
@@ -135,12 +136,15 @@ async function create(
     return fail(error instanceof Error ? error.message : String(error));
   }
   try {
-    const endpoint = await client.createWebhookEndpoint({
-      url: values.url,
-      events: [...events],
-      format,
-      ...(values.description !== undefined ? { description: values.description } : {}),
-    });
+    // Every create field has a flag of its name (test/cli/endpoints-command.test.ts); those
+    // not read above (`--description`) are sent as given.
+    const given = Object.fromEntries(
+      Object.keys(WebhookEndpointCreate.shape).flatMap((key) => {
+        const value = (values as Record<string, unknown>)[flagOf(key)];
+        return typeof value === "string" ? [[key, value]] : [];
+      }),
+    );
+    const endpoint = await client.createWebhookEndpoint({ ...given, url: values.url, events: [...events], format });
     const showSecret = values["show-secret"] === true;
     if (values.json) {
       io.stdout(`${JSON.stringify(shown(endpoint, showSecret))}\n`);
@@ -163,3 +167,6 @@ async function create(
 /** The registry's entry points (see `CommandModule` in `commands.ts`). */
 export const run = (argv: string[]): Promise<number> => runEndpointsCommand(argv);
 export const help = async (): Promise<string> => (await import("./command-help")).ENDPOINTS_HELP;
+
+/** A create field's flag: `fieldName` → `field-name`. */
+const flagOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -8,7 +8,7 @@
  * browser, not an operation, and is routed beside these.
  */
 import { z } from "zod";
-import { EventData, EventType, JsonObject, Message, MessagingEvent, WebhookEndpointObject } from "../schemas";
+import { EventData, EventType, JsonObject, Message, MessagingEvent, WebhookEndpointCreate, WebhookEndpointObject } from "../schemas";
 import { FAULT_KINDS } from "./faults";
 import { RandomFaults, ScriptedFault, ScriptedFaults } from "./fault-injector";
 
@@ -48,11 +48,19 @@ function present<S extends z.ZodRawShape>(shape: S): Present<S> {
   return Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, unwrapped(field as z.ZodType)])) as unknown as Present<S>;
 }
 
-/** The schema of {@link RecordedWebhookEndpoint}: every field of the wire object, present; `description` may be null. */
-export const RecordedWebhookEndpointSchema = z.object({
-  ...present(WebhookEndpointObject.shape),
-  description: z.string().nullable(),
-});
+type CreateShape = typeof WebhookEndpointCreate.shape;
+type WireShape = typeof WebhookEndpointObject.shape;
+type OptionalCreateKey = { [K in keyof CreateShape]: CreateShape[K] extends z.ZodOptional ? K : never }[keyof CreateShape];
+
+/** The create's optional fields (`description`), each null when not given, as the wire object has them. */
+const optionalCreateFields = Object.fromEntries(
+  Object.entries(WebhookEndpointCreate.shape)
+    .filter(([, field]) => field instanceof z.ZodOptional)
+    .map(([key]) => [key, (WebhookEndpointObject.shape[key as keyof WireShape] as z.ZodOptional).unwrap()]),
+) as unknown as { [K in OptionalCreateKey]: ReturnType<WireShape[K]["unwrap"]> };
+
+/** The schema of {@link RecordedWebhookEndpoint}: every field of the wire object present; an optional create field null when not given. */
+export const RecordedWebhookEndpointSchema = z.object({ ...present(WebhookEndpointObject.shape), ...optionalCreateFields });
 /**
  * A webhook endpoint as the emulator creates, records and lists it: every field of spec §2.2
  * present; only `description` may be null. (The client's type requires only `id` and `secret`,

@@ -8,7 +8,7 @@ import { randomId } from "../ids";
 import { problem, validationProblem } from "../problem-response";
 import { jsonReply, type Reply } from "../reply";
 import type { OperationHandlers, RouteContext } from "../route-context";
-import type { RecordedWebhookEndpoint } from "../emulator-operations";
+import { RecordedWebhookEndpointSchema, type RecordedWebhookEndpoint } from "../emulator-operations";
 
 /**
  * Largest value of each endpoint field the emulator stores, in UTF-8 bytes (the spec sets
@@ -106,20 +106,20 @@ export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply
   if (!parsed.success || Object.keys(allErrors).length > 0) throw validationProblem(allErrors);
 
   const now = new Date().toISOString();
-  // Every create field as given (the spec's object has `description` null when unset), then what the service sets.
-  const { description, ...given } = parsed.data;
-  const endpoint: RecordedWebhookEndpoint = {
+  // Every create field as given (an optional one not given is null, as the spec's object has it), then what the service sets.
+  const given = Object.fromEntries(CREATE_FIELDS.map(({ key }) => [key, parsed.data[key as keyof typeof parsed.data] ?? null]));
+  // Parsed with the record's schema: the fields named nowhere here are checked all the same.
+  const endpoint: RecordedWebhookEndpoint = RecordedWebhookEndpointSchema.parse({
     id: randomId("we_"),
     created: now,
     updated: now,
     ...given,
-    description: description ?? null,
     secret: newSecret(),
     ...store.account,
     etag: newEtag(),
     status: "enabled",
     metadata: {},
-  };
+  });
   const refusal = store.endpointRefusal(endpoint);
   if (refusal !== undefined) throw problem(409, "endpoint_limit_reached", refusal);
   store.addEndpoint(endpoint);
