@@ -5,7 +5,7 @@ import { StoredText } from "../../emulator/stored-text";
 import type { RecordedWebhookEndpoint } from "../../emulator/emulator-operations";
 import { EmulatorStore, type StoredBatch } from "../../emulator/store";
 import { startEmulator } from "../../emulator";
-import { call, endpointForm, message } from "../support/emulator";
+import { call, endpointForm, message, recordedEndpoint } from "../support/emulator";
 
 const batch = (id: string, count: number): StoredBatch => ({
   id,
@@ -60,21 +60,7 @@ describe("BatchStore", () => {
 });
 
 describe("EmulatorStore endpoints", () => {
-  const endpoint = (id: string): RecordedWebhookEndpoint => ({
-    id,
-    created: "2026-01-01T00:00:00.000Z",
-    updated: "2026-01-01T00:00:00.000Z",
-    format: "basic",
-    secret: `whsec_${id}`,
-    workspace: "wksp_1",
-    live: false,
-    etag: '"1"',
-    events: ["payment.succeeded"],
-    description: null,
-    status: "enabled",
-    url: `https://example.com/${id}`,
-    metadata: {},
-  });
+  const endpoint = (id: string): RecordedWebhookEndpoint => recordedEndpoint({ id });
 
   it("looks an endpoint up by id, the recorded object; undefined for an unknown id", () => {
     const store = new EmulatorStore();

@@ -7,7 +7,7 @@ import { RESPONSE_BODY_MAX_BYTES } from "../../emulator/deliveries";
 import { DeliveryQueue } from "../../emulator/delivery-queue";
 import { buildEvent, eventData } from "../../emulator/events";
 import { EmulatorStore } from "../../emulator/store";
-import { call, endpointForm, startReceiver } from "../support/emulator";
+import { call, endpointForm, recordedEndpoint, startReceiver } from "../support/emulator";
 
 const FAST = [0.05, 0.1];
 const closers: Array<() => Promise<unknown>> = [];
@@ -297,21 +297,7 @@ describe("DeliveryQueue bounds", () => {
     closers.push(async () => closing.abort());
     const store = new EmulatorStore();
     const queue = new DeliveryQueue(store, { retrySchedule: [30], closing: closing.signal, maxTracked: 2 });
-    const endpoint = {
-      id: "we_1",
-      secret: "whsec_x",
-      created: "",
-      updated: "",
-      format: "basic",
-      workspace: "wksp_1",
-      live: false,
-      etag: '"e"',
-      events: ["t"],
-      description: null,
-      status: "enabled",
-      url: `${receiver.url}/`,
-      metadata: {},
-    };
+    const endpoint = recordedEndpoint({ id: "we_1", secret: "whsec_x", etag: '"e"', events: ["t"], url: `${receiver.url}/` });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const [attempt] = await queue.emit(buildEvent("t", eventData(undefined)), [endpoint]);

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { EmulatorClient, type Emulator } from "../../emulator";
+import { RecordedWebhookEndpointSchema, type RecordedWebhookEndpoint } from "../../emulator/emulator-operations";
 
 /** The version date the spec's examples use. */
 export const VERSION = "2024-06-01";
@@ -137,4 +138,30 @@ export async function startReceiver(
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * An endpoint record as the emulator's store holds it, for tests of the store and the
+ * delivery queue: the values given, every other field a plausible one (an optional create
+ * field null, as the emulator records it when not given), checked against the record's schema.
+ */
+export function recordedEndpoint(fields: Partial<RecordedWebhookEndpoint> & Pick<RecordedWebhookEndpoint, "id">): RecordedWebhookEndpoint {
+  const unset = Object.keys(RecordedWebhookEndpointSchema.shape).filter(
+    (key) => RecordedWebhookEndpointSchema.shape[key as keyof RecordedWebhookEndpoint].safeParse(null).success,
+  );
+  return RecordedWebhookEndpointSchema.parse({
+    ...Object.fromEntries(unset.map((key) => [key, null])),
+    created: "2026-01-01T00:00:00.000Z",
+    updated: "2026-01-01T00:00:00.000Z",
+    format: "basic",
+    secret: `whsec_${fields.id}`,
+    workspace: "wksp_1",
+    live: false,
+    etag: '"1"',
+    events: ["payment.succeeded"],
+    status: "enabled",
+    url: `https://example.com/${fields.id}`,
+    metadata: {},
+    ...fields,
+  });
 }
