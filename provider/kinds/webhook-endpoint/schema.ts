@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { WebhookEndpointCreate } from "../../../schemas";
+import { replaceKeys, replacingOnChanges } from "../field-meta";
 
 /** An endpoint made elsewhere (e.g. in the dashboard), recorded as given: the service cannot be asked about it. */
 export const AdoptedEndpoint = z.strictObject({
@@ -13,7 +14,7 @@ export const AdoptedEndpoint = z.strictObject({
 });
 
 /** What a user sets: the create fields (described with their state fields below), plus `adopt`. */
-export const WebhookEndpointInputs = WebhookEndpointCreate.extend({
+export const WebhookEndpointInputs = replacingOnChanges(WebhookEndpointCreate).extend({
   adopt: AdoptedEndpoint.optional().meta({
     secret: true,
     description:
@@ -32,7 +33,7 @@ export type WebhookEndpointInputs = z.output<typeof WebhookEndpointInputs>;
  * `adopt` is not among them: it replaces only when it names another endpoint than the
  * recorded one, so removing it after adoption changes nothing (as with Pulumi's `import`).
  */
-export const WEBHOOK_ENDPOINT_REPLACE_KEYS = Object.keys(WebhookEndpointCreate.shape) as Array<keyof WebhookEndpointCreate>;
+export const WEBHOOK_ENDPOINT_REPLACE_KEYS = replaceKeys(WebhookEndpointInputs) as Array<keyof WebhookEndpointCreate>;
 
 /**
  * What state records. The create fields are recorded as sent, so `diff` (which sees only
