@@ -19,12 +19,13 @@ const shellOf = (kind: ResourceKind): pulumi.dynamic.ResourceProvider => {
  * outputs. (The kind is named, not passed: the declarations of the package root carry no zod type.)
  */
 export abstract class KindResource extends pulumi.dynamic.Resource {
-  protected constructor(kind: ResourceKind, name: string, args: object, opts: pulumi.CustomResourceOptions, importInstead: string) {
-    const definition = KINDS[kind];
+  // `kind` is a plain string here: a `ResourceKind` would bring the registry, and with it zod, into the declarations.
+  protected constructor(kind: string, name: string, args: object, opts: pulumi.CustomResourceOptions, importInstead: string) {
+    const definition = KINDS[kind as ResourceKind];
     refuseImport(kind, name, opts, importInstead);
     warnIfApiKeyNotSecret();
     super(
-      shellOf(kind),
+      shellOf(definition.name),
       name,
       resourceProps(definition, args, { [IDEMPOTENCY_SCOPE]: resourceScope(name, opts) }),
       withSecretOutputs(definition, opts),
