@@ -4,7 +4,8 @@
  * (`provider/kinds/`), the one the dynamic provider calls through `provider/runtime.ts`
  * `runtimes`, with secrets revealed on the way in and marked again on the way out.
  */
-import type { ConfigSource } from "../client/settings";
+import type { ProviderConfig } from "../provider/context";
+import type { EngineLog } from "./engine-log";
 import { UnsupportedOperationError } from "../errors";
 import { IDEMPOTENCY_SCOPE, PROVIDER_KEY } from "../provider/protocol";
 import { idempotencyScopeOf } from "./idempotency-scope";
@@ -60,10 +61,21 @@ function outputs(definition: KindDefinition, outs: Props, ...secretSources: Prop
 
 /** The plugin's provider: one per process, configured once by the engine. */
 export class MessagingProvider {
-  private config: ConfigSource | undefined;
+  private config: ProviderConfig | undefined;
 
-  /** @param kinds the kinds served: every kind of the registry (`provider/kinds/registry.ts`). */
-  constructor(private readonly kinds: readonly KindDefinition[] = SERVED_KINDS) {}
+  /**
+   * @param kinds the kinds served: every kind of the registry (`provider/kinds/registry.ts`).
+   * @param log where a line for the user goes (the engine's `Log`); without one, stderr.
+   */
+  constructor(
+    private readonly kinds: readonly KindDefinition[] = SERVED_KINDS,
+    private readonly log?: EngineLog,
+  ) {}
+
+  /** Resolves once every line logged so far reached the engine. */
+  async settled(): Promise<void> {
+    await this.log?.flush();
+  }
 
   /** CheckConfig: the news as given, plus one failure per bad setting. */
   checkConfig(news: Props): { inputs: Props; failures: CheckFailure[] } {
@@ -77,7 +89,8 @@ export class MessagingProvider {
 
   /** Configure: keeps the settings for every later call (one client per configuration). */
   configure(args: Props, variables: ReadonlyMap<string, string>): void {
-    this.config = configSource(args, variables);
+    const log = this.log;
+    this.config = { ...configSource(args, variables), ...(log ? { warn: (message: string) => log.warn(message) } : {}) };
   }
 
   /** Check: the runtime's validation; the checked inputs keep their secrets (and `adopt` is one). */

@@ -66,6 +66,15 @@ function unimplemented(rpc: string, why: string): grpc.handleUnaryCall<unknown, 
 
 /** The service for `provider`, reporting `version` from GetPluginInfo and the schema. */
 export function resourceProviderService(provider: MessagingProvider, version: string, schema: () => string): IResourceProviderServer {
+  // A resource's call is answered once the lines it logged reached the engine: the engine may stop the plugin right after.
+  const resourceCall = <Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> =>
+    unary(async (request: Req) => {
+      try {
+        return await handle(request);
+      } finally {
+        await provider.settled();
+      }
+    });
   return {
     handshake: unimplemented("Handshake", "the engine then takes the protocol from Configure's answer"),
     parameterize: unimplemented("Parameterize", "the package has no parameters"),
@@ -97,29 +106,29 @@ export function resourceProviderService(provider: MessagingProvider, version: st
       return new proto.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(false).setSupportspreview(false);
     }),
 
-    check: unary(async (request: proto.CheckRequest) => {
+    check: resourceCall(async (request: proto.CheckRequest) => {
       const { inputs, failures } = await provider.check(request.getUrn(), toJs(request.getOlds()), toJs(request.getNews()));
       return checkResponse(inputs, failures);
     }),
-    diff: unary(async (request: proto.DiffRequest) =>
+    diff: resourceCall(async (request: proto.DiffRequest) =>
       diffResponse(await provider.diff(request.getUrn(), request.getId(), toJs(request.getOlds()), toJs(request.getNews()))),
     ),
-    create: unary(async (request: proto.CreateRequest) => {
+    create: resourceCall(async (request: proto.CreateRequest) => {
       // Not called in a preview (supportsPreview is false); answered like the engine would, should it be.
       if (request.getPreview()) return new proto.CreateResponse().setProperties(request.getProperties());
       const created = await provider.create(request.getUrn(), toJs(request.getProperties()));
       return new proto.CreateResponse().setId(created.id).setProperties(toStruct(created.properties));
     }),
-    read: unary(async (request: proto.ReadRequest) => {
+    read: resourceCall(async (request: proto.ReadRequest) => {
       const read = await provider.read(request.getUrn(), request.getId(), toJs(request.getProperties()), toJs(request.getInputs()));
       return new proto.ReadResponse().setId(read.id).setProperties(toStruct(read.properties)).setInputs(toStruct(read.inputs));
     }),
-    update: unary(async (request: proto.UpdateRequest) => {
+    update: resourceCall(async (request: proto.UpdateRequest) => {
       if (request.getPreview()) return new proto.UpdateResponse().setProperties(request.getNews());
       const updated = await provider.update(request.getUrn(), request.getId(), toJs(request.getOlds()), toJs(request.getNews()));
       return new proto.UpdateResponse().setProperties(toStruct(updated.properties));
     }),
-    delete: unary(async (request: proto.DeleteRequest) => {
+    delete: resourceCall(async (request: proto.DeleteRequest) => {
       await provider.delete(request.getUrn(), request.getId(), toJs(request.getProperties()));
       return new Empty();
     }),

@@ -19,20 +19,30 @@ export interface ProviderContext {
   warn(message: string): void;
 }
 
+/**
+ * What the host hands a provider: its settings and, where the user would not see the
+ * provider's stderr, where a line for the user goes instead. The engine shows the dynamic
+ * provider's stderr, but hides a resource plugin's (`plugin.go` `newPlugin`, "Hiding logs"),
+ * so the plugin sends its lines through the engine's `Log` (`plugin/engine-log.ts`).
+ */
+export interface ProviderConfig extends ConfigSource {
+  warn?(message: string): void;
+}
+
 const contexts = new WeakMap<object, ProviderContext>();
 // Before Pulumi CLI 3.139 the host never calls `configure`: there is no stack config to read,
 // but the error for a missing setting should still name it.
 const NO_CONFIG: ConfigSource = { get: () => undefined };
 
 /** The context of the provider configured with `config` (one per `configure`). */
-export function contextFor(config: ConfigSource | undefined): ProviderContext {
+export function contextFor(config: ProviderConfig | undefined): ProviderContext {
   const key = config ?? NO_CONFIG;
   let context = contexts.get(key);
   if (!context) {
     let client: MessagingClient | undefined;
     context = {
       client: () => (client ??= clientFromSettings({ config: key })),
-      warn: (message) => process.stderr.write(`${message}\n`),
+      warn: config?.warn ? (message) => config.warn!(message) : (message) => process.stderr.write(`${message}\n`),
     };
     contexts.set(key, context);
   }

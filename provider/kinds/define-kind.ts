@@ -10,11 +10,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { ConfigSource } from "../../client/settings";
 import { UnsupportedOperationError } from "../../errors";
 import { canonicalJson } from "../../schemas/canonical-json";
 import { checkKnownInputs } from "../check-inputs";
-import { contextFor, type ProviderContext } from "../context";
+import { contextFor, type ProviderConfig, type ProviderContext } from "../context";
 import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, type Props } from "../protocol";
 import { descriptionOf, replaceKeys, secretKeys } from "./field-meta";
 
@@ -94,12 +93,12 @@ export interface ResourceImplementation {
  * Their signatures are part of the state format (see `provider/runtime.ts`): keep them.
  */
 export interface ResourceRuntime {
-  check(config: ConfigSource | undefined, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(config: ConfigSource | undefined, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
-  create(config: ConfigSource | undefined, inputs: Props): Promise<pulumi.dynamic.CreateResult>;
-  read(config: ConfigSource | undefined, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult>;
-  update(config: ConfigSource | undefined, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
-  delete(config: ConfigSource | undefined, id: string, props: Props): Promise<void>;
+  check(config: ProviderConfig | undefined, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  diff(config: ProviderConfig | undefined, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(config: ProviderConfig | undefined, inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(config: ProviderConfig | undefined, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult>;
+  update(config: ProviderConfig | undefined, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  delete(config: ProviderConfig | undefined, id: string, props: Props): Promise<void>;
 }
 
 /** What a kind's folder writes. */

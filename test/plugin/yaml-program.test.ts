@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
-import { describeRealEngine, expectOk, opsByName, output, useRealEngine } from "../support/real-engine";
+import { describeRealEngine, expectOk, messagesOf, opsByName, output, useRealEngine } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_yaml_2b8e";
 
@@ -57,6 +57,13 @@ describeRealEngine("examples/yaml with the installed plugin", () => {
     const destroyed = expectOk(await stack.destroy());
     expect(opsByName(destroyed)).toEqual({ payments: ["delete"], welcome: ["delete"] });
     expect(suite.emulator.endpoints().some((recorded) => recorded.id === id)).toBe(true);
+    // The plugin's word on it reaches the user (through the engine's Log: the engine hides a plugin's stderr).
+    expect(messagesOf(destroyed)).toMatch(
+      new RegExp(`webhook endpoint ${id} \\(https://hooks.example.com/yaml\\) was removed from the stack but still exists`),
+    );
+    expect(messagesOf(destroyed)).toMatch(
+      /message batch .* was removed from the stack; its messages were already sent and cannot be recalled/,
+    );
     expect(suite.emulator.batches()).toHaveLength(1);
   });
 });

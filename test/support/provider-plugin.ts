@@ -13,6 +13,8 @@ import * as grpc from "@grpc/grpc-js";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { EngineService } from "@pulumi/pulumi/proto/engine_grpc_pb";
+import { LogSeverity, type LogRequest } from "@pulumi/pulumi/proto/engine_pb";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
@@ -42,10 +44,13 @@ export interface ProviderPlugin {
   read(urn: string, id: string, props: Props, inputs?: Props): Promise<{ id: string; properties: Props; inputs?: Props }>;
   update(urn: string, id: string, olds: Props, news: Props, oldInputs: Props): Promise<{ properties: Props }>;
   delete(urn: string, id: string, props: Props, oldInputs?: Props): Promise<void>;
-  /** Lines the plugin wrote to stderr (the engine shows them as info diagnostics). */
+  /** Lines the plugin wrote to stderr (the engine hides them, but for debug logging). */
   stderr(): string[];
-  /** The first stderr line matching `pattern`, once it has arrived (stderr is read apart from the gRPC answers). */
-  stderrLine(pattern: RegExp): Promise<string>;
+  /**
+   * The lines the plugin sent to the engine's `Log` so far, as `<severity>: <message>` (what
+   * the user reads). A call's lines arrive before its answer.
+   */
+  logged(): string[];
   close(): Promise<void>;
 }
 
@@ -67,26 +72,19 @@ export function lookPath(name: string, env: NodeJS.ProcessEnv = process.env): st
 }
 
 /**
- * Runs `executable` with the engine's address as its only argument, in `cwd`, and reads the
+ * Runs `executable` with an engine's address (a stand-in serving `Log`) as its only argument, in `cwd`, and reads the
  * port from the first line of its stdout (`sdk/go/common/resource/plugin/plugin.go`
  * `newPlugin`, `parsePort`).
  */
 export async function startProviderPlugin(executable: string, options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<ProviderPlugin> {
-  const child: ChildProcess = spawn(executable, ["127.0.0.1:1"], {
+  const engine = await startEngine();
+  const child: ChildProcess = spawn(executable, [engine.address], {
     cwd: options.cwd,
     env: options.env ?? process.env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stderrLines: string[] = [];
-  const waiting = new Set<{ pattern: RegExp; resolve: (line: string) => void }>();
-  readline.createInterface({ input: child.stderr! }).on("line", (line) => {
-    stderrLines.push(line);
-    for (const waiter of waiting) {
-      if (!waiter.pattern.test(line)) continue;
-      waiting.delete(waiter);
-      waiter.resolve(line);
-    }
-  });
+  readline.createInterface({ input: child.stderr! }).on("line", (line) => stderrLines.push(line));
   // "close" comes once the process has exited and its stdout and stderr are drained: only then
   // are all the lines it wrote in stderrLines ("exit" can come first).
   const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
@@ -94,6 +92,9 @@ export async function startProviderPlugin(executable: string, options: { cwd: st
     readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve(Number(line.trim())));
     child.once("error", reject);
     child.once("close", (code) => reject(new Error(`plugin exited (${code}) before printing its port: ${stderrLines.join("\n")}`)));
+  }).catch(async (error: unknown) => {
+    await engine.close();
+    throw error;
   });
   const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 
@@ -227,17 +228,37 @@ export async function startProviderPlugin(executable: string, options: { cwd: st
       );
     },
     stderr: () => [...stderrLines],
-    stderrLine: (pattern) =>
-      new Promise((resolve) => {
-        const seen = stderrLines.find((line) => pattern.test(line));
-        if (seen !== undefined) resolve(seen);
-        else waiting.add({ pattern, resolve });
-      }),
+    logged: () => [...engine.lines],
     async close() {
       client.close();
       if (child.exitCode === null && child.signalCode === null) child.kill();
       await closed;
+      await engine.close();
     },
+  };
+}
+
+/**
+ * The engine's `EngineService` as far as a provider uses it: `Log`, each line kept as
+ * `<severity>: <message>`. Listens on 127.0.0.1, port 0.
+ */
+async function startEngine(): Promise<{ address: string; lines: readonly string[]; close(): Promise<void> }> {
+  const lines: string[] = [];
+  const server = new grpc.Server();
+  const severities = Object.fromEntries(Object.entries(LogSeverity).map(([name, value]) => [value, name.toLowerCase()]));
+  server.addService(EngineService, {
+    log: (call: grpc.ServerUnaryCall<LogRequest, Empty>, callback: grpc.sendUnaryData<Empty>) => {
+      lines.push(`${severities[call.request.getSeverity()]}: ${call.request.getMessage()}`);
+      callback(null, new Empty());
+    },
+  } as never);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
+  return {
+    address: `127.0.0.1:${port}`,
+    lines,
+    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
   };
 }
 
