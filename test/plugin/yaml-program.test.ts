@@ -2,7 +2,7 @@
  * The provider plugin as users of other languages get it, under the real `pulumi` CLI:
  * installed from the packed archive with `pulumi plugin install --file`, and `examples/yaml`
  * (Pulumi YAML reads the plugin's schema itself) deployed against the emulator with preview,
- * up, an unchanged up and destroy.
+ * up, an unchanged up, a changed provider setting, a refused `pulumi import` and destroy.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -21,7 +21,7 @@ describeRealEngine("examples/yaml with the installed plugin", () => {
   });
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-  test("preview, up, an unchanged up with no service call, and destroy; the secret stays secret and the batch goes out once", async () => {
+  test("preview, up, an unchanged up with no service call, a changed setting, an import refused, and destroy; the secret stays secret and the batch goes out once", async () => {
     const stack = await suite.stack("examples/yaml", { config: { receiverUrl: "https://hooks.example.com/yaml" } });
     await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
     const installed = await stack.cli(["plugin", "ls", "--json"]);
@@ -52,6 +52,22 @@ describeRealEngine("examples/yaml with the installed plugin", () => {
 
     const before = suite.emulator.requestCount();
     expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ payments: ["same"], welcome: ["same"] });
+    expect(suite.emulator.requestCount()).toBe(before);
+
+    // A changed setting is a change of the provider, not of its resources (the plugin's DiffConfig): nothing is made again.
+    await stack.setConfig("messaging:baseUrl", suite.emulator.url.replace("127.0.0.1", "localhost"));
+    expect(opsByName(expectOk(await stack.up()))).toEqual({ payments: ["same"], welcome: ["same"] });
+    expect(suite.emulator.requestCount()).toBe(before);
+
+    // `pulumi import` reaches the plugin's Read with an id and no state: refused, naming the way (`adopt`).
+    const imported = await stack.cli(
+      ["import", "messaging:index:WebhookEndpoint", "elsewhere", "we_elsewhere", "--yes", "--generate-code=false"],
+      {
+        allowFailure: true,
+      },
+    );
+    expect(imported.code).not.toBe(0);
+    expect(`${imported.stdout}${imported.stderr}`).toMatch(/Cannot import webhook endpoint we_elsewhere.*adopt: \{ id, secret \}/s);
     expect(suite.emulator.requestCount()).toBe(before);
 
     const destroyed = expectOk(await stack.destroy());
