@@ -1,6 +1,14 @@
 import type { InspectorData } from "./data";
-import { clip, clock, html, type Html } from "./html";
+import { clip, clock, html, table, type Column, type Html } from "./html";
 import { collapsedBody } from "./payload";
+
+const BATCH_COLUMNS: Column[] = [
+  { header: "id", width: "w-id" },
+  { header: "stream", width: "w-stream" },
+  { header: "created", width: "w-time" },
+  { header: "messages", width: "w-count", number: true },
+  { header: "bodies" },
+];
 
 /** The batches tab: the totals since start, then the newest batches with their messages. */
 export function renderBatches(data: InspectorData): Html {
@@ -22,30 +30,6 @@ export function renderBatches(data: InspectorData): Html {
       ${t.batches} batches (${t.messages} messages) accepted; ${t.storedBatches} stored (${t.storedMessages} messages), ${t.evictedBatches}
       evicted. The newest ${data.batches.length} are shown.
     </p>
-    ${
-      rows.length === 0
-        ? html`<p class="empty" id="batches">No batches yet.</p>`
-        : html`<table id="batches">
-            <colgroup>
-              <col class="w-id" />
-              <col class="w-stream" />
-              <col class="w-time" />
-              <col class="w-count" />
-              <col />
-            </colgroup>
-            <thead>
-              <tr>
-                <th>id</th>
-                <th>stream</th>
-                <th>created</th>
-                <th class="number">messages</th>
-                <th>bodies</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
-    }
+    ${rows.length === 0 ? html`<p class="empty" id="batches">No batches yet.</p>` : table("batches", BATCH_COLUMNS, rows)}
   </section>`;
 }

@@ -1,5 +1,14 @@
 import type { InspectorData } from "./data";
-import { clip, clock, html, type Html } from "./html";
+import { clip, clock, html, table, type Column, type Html } from "./html";
+
+const ENDPOINT_COLUMNS: Column[] = [
+  { header: "id", width: "w-id" },
+  { header: "url" },
+  { header: "events", width: "w-events" },
+  { header: "format", width: "w-format" },
+  { header: "description", width: "w-description" },
+  { header: "created", width: "w-time" },
+];
 
 /** The endpoints tab: one row each, every value on one line (the whole of it in its tooltip). */
 export function renderEndpoints(data: InspectorData): Html {
@@ -18,29 +27,7 @@ export function renderEndpoints(data: InspectorData): Html {
     ${
       rows.length === 0
         ? html`<p class="empty" id="endpoints">No webhook endpoints yet: create one with POST /v1/webhooks/endpoints.</p>`
-        : html`<table id="endpoints">
-            <colgroup>
-              <col class="w-id" />
-              <col />
-              <col class="w-events" />
-              <col class="w-format" />
-              <col class="w-description" />
-              <col class="w-time" />
-            </colgroup>
-            <thead>
-              <tr>
-                <th>id</th>
-                <th>url</th>
-                <th>events</th>
-                <th>format</th>
-                <th>description</th>
-                <th>created</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows}
-            </tbody>
-          </table>`
+        : table("endpoints", ENDPOINT_COLUMNS, rows)
     }
   </section>`;
 }

@@ -41,3 +41,27 @@ export function clip(value: string, className = ""): Html {
 export function clock(iso: string): Html {
   return html`<time datetime="${iso}" title="${iso}">${iso.slice(11, 23)}</time>`;
 }
+
+/** A column of {@link table}: its header, and the width class of its `<col>` (none: the rest). */
+export interface Column {
+  readonly header: string;
+  readonly width?: string;
+  readonly number?: boolean;
+}
+
+/** A table of a tab: fixed column widths, so no value wraps mid-token. */
+export function table(id: string, columns: readonly Column[], rows: readonly Html[]): Html {
+  return html`<table id="${id}">
+    <colgroup>
+      ${columns.map((column) => (column.width ? html`<col class="${column.width}" />` : html`<col />`))}
+    </colgroup>
+    <thead>
+      <tr>
+        ${columns.map((column) => (column.number ? html`<th class="number">${column.header}</th>` : html`<th>${column.header}</th>`))}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+}
