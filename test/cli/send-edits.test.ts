@@ -393,6 +393,25 @@ describe("messaging send refusing a journal it cannot trust", () => {
   });
 });
 
+describe("messaging send --dry-run against a journal", () => {
+  it("reads it with the API key it was written under, and without one says which setting it needs; nothing is sent", async () => {
+    const name = "dry-run-journal.ndjson";
+    const file = lines(name, 4);
+    write(name, file);
+    expect((await send(["--file", name])).code).toBe(0);
+    write(name, [...file, line(name, 4)]);
+
+    const before = emulator.requestCount();
+    const dry = await send(["--file", name, "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("dry run: 5 valid message(s); 4 already sent by earlier runs; 1 to send in 1 call(s)");
+    const keyless = await send(["--file", name, "--dry-run"], { MESSAGING_API_KEY: undefined });
+    expect(keyless.code).toBe(1);
+    expect(keyless.stderr).toContain("a dry run of a send with a journal needs the API key it was sent with (MESSAGING_API_KEY)");
+    expect(emulator.requestCount()).toBe(before);
+  });
+});
+
 describe("messaging send reading the journal of an earlier release (version 2, unkeyed ids m1)", () => {
   it("a line appended after a run of the earlier release: only that line goes out", async () => {
     const name = "earlier-release.ndjson";
