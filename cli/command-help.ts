@@ -184,7 +184,7 @@ options:
   --batch-size N         messages per call, 1-1000 (default: 1000)
   --concurrency N        calls in flight at once, 1-${MAX_SEND_CONCURRENCY} (default: 1)
   --dry-run              check the file and show what a run would send; send nothing
-                         (needs no API key)
+                         (needs no API key, unless the file has a journal)
   --allow-changed        send although lines sent earlier have changed or gone (see above)
   --in-flight WHAT       a call left in flight more than 24 hours ago, when the service
                          may have forgotten its key: 'sent' records it as sent, 'resend'
@@ -200,7 +200,9 @@ options:
   -h, --help             this help
 
 environment:
-  MESSAGING_API_KEY      the API key (required to send; the emulator's default is ${DEFAULT_EMULATOR_API_KEY})
+  MESSAGING_API_KEY      the API key (required to send; the emulator's default is ${DEFAULT_EMULATOR_API_KEY});
+                         the journal's records and the call keys are keyed by it: finish a
+                         send before you change it
   MESSAGING_BASE_URL     the service's (or the emulator's) URL (required to send)
   MESSAGING_API_VERSION  X-Service-Version (default: 2024-06-01)
   MESSAGING_STATE_DIR    journal directory (default: $XDG_STATE_HOME/pulumi-messaging/sends,
