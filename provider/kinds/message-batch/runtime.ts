@@ -6,7 +6,7 @@ import { isPartialSendError, UnsupportedOperationError } from "../../../errors";
 import { MAX_MESSAGES_PER_BATCH } from "../../../schemas";
 import type { ProviderContext } from "../../context";
 import { canonical, digestMatches, messagesDigest } from "../../messages-digest";
-import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError } from "../../protocol";
+import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError, type Props } from "../../protocol";
 import { unknownShape, type KindInputs } from "../define-kind";
 import { MESSAGE_BATCH_REPLACE_KEYS, type MessageBatchInputs, type MessageBatchState, RecordedMessageBatch } from "./schema";
 
@@ -19,7 +19,7 @@ type Inputs = KindInputs<typeof MessageBatchInputs>;
  * confirmed. Anything else is an error that says so, never read as "changed" (which would
  * replace the batch and send it again).
  */
-export function migrate(recorded: Record<string, unknown>, id: string): MessageBatchState {
+export function migrate(recorded: Props, id: string): MessageBatchState {
   const parsed = RecordedMessageBatch.safeParse(recorded);
   if (!parsed.success) throw unknownShape("message batch", id, recorded);
   const state = parsed.data;
