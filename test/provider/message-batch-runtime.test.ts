@@ -69,20 +69,23 @@ describe("every state shape this package has written", () => {
     ...(sentAt === null ? {} : { [PROVIDER_KEY]: "serialized" }),
   });
 
+  // The first release's batch in the current shape: its messages as their v1 digest.
+  const firstReleaseNow = (sentAt: unknown) => ({
+    stream: "transactional",
+    triggers: null,
+    messageCount: 1,
+    messagesDigest: messagesDigest(templated),
+    idempotencyKeyPrefix: "prefix-0",
+    batchIds: ["msba_0"],
+    sentAt,
+  });
+
   test("migrate: golden recorded states of every release, each as the current state", () => {
     const current = { ...sent("2026-01-01T00:00:00Z") };
     const { [PROVIDER_KEY]: _provider, ...currentState } = current;
     expect(batch.migrate(current, "prefix-1")).toEqual(currentState);
     // The first release: its messages become their v1 digest, its count kept.
-    expect(batch.migrate(firstRelease(null), "prefix-0")).toEqual({
-      stream: "transactional",
-      triggers: null,
-      messageCount: 1,
-      messagesDigest: messagesDigest(templated),
-      idempotencyKeyPrefix: "prefix-0",
-      batchIds: ["msba_0"],
-      sentAt: null,
-    });
+    expect(batch.migrate(firstRelease(null), "prefix-0")).toEqual(firstReleaseNow(null));
     // A legacy digest is kept as recorded (diff reads both forms); unreadable chunk ids are none confirmed.
     const legacy = { ...current, messagesDigest: legacyLocaleDigest(templated), batchIds: "garbled" };
     expect(batch.migrate(legacy, "prefix-1")).toMatchObject({ messagesDigest: legacyLocaleDigest(templated), batchIds: [] });
@@ -136,15 +139,7 @@ describe("every state shape this package has written", () => {
     expect(prefixes).toEqual(["prefix-0"]);
     // Check validated the messages: the client does not parse them again.
     expect(prevalidated).toEqual([true]);
-    expect(updated.outs).toEqual({
-      stream: "transactional",
-      triggers: null,
-      messageCount: 1,
-      messagesDigest: messagesDigest(templated),
-      idempotencyKeyPrefix: "prefix-0",
-      batchIds: ["msba_0"],
-      sentAt: expect.any(String),
-    });
+    expect(updated.outs).toEqual(firstReleaseNow(expect.any(String)));
   });
 
   test.each([
