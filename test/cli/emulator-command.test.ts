@@ -67,6 +67,17 @@ function runCli(args: string[], env: Record<string, string> = {}): Running {
   return { child, firstLine, exit };
 }
 
+/** Runs `messaging <args>`, hands `use` the URL its first line prints, and stops it (SIGTERM) after, even when `use` fails. */
+async function withServing(args: string[], env: Record<string, string>, use: (url: string) => Promise<void>): Promise<void> {
+  const run = runCli(args, env);
+  try {
+    await use(/(http:\/\/127\.0\.0\.1:\d+)/.exec(await run.firstLine)![1]);
+  } finally {
+    run.child.kill("SIGTERM");
+  }
+  await run.exit;
+}
+
 describe("messaging emulator (CLI)", () => {
   it("prints its URL, serves requests, and exits 0 on SIGTERM", async () => {
     const run = runCli(["emulator", "--port", "0"]);
@@ -154,43 +165,26 @@ describe("messaging emulator (CLI)", () => {
         );
         req.on("error", reject);
       });
-    const plain = runCli(["emulator", "--port", "0"]);
-    try {
-      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await plain.firstLine)![1];
+    await withServing(["emulator", "--port", "0"], {}, async (url) => {
       expect(await hostStatus(url, "dev.example")).toBe(403);
       expect(await hostStatus(url, "localhost")).toBe(200);
-    } finally {
-      plain.child.kill("SIGTERM");
-    }
-    await plain.exit;
-    const allowing = runCli(["emulator", "--port", "0", "--allowed-host", "dev.example", "--allowed-host", "box.local"]);
-    try {
-      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await allowing.firstLine)![1];
+    });
+    await withServing(["emulator", "--port", "0", "--allowed-host", "dev.example", "--allowed-host", "box.local"], {}, async (url) => {
       expect(await hostStatus(url, "dev.example:4010")).toBe(200);
       expect(await hostStatus(url, "box.local")).toBe(200);
       expect(await hostStatus(url, "evil.example")).toBe(403);
-    } finally {
-      allowing.child.kill("SIGTERM");
-    }
-    await allowing.exit;
+    });
   });
 
   it("prefers --api-key to MESSAGING_API_KEY", async () => {
-    const run = runCli(["emulator", "--port", "0", "--api-key", "sk_test_flag"], { MESSAGING_API_KEY: "sk_test_env" });
-    try {
-      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await run.firstLine)![1];
+    await withServing(["emulator", "--port", "0", "--api-key", "sk_test_flag"], { MESSAGING_API_KEY: "sk_test_env" }, async (url) => {
       expect(await status(url, "sk_test_env")).toBe(401);
       expect(await status(url, "sk_test_flag")).toBe(200);
-    } finally {
-      run.child.kill("SIGTERM");
-    }
-    await run.exit;
+    });
   });
 
   it("keeps what --max-stored-bytes allows (units accepted), evicting the oldest batches", async () => {
-    const run = runCli(["emulator", "--port", "0", "--max-stored-bytes", "64KiB"]);
-    try {
-      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await run.firstLine)![1];
+    await withServing(["emulator", "--port", "0", "--max-stored-bytes", "64KiB"], {}, async (url) => {
       for (let i = 0; i < 3; i++) {
         const sent = await request(`${url}/v1/message_batches`, {
           method: "POST",
@@ -205,16 +199,11 @@ describe("messaging emulator (CLI)", () => {
       const batches = (await listed.body.json()) as Array<{ messages: Array<{ body: string }> }>;
       expect(batches.map((b) => b.messages[0].body.slice(0, 2))).toEqual(["m2"]);
       expect(Number(listed.headers["x-emulator-stored-bytes"])).toBeLessThanOrEqual(64 * 1024);
-    } finally {
-      run.child.kill("SIGTERM");
-    }
-    await run.exit;
+    });
   });
 
   it("keeps at most --max-stored-messages", async () => {
-    const run = runCli(["emulator", "--port", "0", "--max-stored-messages", "2", "--delivery-retry-schedule", "0.5,1"]);
-    try {
-      const url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(await run.firstLine)![1];
+    await withServing(["emulator", "--port", "0", "--max-stored-messages", "2", "--delivery-retry-schedule", "0.5,1"], {}, async (url) => {
       for (let i = 0; i < 3; i++) {
         const sent = await request(`${url}/v1/message_batches`, {
           method: "POST",
@@ -228,10 +217,7 @@ describe("messaging emulator (CLI)", () => {
       const batches = (await listed.body.json()) as Array<{ messages: Array<{ body: string }> }>;
       expect(batches.map((b) => b.messages[0].body)).toEqual(["m1", "m2"]);
       expect(listed.headers["x-emulator-messages-accepted"]).toBe("3");
-    } finally {
-      run.child.kill("SIGTERM");
-    }
-    await run.exit;
+    });
   });
 
   it.each([
