@@ -1,6 +1,7 @@
 import { createHash, createHmac, hkdfSync } from "node:crypto";
 import { IdentityKey } from "../../client/identity-key";
 import { CallKey, messageIdentity } from "../../cli/message-identity";
+import { SendJournal } from "../../cli/send-journal";
 import { canonicalJson } from "../../schemas/canonical-json";
 
 /**
@@ -95,5 +96,13 @@ describe("call keys (version k3, frozen)", () => {
     expect(new Set(keys.map((k) => k.slice(k.indexOf("-")))).size).toBe(4);
     expect(new Set(keys).size).toBe(5);
     expect(callKey("ci", "", 0)).toMatch(/^ci-[0-9a-f]{32}$/);
+  });
+});
+
+describe("a send's journal directory (frozen)", () => {
+  it("is named by the file, the service, the stream and the send id: another name would not find an earlier run's journal", () => {
+    const scope = { file: "/home/ci/messages.ndjson", baseUrl: "https://api.example.com", stream: "transactional", sendId: "" };
+    expect(SendJournal.directoryOf("/state", scope)).toBe("/state/send-5965778d3dc601b6f4fd23ec34d00fc5");
+    expect(SendJournal.directoryOf("/state", { ...scope, sendId: "abc123" })).toBe("/state/send-045368da929e5b21056c0a95fc24f5c4");
   });
 });
