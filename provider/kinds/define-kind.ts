@@ -68,8 +68,11 @@ export interface KindMethods<I extends z.ZodObject, State> {
   read?(context: ProviderContext, id: string, recorded: Props): pulumi.dynamic.ReadResult;
   /** Default: refuses (changes replace); reached only when `diff` reports a change without replacing. */
   update?(context: ProviderContext, id: string, olds: State, news: KindInputs<I>): Promise<pulumi.dynamic.UpdateResult>;
-  /** Default: nothing (the service has no delete operation). */
-  remove?(context: ProviderContext, id: string, olds: State): void;
+  /**
+   * Default: nothing (the service has no delete operation). Gets the state as recorded, not
+   * migrated: a delete that failed on a shape it cannot read would block `pulumi destroy`.
+   */
+  remove?(context: ProviderContext, id: string, recorded: Props): void;
   /**
    * Recorded state, in any shape a release of this package wrote, as `State`; throws when it
    * cannot be read (never read as "changed", which would replace and act again). Default: the
@@ -127,8 +130,6 @@ export interface KindDefinition<N extends string = string, I extends z.ZodObject
   readonly implementation: ResourceImplementation;
   /** The runtime as the serialized provider calls it (config first). */
   readonly runtime: ResourceRuntime;
-  /** Input keys whose schema says `replaceOnChanges: true`. */
-  readonly replaceKeys: ReadonlyArray<keyof I["shape"] & string>;
   /** Input keys whose schema says `secret: true`. */
   readonly secretInputs: ReadonlyArray<keyof I["shape"] & string>;
   /** State keys whose schema says `secret: true`. */
@@ -164,7 +165,6 @@ export function defineKind<N extends string, I extends z.ZodObject, S extends z.
     state: spec.state,
     implementation,
     runtime: adapt(implementation),
-    replaceKeys: replaceKeys(spec.inputs) as Array<keyof I["shape"] & string>,
     secretInputs: secretKeys(spec.inputs) as Array<keyof I["shape"] & string>,
     secretOutputs: secretKeys(spec.state) as Array<keyof S["shape"] & string>,
     outputOnlyKeys: Object.keys(spec.state.shape).filter((key) => !inputKeys.has(key)) as Array<keyof S["shape"] & string>,
@@ -198,8 +198,9 @@ function implement<N extends string, I extends z.ZodObject, S extends z.ZodObjec
     diff: (context, id, olds, news) => {
       const state = migrate(id, olds);
       if (methods.diff) return methods.diff(context, id, state, typed(news));
+      const recorded = state as Props;
       const replaces = replacing.filter(
-        (key) => containsUnknown(news[key]) || canonicalJson(olds[key] ?? null) !== canonicalJson(news[key] ?? null),
+        (key) => containsUnknown(news[key]) || canonicalJson(recorded[key] ?? null) !== canonicalJson(news[key] ?? null),
       );
       return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
     },
@@ -214,7 +215,7 @@ function implement<N extends string, I extends z.ZodObject, S extends z.ZodObjec
       if (methods.update) return methods.update(context, id, state, typed(news));
       throw new UnsupportedOperationError(`The ${label} ${id} cannot be updated in place: changes replace it.`);
     },
-    remove: (context, id, props) => methods.remove?.(context, id, migrate(id, props)),
+    remove: (context, id, props) => methods.remove?.(context, id, props),
   };
 }
 

@@ -146,12 +146,21 @@ describe("every state shape this package has written", () => {
     ["no digest and no messages", { stream: "transactional", idempotencyKeyPrefix: "p", sentAt: null }],
     ["a digest of a form never written", { ...sent("2026-01-01T00:00:00Z"), messagesDigest: `v9:${messagesDigest(messages)}` }],
     ["no key prefix", { ...sent("2026-01-01T00:00:00Z"), idempotencyKeyPrefix: undefined }],
-  ])("an unknown shape (%s) is an error from diff and update that sends nothing, never a replacement", async (_case, olds) => {
-    expect(() => impl.diff(testContext(), "prefix-1", olds, inputs)).toThrow(
-      /recorded state has a shape this version .* does not know.*Nothing was sent/s,
-    );
-    await expect(impl.update(testContext(), "prefix-1", olds, inputs)).rejects.toThrow(/does not know/);
-  });
+    // Read as missing, the stream would look changed, and a changed stream replaces (sends again).
+    ["no stream", { ...sent("2026-01-01T00:00:00Z"), stream: undefined }],
+  ])(
+    "an unknown shape (%s) is an error from diff and update that sends nothing, never a replacement; delete still works",
+    async (_case, olds) => {
+      expect(() => impl.diff(testContext(), "prefix-1", olds, inputs)).toThrow(
+        /recorded state has a shape this version .* does not know.*Nothing was sent/s,
+      );
+      await expect(impl.update(testContext(), "prefix-1", olds, inputs)).rejects.toThrow(/does not know/);
+      // A delete that failed here would block `pulumi destroy`.
+      const context = testContext();
+      expect(() => impl.remove(context, "prefix-1", olds)).not.toThrow();
+      expect(context.warnings.join("")).toMatch(/removed from the stack; its messages were already sent/);
+    },
+  );
 });
 
 describe("the key prefix of a new batch (mb2)", () => {

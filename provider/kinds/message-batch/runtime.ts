@@ -25,9 +25,9 @@ export function migrate(recorded: Props, id: string): MessageBatchState {
   const state = parsed.data;
   const messagesDigestOf = "messagesDigest" in state ? state.messagesDigest : messagesDigest(state.messages);
   return {
-    stream: typeof recorded.stream === "string" ? recorded.stream : "",
-    triggers: Array.isArray(recorded.triggers) ? recorded.triggers : null,
-    messageCount: typeof recorded.messageCount === "number" ? recorded.messageCount : "messages" in state ? state.messages.length : 0,
+    stream: state.stream,
+    triggers: state.triggers ?? null,
+    messageCount: state.messageCount ?? ("messages" in state ? state.messages.length : 0),
     messagesDigest: messagesDigestOf,
     idempotencyKeyPrefix: state.idempotencyKeyPrefix,
     batchIds: state.batchIds ?? [],

@@ -63,8 +63,19 @@ const RecordedDigest = z.string().regex(/^[0-9a-f]{64}$/, { error: "expected a S
 // a time); absent or unreadable, none is taken as confirmed and every chunk is asked again.
 const ConfirmedChunks = z.array(z.string().nullable()).optional().catch(undefined);
 
+// What every release recorded beside the messages or their digest. `stream` is required: read
+// as missing, it would look changed, and a changed stream replaces the batch (sends it again).
+const RecordedBatchFields = {
+  stream: z.string(),
+  triggers: z.array(z.unknown()).nullish(),
+  messageCount: z.number().optional(),
+  idempotencyKeyPrefix: z.string(),
+  sentAt: z.string().nullable(),
+  batchIds: ConfirmedChunks,
+};
+
 export const RecordedMessageBatch = z.union([
-  z.object({ messagesDigest: RecordedDigest, idempotencyKeyPrefix: z.string(), sentAt: z.string().nullable(), batchIds: ConfirmedChunks }),
-  z.object({ messages: z.array(z.unknown()), idempotencyKeyPrefix: z.string(), sentAt: z.string().nullable(), batchIds: ConfirmedChunks }),
+  z.object({ messagesDigest: RecordedDigest, ...RecordedBatchFields }),
+  z.object({ messages: z.array(z.unknown()), ...RecordedBatchFields }),
 ]);
 export type RecordedMessageBatch = z.infer<typeof RecordedMessageBatch>;

@@ -365,8 +365,8 @@ export async function update(
  * block `pulumi destroy` and every replacement); it says plainly that the endpoint stays.
  * Only reached with `retainOnDelete: false`: the engine never calls delete otherwise.
  */
-export function remove(context: ProviderContext, id: string, olds: RecordedWebhookEndpoint): void {
-  const url = typeof olds.url === "string" ? ` (${olds.url})` : "";
+export function remove(context: ProviderContext, id: string, recorded: Props): void {
+  const url = typeof recorded.url === "string" ? ` (${recorded.url})` : "";
   context.warn(
     `warning: webhook endpoint ${id}${url} was removed from the stack but still exists and stays active in the service: ` +
       `the API has no delete operation. Remove it in ${DASHBOARD}.`,
