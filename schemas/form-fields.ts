@@ -16,8 +16,9 @@ function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
 }
 
 /**
- * The form fields of a request schema, in its order: how `client/form.ts` encodes a request
- * and the emulator decodes it, so a new field of the schema is a new form field on both sides.
+ * The form fields of a request schema, in its order, by the rule `client/form.ts` applies to
+ * the values it encodes (an array is the repeated `name[]`): what the emulator decodes and
+ * the endpoint's idempotency key takes, so a new field of the schema needs no code there.
  */
 export function formFieldsOf(schema: z.ZodObject): FormField[] {
   return Object.entries(schema.shape).map(([key, field]) => {

@@ -9,6 +9,7 @@ import { CLOCK_MARGIN_MS, createIdempotencyKey, KEY_MEMORY_MS } from "../../prov
 
 const impl = webhookEndpoint.implementation;
 import { WebhookEndpointCreate, WebhookEndpointObject } from "../../schemas";
+import { formFieldsOf } from "../../schemas/form-fields";
 
 const check = (news: Record<string, unknown>) => impl.check(testContext(), {}, news);
 const diff = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => impl.diff(testContext(), id, olds, news);
@@ -85,11 +86,20 @@ describe("createIdempotencyKey", () => {
     expect(createIdempotencyKey("proj/dev/payments", { ...request, description: "d" })).not.toBe(key);
   });
   test("every create field counts, in schema order; a field added later and left unset changes no key", () => {
-    const fields = Object.keys(WebhookEndpointCreate.shape);
+    const fields = [...formFieldsOf(WebhookEndpointCreate), { key: "labels", name: "labels[]", repeated: true }];
     const key = createIdempotencyKey("proj/dev/payments", request);
-    expect(createIdempotencyKey("proj/dev/payments", request, [...fields, "labels"])).toBe(key);
+    expect(createIdempotencyKey("proj/dev/payments", request, fields)).toBe(key);
     const labelled = { ...request, labels: ["team-a"] } as typeof request;
-    expect(createIdempotencyKey("proj/dev/payments", labelled, [...fields, "labels"])).not.toBe(key);
+    expect(createIdempotencyKey("proj/dev/payments", labelled, fields)).not.toBe(key);
+    // Golden, with every field set: a description and a format are in the key as given.
+    expect(
+      createIdempotencyKey("proj/dev/payments", {
+        url: "https://a.example.com",
+        events: ["y", "x"],
+        format: "cloudEvents",
+        description: "billing",
+      }),
+    ).toBe("we-create-17e0fe1f8fb12d2ae39d15a43a728dfae652d7201b5daf723820b834d8878225");
     expect(createIdempotencyKey("proj/dev/payments", { ...request, format: "cloudEvents" })).not.toBe(key);
   });
   test("without a scope the client picks a random key", () => {

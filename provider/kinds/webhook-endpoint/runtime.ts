@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { unreadableFields } from "../../../client/unreadable-fields";
 import { isResponseSchemaError, UnsupportedOperationError, type ResponseSchemaError } from "../../../errors";
 import { WebhookEndpointCreate, type WebhookEndpointObject } from "../../../schemas";
-import { isRepeatedField } from "../../../schemas/form-fields";
+import { formFieldsOf, isRepeatedField, type FormField } from "../../../schemas/form-fields";
 import type { FieldErrors } from "../../../schemas/field-errors";
 import { checkKnownInputs } from "../../check-inputs";
 import type { ProviderContext } from "../../context";
@@ -150,12 +150,13 @@ export function diff(_context: ProviderContext, id: string, olds: RecordedWebhoo
 export function createIdempotencyKey(
   scope: unknown,
   request: WebhookEndpointCreate,
-  fields: readonly string[] = WEBHOOK_ENDPOINT_REPLACE_KEYS,
+  fields: readonly FormField[] = formFieldsOf(WebhookEndpointCreate),
 ): string | undefined {
   if (typeof scope !== "string" || scope === "") return undefined;
-  const values = fields.map((key) => {
+  const values = fields.map(({ key, repeated }) => {
     const value: unknown = (request as unknown as Record<string, unknown>)[key];
-    return Array.isArray(value) ? [...value].sort() : (value ?? null);
+    // A repeated field is a set to the service: its order means nothing.
+    return repeated && Array.isArray(value) ? [...value].sort() : (value ?? null);
   });
   // The key's first version took the first four create fields, an unset one as null. A field
   // added to the schema since (at its end) counts only when set: an endpoint that leaves it
