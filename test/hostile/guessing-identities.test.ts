@@ -1,8 +1,9 @@
 /**
  * An attacker who reads a stack's plain state or a `messaging send` journal, but not the API
  * key, guesses a one-time code sent in a known template to a known number: 10^6 candidates,
- * each tried with the identity algorithm an attacker can compute without the key (the
- * unkeyed one of earlier releases, which wrote such ids). Nothing is recovered. The same pass
+ * each tried with the algorithms an attacker can compute without the key: the unkeyed one of
+ * earlier releases, and this release's under the emulator's public default key (which would
+ * find the code were the key ignored). Nothing is recovered. The same pass
  * recovers the code from the unkeyed identity of the message, computed here: the attack is real.
  */
 import { hash } from "node:crypto";
@@ -13,6 +14,7 @@ import { MessagingClient } from "../../client";
 import { IdentityKey } from "../../client/identity-key";
 import { messageIdentity } from "../../cli/message-identity";
 import { runSendCommand } from "../../cli/send-command";
+import { DEFAULT_EMULATOR_API_KEY } from "../../emulator/auth";
 import { startEmulator, type Emulator } from "../../emulator";
 import * as batch from "../../provider/kinds/message-batch/runtime";
 import { messagesDigest } from "../../provider/messages-digest";
@@ -25,6 +27,10 @@ const CODE = "048213";
 const template = (code: string) => [{ tos: [NUMBER], body: `Your verification code is ${code}` }];
 
 const m1 = messageIdentity("m1", IdentityKey.fromApiKey("unused by m1"));
+// This release's algorithms under the one key anyone has: were they to ignore the key, these would match.
+const publicKey = IdentityKey.fromApiKey(DEFAULT_EMULATOR_API_KEY);
+const m2Public = messageIdentity("m2", publicKey);
+const mb2Public = (code: string): string => batch.batchKeyPrefix(publicKey, SCOPE, { stream: "transactional", messages: template(code) })!;
 
 /** `mb1`, the unkeyed batch prefix of earlier releases. */
 function mb1Prefix(code: string): string {
@@ -33,17 +39,24 @@ function mb1Prefix(code: string): string {
 }
 
 /**
- * Tries every code from 000000 to 999999: `identity` of each, looked up in what the attacker
- * read and in the control (the unkeyed identity of the code really sent).
- * @returns the codes found in each
+ * Tries every code from 000000 to 999999 with each of `identities` (the first is the control's
+ * algorithm), looking each candidate up in what the attacker read, and the first also against
+ * `control` (the unkeyed identity of the code really sent).
+ * @returns the codes found in what was read, and by the control
  */
-function guess(identity: (code: string) => string, read: ReadonlySet<string>, control: string): { recovered: string[]; control: string[] } {
+function guess(
+  identities: ReadonlyArray<(code: string) => string>,
+  read: ReadonlySet<string>,
+  control: string,
+): { recovered: string[]; control: string[] } {
   const found = { recovered: [] as string[], control: [] as string[] };
   for (let n = 0; n < 1_000_000; n++) {
     const code = String(n).padStart(6, "0");
-    const candidate = identity(code);
-    if (read.has(candidate)) found.recovered.push(code);
-    if (candidate === control) found.control.push(code);
+    identities.forEach((identity, i) => {
+      const candidate = identity(code);
+      if (read.has(candidate)) found.recovered.push(code);
+      if (i === 0 && candidate === control) found.control.push(code);
+    });
   }
   return found;
 }
@@ -69,7 +82,7 @@ test("a MessageBatch's plain id (its key prefix) gives up no code to 10^6 guesse
     expect(plain.size).toBe(1);
     expect(emulator.batches().map((sent) => sent.messages[0].body)).toEqual([`Your verification code is ${CODE}`]);
 
-    expect(guess(mb1Prefix, plain, mb1Prefix(CODE))).toEqual({ recovered: [], control: [CODE] });
+    expect(guess([mb1Prefix, mb2Public], plain, mb1Prefix(CODE))).toEqual({ recovered: [], control: [CODE] });
   } finally {
     await client.close();
   }
@@ -98,5 +111,6 @@ test("a messaging send journal gives up no code to 10^6 guesses; an unkeyed one 
   const written = new Set(text.match(/[0-9a-f]{32,}/g));
   expect(written.size).toBeGreaterThan(0);
 
-  expect(guess((code) => m1(template(code)[0]), written, m1(template(CODE)[0]))).toEqual({ recovered: [], control: [CODE] });
+  const identities = [(code: string) => m1(template(code)[0]), (code: string) => m2Public(template(code)[0])];
+  expect(guess(identities, written, m1(template(CODE)[0]))).toEqual({ recovered: [], control: [CODE] });
 });
