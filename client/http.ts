@@ -164,6 +164,8 @@ async function attempt(config: HttpConfig, request: HttpRequest): Promise<RawRes
  */
 export async function sendRequest(config: HttpConfig, request: HttpRequest): Promise<HttpResponse> {
   const random = config.random ?? Math.random;
+  // Whether an attempt so far may have reached the service (an answer, a timeout, a failure after connecting).
+  let mayHaveArrived = false;
   for (let attemptNumber = 1; ; attemptNumber++) {
     request.signal?.throwIfAborted();
     const info: RequestInfo = { method: request.method, path: request.path, idempotencyKey: request.idempotencyKey };
@@ -198,12 +200,13 @@ export async function sendRequest(config: HttpConfig, request: HttpRequest): Pro
         failure = new TimeoutError(info, config.timeoutMs, attemptNumber);
       } else if (code !== undefined) {
         outcome = { kind: "network", code };
-        failure = new ConnectionError(info, attemptNumber, error);
+        failure = new ConnectionError(info, attemptNumber, error, mayHaveArrived);
       } else {
         // Not a network failure (a bug, or a dispatcher misbehaving): do not disguise it.
         throw error;
       }
     }
+    if (!(failure instanceof ConnectionError) || failure.kind === "other") mayHaveArrived = true;
     if (!shouldRetry(outcome, attemptNumber, config.maxRetries)) throw failure;
     const delayMs = retryDelayMs(attemptNumber, retryAfterMs, config.retryPolicy, random);
     request.onRetry?.({ attempt: attemptNumber, delayMs, reason: describeOutcome(outcome) });

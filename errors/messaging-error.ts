@@ -180,7 +180,7 @@ export class ConfigurationError extends MessagingError {
 /**
  * The connection failed before a response arrived (refused, reset, DNS, TLS). The message says
  * what to check when the kind is known (`kind`); only when the request may have reached the
- * service (`other`) does it give the idempotency key to retry with.
+ * service (`other`, or an earlier attempt that may have) does it give the idempotency key to retry with.
  */
 export class ConnectionError extends MessagingError {
   readonly attempts: number;
@@ -188,7 +188,12 @@ export class ConnectionError extends MessagingError {
   readonly idempotencyKey?: string;
   /** What the failure means (`connection-failure.ts`): refused, a name that does not resolve, TLS to plain HTTP, or other. */
   readonly kind: ConnectionFailureKind;
-  constructor(request: RequestInfo, attempts: number, cause: unknown) {
+  /**
+   * @param earlierMayHaveArrived an earlier attempt got an answer, timed out or failed after
+   *   connecting: the request may have taken effect whatever the last attempt's kind, so the
+   *   message gives the key to retry with too.
+   */
+  constructor(request: RequestInfo, attempts: number, cause: unknown, earlierMayHaveArrived = false) {
     const kind = connectionFailureKind(cause);
     const code = (cause as { code?: unknown } | undefined)?.code;
     // OpenSSL's text ("…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:…") says nothing to most readers.
@@ -202,7 +207,7 @@ export class ConnectionError extends MessagingError {
     super(
       "connection_error",
       `${request.method} ${request.path}: connection failed after ${attempts} attempt(s): ${reason}` +
-        (advice === undefined ? keyNote(request) : `\n${advice}`),
+        (advice === undefined ? keyNote(request) : `\n${advice}${earlierMayHaveArrived ? keyNote(request) : ""}`),
       { cause },
     );
     this.attempts = attempts;

@@ -41,3 +41,24 @@ it("a refused connection: a ConnectionError of kind refused saying to start the 
   expect(String((thrown as Error).message)).toContain("npx messaging emulator");
   expect(String((thrown as Error).message)).not.toContain("retry with it");
 });
+
+it("refused after an attempt that reached the server (reset after connecting): the key to retry with is given, since the first may have taken effect", async () => {
+  // The first connection is taken, then dropped; the server then stops listening, so the retry is refused.
+  const server = net.createServer((socket) => {
+    socket.destroy();
+    server.close();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  const client = new MessagingClient({ apiKey: "sk_test_x", baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1 });
+  const thrown = await client
+    .sendMessageBatch(
+      { stream: "transactional", messages: [{ tos: ["+254712345678"], body: "x" }] },
+      { idempotencyKey: "k-reset-then-refused" },
+    )
+    .catch((error: unknown) => error)
+    .finally(() => client.close());
+  expect(isConnectionError(thrown) && thrown.kind).toBe("refused");
+  expect(isConnectionError(thrown) && thrown.attempts).toBe(2);
+  expect(String((thrown as Error).message)).toContain("idempotency key: k-reset-then-refused (retry with it");
+});
