@@ -50,8 +50,10 @@ export interface PlannedCall {
 /**
  * The idempotency key of a call being composed, built as its messages are read (version
  * `k3`): the prefix, `-`, and 32 hex digits of HMAC-SHA256 under the identity key over the
- * stream, the send id and each message's position in the file and text as written. The same file sent again without a
- * journal to consult (a fresh CI runner) composes the same calls and so the same keys, and
+ * stream, the send id and each message's position in the file and its source (the text as
+ * written; for CSV, the message as sent in canonical JSON, `cli/csv-entries.ts`). The same
+ * file sent again without a journal to consult (a fresh CI runner) composes the same calls
+ * and so the same keys, and
  * the service answers them from its record; two calls of the same messages at other positions
  * (a file listing a message twice) get different keys.
  */
@@ -64,7 +66,7 @@ export class CallKey {
     this.#key = scope.key.hmac("pulumi-messaging call k3").update(`${scope.stream}\n${scope.sendId}\n`);
   }
 
-  /** Adds the message at `ordinal` (from 0), as written in the file. */
+  /** Adds the message at `ordinal` (from 0), by its source. */
   add(ordinal: number, source: string): void {
     // The length (UTF-16 code units) keeps texts holding newlines from running into each other.
     this.#key.update(`${ordinal}:${source.length}:`).update(source).update("\n");

@@ -1,6 +1,7 @@
 import type { Dispatcher } from "undici";
 import { ConfigurationError } from "../errors/messaging-error";
 import { ApiVersion } from "../schemas/api-version";
+import { hasLoneSurrogate } from "../schemas/utf8-text";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 
 /** `X-Service-Version` sent when `apiVersion` is not set: the version the spec's requests show. */
@@ -124,7 +125,7 @@ export function resolveClientOptions(options: MessagingClientOptions): ResolvedC
     fail("option 'apiKey' must not contain ':' or control characters (the value is not shown)");
   }
   // Half of a UTF-16 pair cannot be written as UTF-8: the header would carry U+FFFD instead.
-  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(apiKey)) {
+  if (hasLoneSurrogate(apiKey)) {
     fail(
       "option 'apiKey' contains a lone surrogate (half of a UTF-16 pair), which cannot be sent: check how it was read (the value is not shown)",
     );

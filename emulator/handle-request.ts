@@ -1,19 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { IDEMPOTENCY_KEY_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from "../schemas/http";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from "../schemas/http";
 import { assertAuthenticated } from "./auth";
 import { MAX_BODY_BYTES, readBody, type BodyResult } from "./body";
 import type { DeliveryQueue } from "./delivery-queue";
 import type { FaultInjector } from "./fault-injector";
 import type { MemoryGuard } from "./memory-guard";
 import { faultStatus, type FaultKind } from "./faults";
-import {
-  IdempotencyStore,
-  REPLAYED_HEADER,
-  checkIdempotencyKey,
-  keyInUseProblem,
-  keyReusedProblem,
-  requestFingerprint,
-} from "./idempotency";
+import { IdempotencyStore, checkIdempotencyKey, keyInUseProblem, keyReusedProblem, requestFingerprint } from "./idempotency";
 import { assertHostAllowed, type HostAllowList } from "./host-check";
 import { randomId } from "./ids";
 import { ProblemError, RETRY_AFTER_SECONDS, problem, problemReply } from "./problem-response";
@@ -205,7 +198,7 @@ export async function handleRequest(req: IncomingMessage, res: ServerResponse, s
   try {
     const { reply, replayed } = await serve(req, state, url, held);
     if (isStreamed(reply)) await writeStreamedReply(res, reply);
-    else writeReply(res, reply, replayed ? { [REPLAYED_HEADER]: "true" } : {});
+    else writeReply(res, reply, replayed ? { [IDEMPOTENT_REPLAYED_HEADER]: "true" } : {});
   } catch (error) {
     // A reset is what a crashed server or a broken proxy looks like to the client.
     if (error instanceof DropConnection) return void req.socket.destroy();

@@ -3,9 +3,6 @@ import { IDEMPOTENCY_KEY_IN_USE, IdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } fr
 import { ProblemError, RETRY_AFTER_SECONDS, problem } from "./problem-response";
 import type { Reply } from "./reply";
 
-/** Response header set on a replayed answer. */
-export const REPLAYED_HEADER = "Idempotent-Replayed";
-
 /**
  * What identifies "the same request" for a key: method, path and a SHA-256 of the raw body
  * bytes. Raw bytes, not parsed content, so a client that re-serializes differently on a

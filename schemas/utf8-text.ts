@@ -68,3 +68,8 @@ export function decodeUtf8Text(bytes: Uint8Array, what: string): Utf8TextResult 
     return { ok: false, reason: `${what} is not valid UTF-8 (first invalid byte at offset ${firstInvalidUtf8(bytes)})` };
   }
 }
+
+/** True when `text` holds a lone surrogate (half of a UTF-16 pair): it cannot be written as UTF-8, which would carry U+FFFD instead. */
+export function hasLoneSurrogate(text: string): boolean {
+  return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
+}

@@ -1,12 +1,10 @@
 import { z } from "zod";
 import type * as wire from "./wire-types.generated";
+import { hasLoneSurrogate } from "./utf8-text";
 
 /** Notification formats. The spec does not show the CloudEvents string; `cloudEvents` is our assumption. */
 export const WebhookFormat = z.enum(["basic", "cloudEvents"]);
 export type WebhookFormat = wire.WebhookFormat;
-
-// A lone surrogate cannot be written as UTF-8: form encoding turns it into U+FFFD.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * A form field's text, refused where the service would store another value than the one
@@ -15,7 +13,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 function formText<T extends z.ZodString>(schema: T): T {
   return schema
-    .refine((value) => !LONE_SURROGATE.test(value), {
+    .refine((value) => !hasLoneSurrogate(value), {
       error: "contains a lone surrogate (half of a UTF-16 pair), which cannot be sent as UTF-8: the service would store U+FFFD instead",
     })
     .refine((value) => !value.startsWith("\uFEFF"), {
