@@ -10,20 +10,11 @@ import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
 import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
 import { WebhookEndpointCreate } from "../schemas/webhook-endpoint";
+import { processIo, type CommandIo } from "./command-io";
 
 const SUBCOMMANDS = ["create", "list", "secret"];
 
 /** Where the command writes. */
-export interface EndpointsIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-}
-
-const processIo: EndpointsIo = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
-};
-
 /** An endpoint as printed: the secret masked unless asked for. */
 function shown<T extends { secret?: string | null }>(endpoint: T, showSecret: boolean): T {
   return endpoint.secret ? { ...endpoint, secret: displaySecret(endpoint.secret, showSecret) } : endpoint;
@@ -39,7 +30,7 @@ function shown<T extends { secret?: string | null }>(endpoint: T, showSecret: bo
 export async function runEndpointsCommand(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-  io: EndpointsIo = processIo,
+  io: CommandIo = processIo,
 ): Promise<number> {
   const [subcommand, ...rest] = argv;
   const fail = (why: string) => {
@@ -113,7 +104,7 @@ async function create(
   argv: string[],
   target: EmulatorTarget,
   env: NodeJS.ProcessEnv,
-  io: EndpointsIo,
+  io: CommandIo,
   fail: (why: string) => number,
 ): Promise<number> {
   const parsed = parseCommandArgs(argv, COMMANDS.endpoints.options, false);

@@ -6,18 +6,9 @@ import { describeAttempt } from "./delivery-line";
 import { didYouMean } from "./did-you-mean";
 import { describeRefusal, emulatorTarget, orRefusal } from "./emulator-connection";
 import { EXIT } from "./exit-codes";
+import { processIo, type CommandIo } from "./command-io";
 
 /** Where the command writes. */
-export interface EventsIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-}
-
-const processIo: EventsIo = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
-};
-
 interface ResendArgs {
   readonly eventId: string;
   readonly endpoint?: string;
@@ -42,7 +33,7 @@ function parse(argv: string[]): ResendArgs | string {
  * @returns an exit code of the shared table: 0 every attempt delivered; 1 one failed, the
  *   event is unknown, or the emulator refused or could not be reached; 2 bad arguments or settings.
  */
-export async function runEventsCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: EventsIo = processIo): Promise<number> {
+export async function runEventsCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo = processIo): Promise<number> {
   const args = parse(argv);
   if (typeof args === "string") {
     io.stderr(usageError("events", args));

@@ -10,6 +10,7 @@ import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from 
 import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
 import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
+import { processIo, type CommandIo } from "./command-io";
 
 /** How often new delivery attempts are looked up, in milliseconds. */
 export const LISTEN_POLL_MS = 250;
@@ -18,9 +19,7 @@ export const LISTEN_POLL_MS = 250;
 export const SECRET_VARIABLE = "MESSAGING_WEBHOOK_SECRET";
 
 /** Where the command writes, and what stops it (Ctrl-C and SIGTERM by default). */
-export interface ListenIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
+export interface ListenIo extends CommandIo {
   /** Aborted to stop listening. Default: aborted on SIGINT or SIGTERM. */
   readonly stop?: AbortSignal;
 }
@@ -107,8 +106,8 @@ function signalStop(): { signal: AbortSignal; dispose(): void } {
  *   refused or could not be reached, 2 bad arguments or settings.
  */
 export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io?: Partial<ListenIo>): Promise<number> {
-  const out = io?.stdout ?? ((text: string) => void process.stdout.write(text));
-  const err = io?.stderr ?? ((text: string) => void process.stderr.write(text));
+  const out = io?.stdout ?? processIo.stdout;
+  const err = io?.stderr ?? processIo.stderr;
   const args = parse(argv);
   if (typeof args === "string") {
     err(usageError("listen", args));

@@ -10,21 +10,12 @@ import { closestMatch } from "./did-you-mean";
 import { describeRefusal, emulatorTarget, orRefusal } from "./emulator-connection";
 import { EXIT } from "./exit-codes";
 import { sampleObject } from "./sample-events";
+import { processIo, type CommandIo } from "./command-io";
 
 /** How often the retries of a delivery are looked up with --wait, in milliseconds. */
 const POLL_MS = 200;
 
 /** Where the command writes. */
-export interface TriggerIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-}
-
-const processIo: TriggerIo = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
-};
-
 interface TriggerArgs {
   readonly type: string;
   /** As given with --data / --previous; undefined: a sample for a named type. */
@@ -86,7 +77,7 @@ async function knownTypes(emulator: EmulatorClient): Promise<Set<string> | undef
  *   1 one failed or is still being retried, or the emulator refused or could not be reached;
  *   2 bad arguments or settings.
  */
-export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: TriggerIo = processIo): Promise<number> {
+export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo = processIo): Promise<number> {
   const args = parse(argv);
   if (typeof args === "string") {
     io.stderr(usageError("trigger", args));
