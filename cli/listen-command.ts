@@ -11,6 +11,7 @@ import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
 import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
 import { processIo, type CommandIo } from "./command-io";
+import { receiverAnswer } from "./delivery-line";
 
 /** How often new delivery attempts are looked up, in milliseconds. */
 export const LISTEN_POLL_MS = 250;
@@ -51,29 +52,15 @@ function parse(argv: string[]): ListenArgs | string {
   return { forwardTo, events, format, showSecret: values["show-secret"] === true };
 }
 
-/** One line per attempt: when, event id, type, attempt, status, ms, and why it failed (with what the receiver answered). */
-export function describeAttempt(attempt: Delivery): string {
+/** One line per attempt, as `listen` logs them: when, event id, type, attempt, status, ms, and why it failed (with what the receiver answered). */
+export function listenLine(attempt: Delivery): string {
   const answer = attempt.status === null ? "no answer" : String(attempt.status);
-  const said = attempt.responseBody ? `: ${oneLine(attempt.responseBody)}` : "";
+  const said = attempt.responseBody ? `: ${receiverAnswer(attempt.responseBody)}` : "";
   const why =
     attempt.outcome === "delivered"
       ? ""
       : `  ${attempt.error ?? `HTTP ${attempt.status}${said}`}${attempt.outcome === "retry_scheduled" ? `, retry at ${attempt.nextAttemptAt?.slice(11, 23)}` : ", no more retries"}`;
   return `${attempt.attemptedAt.slice(11, 23)}  ${attempt.eventId}  ${attempt.type}  attempt ${attempt.attempt}  → ${answer}  ${Math.round(attempt.durationMs)} ms${why}\n`;
-}
-
-/** Most characters of a receiver's answer shown on an attempt's line. */
-const ANSWER_CHARS = 160;
-
-// C0 and C1 control characters: a terminal would act on escape sequences in a receiver's answer.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-
-// What the receiver answered, on one line: whitespace runs become one space, control
-// characters are shown as "?".
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").replace(CONTROL, "?").trim();
-  return line.length > ANSWER_CHARS ? `${line.slice(0, ANSWER_CHARS)}…` : line;
 }
 
 function sameEvents(a: readonly string[], b: readonly string[]): boolean {
@@ -172,7 +159,7 @@ export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = 
       for (const attempt of listed.attempts) {
         if (attempt.endpointId !== endpoint.id || printed.has(key(attempt))) continue;
         printed.add(key(attempt));
-        if (print) out(describeAttempt(attempt));
+        if (print) out(listenLine(attempt));
       }
       return true;
     };

@@ -1,6 +1,6 @@
 /** messaging listen, in-process, against a real emulator and receivers on 127.0.0.1 port 0. */
 import { runEndpointsCommand } from "../../cli/endpoints-command";
-import { describeAttempt, runListenCommand } from "../../cli/listen-command";
+import { listenLine, runListenCommand } from "../../cli/listen-command";
 import { startEmulator, type Emulator } from "../../emulator";
 import { call, startReceiver } from "../support/emulator";
 import { startRefusingProxy } from "../support/fake-services";
@@ -149,7 +149,7 @@ describe("messaging listen", () => {
   });
 });
 
-describe("describeAttempt", () => {
+describe("listenLine", () => {
   const attempt = {
     id: "dlv_1",
     attempt: 1,
@@ -164,7 +164,7 @@ describe("describeAttempt", () => {
   } as const;
 
   it("shows a failed attempt's answer on one line, control characters (terminal escapes) as '?', cut at 160 characters", () => {
-    const line = describeAttempt({
+    const line = listenLine({
       ...attempt,
       status: 401,
       ok: false,
@@ -179,10 +179,10 @@ describe("describeAttempt", () => {
   });
 
   it("shows no answer for a delivered attempt, nor for one without a body", () => {
-    expect(describeAttempt({ ...attempt, status: 204, ok: true, outcome: "delivered", responseBody: "fine", responseBytes: 4 })).toBe(
+    expect(listenLine({ ...attempt, status: 204, ok: true, outcome: "delivered", responseBody: "fine", responseBytes: 4 })).toBe(
       "22:00:00.000  evt_1  payment.succeeded  attempt 1  → 204  3 ms\n",
     );
-    expect(describeAttempt({ ...attempt, status: 500, ok: false, outcome: "failed", responseBody: "", responseBytes: 0 })).toMatch(
+    expect(listenLine({ ...attempt, status: 500, ok: false, outcome: "failed", responseBody: "", responseBytes: 0 })).toMatch(
       / {2}HTTP 500, no more retries\n$/,
     );
   });

@@ -70,6 +70,8 @@ describe("messaging trigger", () => {
     const { code, stdout } = await trigger(["identity.verification.created"]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/attempt 1: HTTP 400 .*→ failed, no more retries/);
+    // What the receiver said, which its author needs to fix it.
+    expect(stdout).toMatch(/attempt 1: HTTP 400 \(ok\) in /);
     expect(stdout).toMatch(/^0 delivered, 1 failed$/m);
   });
 
