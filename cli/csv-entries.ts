@@ -71,6 +71,8 @@ function lineBreaksIn(record: readonly string[]): number {
 
 export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[], void, undefined> {
   let header: string[] | undefined;
+  // How a field is named in this file's columns, for errors: made once, with the header.
+  let nameOf: ((field: string) => string) | undefined;
   // The first record as csv-parse read it: an error can reach the loop below before the
   // header record does, and its message still names the column.
   let firstRecord: readonly string[] | undefined;
@@ -137,15 +139,14 @@ export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<
         header = record.map((column) => column.trim());
         const problem = headerProblem(header);
         if (problem !== undefined) throw new FileError(`line ${line}: ${problem}`);
+        nameOf = columnNames(header);
         continue;
       }
       // The source a call's key is made of: the message as sent, not the record, which means
       // nothing without the header (two files' equal records under other headers are other
       // messages, and a fixed header makes another message of the same record).
       const message = csvMessage(header, record);
-      entries.push(
-        withSizeCheck({ location: `line ${line}`, source: canonicalJson(message), value: message, nameOf: columnNames(header) }),
-      );
+      entries.push(withSizeCheck({ location: `line ${line}`, source: canonicalJson(message), value: message, nameOf }));
       if (entries.length >= 1000) {
         yield entries;
         entries = [];
