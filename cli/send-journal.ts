@@ -10,7 +10,7 @@ import { InFlightRecords, parseRecord, readIfExists, type InFlightCall } from ".
  * The journal format this version writes: 3, its message ids keyed (`m2`) by the API key
  * whose fingerprint the header records. It also reads 2 (ids `m1`, unkeyed), from earlier releases.
  */
-export const JOURNAL_VERSION = 3;
+const JOURNAL_VERSION = 3;
 const MESSAGE_IDS: Readonly<Record<number, MessageIdVersion>> = { 2: "m1", 3: "m2" };
 
 /** What a journal is kept for: one file, sent to one service, on one stream, by one send. */

@@ -2,10 +2,10 @@ import { ConfigurationError } from "../errors/messaging-error";
 import { problem } from "./problem-response";
 
 /** The names the emulator always answers to, whatever it listens on. */
-export const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 
 /** An `allowedHosts` entry that answers any `Host` (for a proxy or a container network you trust). */
-export const ANY_HOST = "*";
+const ANY_HOST = "*";
 
 /** Host names the emulator answers: a set of lower-case names, or every name. */
 export type HostAllowList = ReadonlySet<string> | typeof ANY_HOST;

@@ -100,9 +100,9 @@ export interface Emulator {
 }
 
 /** How long a client may take to send a request's headers, in milliseconds. */
-export const HEADERS_TIMEOUT_MS = 10_000;
+const HEADERS_TIMEOUT_MS = 10_000;
 /** How long a client may take to send a whole request, body included, in milliseconds. */
-export const REQUEST_TIMEOUT_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 // Deep copies for the public accessors: the store hands out what it recorded, and a test
 // that changes what it was given must not change what the emulator recorded.

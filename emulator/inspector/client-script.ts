@@ -1,5 +1,5 @@
 /** How often the page refreshes its live parts, in milliseconds. */
-export const INSPECTOR_REFRESH_MS = 1500;
+const INSPECTOR_REFRESH_MS = 1500;
 
 /**
  * The page's inline script (no build step, nothing loaded from elsewhere). The page's state
