@@ -2,12 +2,14 @@
 # `npm run pulumi:path`: finds or builds the real Pulumi CLI that the tests, the demo and CI run.
 # Its last line of output is the directory holding `pulumi` (progress goes to stderr).
 #
-# 1. A `pulumi` on PATH (3.139 or later, with pulumi-language-yaml and
-#    pulumi-resource-pulumi-nodejs beside it) is used as it is.
+# 1. A `pulumi` on PATH (3.181 or later, which the tests' inline programs need: the Automation
+#    API's --client; with pulumi-language-yaml and pulumi-resource-pulumi-nodejs beside it, in a
+#    folder named bin, where the Automation API looks for it) is used as it is.
 # 2. Otherwise the release pinned in scripts/pulumi-cli/go.mod is built from Pulumi's Go modules,
 #    as the release builds it, into a cache outside the repository keyed by version
 #    ($PULUMI_MESSAGING_CACHE, default ~/.cache/pulumi-messaging), and reused afterwards.
-#    A cold build takes 10-20 minutes on 2 cores, a warm one 1-3.
+#    A cold build took 4.5 minutes on 2 cores (plus about 1 for the YAML host), a rebuild with
+#    Go's build cache warm 8 s (docs/real-engine.md).
 #
 # The Node.js, Python and Go language hosts are not built: their modules
 # (github.com/pulumi/pulumi/sdk/{nodejs,python,go}/...) are not served by the Go module proxy
@@ -24,7 +26,7 @@ say() { printf '%s\n' "$*" >&2; }
 # CLI's, and speaks to any later CLI over gRPC).
 cli_version="$(awk '$1 == "github.com/pulumi/pulumi/pkg/v3" { print $2; exit }' "$module_dir/go.mod")"
 yaml_version="v1.25.0"
-min_version="3.139.0"
+min_version="3.181.0"
 
 version_at_least() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
 
@@ -33,12 +35,12 @@ if on_path="$(command -v pulumi 2>/dev/null)"; then
   dir="$(cd "$(dirname "$on_path")" && pwd -P)"
   found="$("$on_path" version 2>/dev/null | sed 's/^v//')" || found=""
   if [ -n "$found" ] && version_at_least "$found" "$min_version" &&
-    [ -x "$dir/pulumi-language-yaml" ] && [ -x "$dir/pulumi-resource-pulumi-nodejs" ]; then
+    [ -x "$dir/pulumi-language-yaml" ] && [ -x "$dir/pulumi-resource-pulumi-nodejs" ] && [ "$(basename "$dir")" = bin ]; then
     say "using the Pulumi CLI on PATH: $on_path (v$found)"
     printf '%s\n' "$dir"
     exit 0
   fi
-  say "the pulumi on PATH ($on_path, '${found:-no version}') is not used: this project needs $min_version or later with pulumi-language-yaml and pulumi-resource-pulumi-nodejs beside it"
+  say "the pulumi on PATH ($on_path, '${found:-no version}') is not used: this project needs $min_version or later in a folder named bin, with pulumi-language-yaml and pulumi-resource-pulumi-nodejs beside it"
 fi
 
 cache_root="${PULUMI_MESSAGING_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-messaging}"

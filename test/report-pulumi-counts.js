@@ -1,5 +1,5 @@
 "use strict";
-// Jest globalTeardown of the engine project: prints how many `pulumi` operations and commands
+// Jest globalTeardown of the engine project: prints how many `pulumi` operations
 // the tier ran, file by file, and the tier's wall time.
 const fs = require("node:fs");
 const path = require("node:path");
@@ -14,14 +14,11 @@ module.exports = async function reportPulumiCounts() {
     .map((line) => JSON.parse(line));
   fs.rmSync(path.dirname(file), { recursive: true, force: true });
   if (lines.length === 0) return;
-  const total = lines.reduce((sum, line) => ({ operations: sum.operations + line.operations, commands: sum.commands + line.commands }), {
-    operations: 0,
-    commands: 0,
-  });
+  const operations = lines.reduce((sum, line) => sum + line.operations, 0);
   const seconds = Math.round((Date.now() - Number(process.env.PULUMI_MESSAGING_TIER_STARTED)) / 1000);
   const root = path.resolve(__dirname, "..");
   process.stdout.write(
-    `\nreal-engine tier: ${total.operations} pulumi operations (${total.commands} pulumi processes) in ${lines.length} files, ${seconds} s since the tier's set-up\n` +
-      lines.map((line) => `  ${path.relative(root, line.file)}: ${line.operations} operations, ${line.commands} processes\n`).join(""),
+    `\nreal-engine tier: ${operations} pulumi operations in ${lines.length} files, ${seconds} s since the tier's set-up\n` +
+      lines.map((line) => `  ${path.relative(root, line.file)}: ${line.operations} operations\n`).join(""),
   );
 };

@@ -34,6 +34,6 @@ export function findPulumiCli(): CliLookup {
 /** The CLI's directory, or an error saying how to get one. */
 export function requirePulumiCli(): string {
   const lookup = findPulumiCli();
-  if ("missing" in lookup) throw new Error(`${lookup.missing}: install Pulumi (3.139 or later) on PATH, or Go 1.26 to build it`);
+  if ("missing" in lookup) throw new Error(`${lookup.missing}: install Pulumi (3.181 or later) on PATH, or Go 1.26 to build it`);
   return lookup.dir;
 }

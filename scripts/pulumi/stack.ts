@@ -94,7 +94,7 @@ function killMarked(marker: string): void {
 const WITHHELD = /^(MESSAGING_|PULUMI_)/;
 
 /** What the stacks of this process ran, for the tier's report: program operations, and every `pulumi` process. */
-export const pulumiCounts = { operations: 0, commands: 0 };
+export const pulumiCounts = { operations: 0 };
 
 export class PulumiStack {
   readonly projectDir: string;
@@ -144,7 +144,6 @@ export class PulumiStack {
 
   /** Runs `pulumi <args>` in the project; fails unless it exits 0 (or `allowFailure`). */
   async cli(args: readonly string[], options: { allowFailure?: boolean; input?: string } = {}): Promise<CommandOutput> {
-    pulumiCounts.commands++;
     const child = spawn(path.join(this.cliDir, "pulumi"), [...args, "--non-interactive"], {
       cwd: this.projectDir,
       env: this.env,
@@ -210,15 +209,12 @@ export class PulumiStack {
   /** The project's runtime, from its Pulumi.yaml. */
   get runtime(): string {
     this.projectRuntime ??=
-      /^runtime:\s*(?:\n\s+name:\s*)?(\w+)/m.exec(fs.readFileSync(path.join(this.projectDir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+      /^runtime:[ \t]*(?:\n[ \t]+name:[ \t]*)?(\w+)/m.exec(fs.readFileSync(path.join(this.projectDir, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
     return this.projectRuntime;
   }
 
   private startInline(op: InlineRequest["op"], options: InlineRequest["options"]): RunningOperation {
-    // up, preview, refresh and destroy each run 4 CLI commands through the Automation API (the
-    // operation, two `stack output`, `stack history`).
     pulumiCounts.operations++;
-    pulumiCounts.commands += 4;
     const id = ++this.scratch;
     const resultFile = path.join(this.stateDir, "scratch", `${op}-${id}.result.json`);
     const requestFile = path.join(this.stateDir, "scratch", `${op}-${id}.request.json`);
@@ -245,7 +241,6 @@ export class PulumiStack {
 
   private startCommand(op: InlineRequest["op"], options: InlineRequest["options"]): RunningOperation {
     pulumiCounts.operations++;
-    pulumiCounts.commands += 1;
     const eventLog = path.join(this.stateDir, "scratch", `${op}-${++this.scratch}.events.jsonl`);
     const args = [
       op,

@@ -3,7 +3,7 @@
  * resource type, every property they set, every nested type and every output they read,
  * under the names each language's generated SDK gives them (Python snake_case and `<Type>Args`
  * classes, Go PascalCase, `New<Resource>`, `<Type>Args` and `<Type>Array`). They cannot run
- * here (no Pulumi CLI, see scripts/verify-languages.sh); this keeps them from drifting.
+ * here (their language hosts cannot be built, see docs/real-engine.md); this keeps them from drifting.
  */
 import * as fs from "node:fs";
 import { createRequire } from "node:module";

@@ -16,6 +16,7 @@ import type { EngineStep } from "../../scripts/pulumi/engine-events";
 import type { InlineResult } from "../../scripts/pulumi/inline-program";
 import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult } from "../../scripts/pulumi/stack";
 import { CLI_DIR_VARIABLE } from "../../scripts/pulumi/cli-dir";
+import { SECRET_SIG } from "./secrets";
 
 /** Why the tier cannot run here, if it cannot (set by test/find-pulumi-cli.js). */
 export const SKIP_REASON_VARIABLE = "PULUMI_MESSAGING_REAL_ENGINE_SKIP";
@@ -157,7 +158,7 @@ export function revealed(value: unknown): unknown {
 
 /** A secret as `pulumi stack import` takes it in a deployment exported with `--show-secrets`. */
 export function revealedSecret(value: unknown): Record<string, unknown> {
-  return { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(value) };
+  return { [SECRET_SIG.key]: SECRET_SIG.value, plaintext: JSON.stringify(value) };
 }
 
 /**
