@@ -67,6 +67,8 @@ describeRealEngine("configuration under pulumi", () => {
     const provider = (state.deployment.resources ?? []).find((resource) => resource.type === "pulumi:providers:pulumi-nodejs");
     expect(String(provider?.urn)).toMatch(/::pulumi:providers:pulumi-nodejs::default$/);
     expect(JSON.stringify(provider?.inputs)).toContain("messaging:apiKey");
+    // The whole stack config, the program's own keys too, not only the provider's.
+    expect(JSON.stringify(provider?.inputs)).toContain("endpoint-stack:endpoint");
     expect(JSON.stringify(state)).not.toContain(API_KEY);
 
     // A key set without --secret is stored in plain text there, and the program warns once.
