@@ -15,9 +15,20 @@ import { MessagingProvider } from "./provider";
 import { packageSchema } from "./schema";
 import { resourceProviderService } from "./service";
 
+/**
+ * The largest gRPC message the plugin takes or sends, as Pulumi's own hosts allow
+ * (`maxRPCMessageSize` in `@pulumi/pulumi/runtime/settings.js`, `rpcutil.MaxRPCMessageSize` in
+ * Go). grpc-js's default, 4 MiB, refused the `Check` of a 15,000-message batch: it carries the
+ * old inputs and the new.
+ */
+export const MAX_RPC_MESSAGE_BYTES = 400 * 1024 * 1024;
+
 /** Starts the plugin's gRPC server; resolves to its port once it listens. */
 export async function servePlugin(args: readonly string[] = []): Promise<{ port: number; server: grpc.Server }> {
-  const server = new grpc.Server();
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": MAX_RPC_MESSAGE_BYTES,
+    "grpc.max_send_message_length": MAX_RPC_MESSAGE_BYTES,
+  });
   let schema: string | undefined;
   const engine = engineAddress(args);
   const provider = new MessagingProvider(undefined, engine === undefined ? undefined : engineLog(engine));
