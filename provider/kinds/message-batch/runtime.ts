@@ -82,12 +82,13 @@ async function send(
     const result = await context.client()[SEND_PLANNED](messages, { stream, idempotencyKeyPrefix, skipChunks }, { prevalidated: true });
     return { ...base, batchIds: [...confirmed, ...result.batches.map((batch) => batch.id ?? null)], sentAt: new Date().toISOString() };
   } catch (error) {
-    if (!isPartialSendError(error)) throw error;
+    if (!isPartialSendError(error)) throw context.explain(error);
     // Even with no chunk confirmed, the first may have been processed: record the batch under
     // its key prefix, so the next `pulumi up` resends with the same keys.
     const accepted =
       Math.min(confirmed.length * MAX_MESSAGES_PER_BATCH, messages.length) + error.sent.reduce((count, batch) => count + batch.count, 0);
-    const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+    const explained = context.explain(error.cause);
+    const cause = explained instanceof Error ? explained.message : String(explained);
     throw new ResourceInitFailedError(
       idempotencyKeyPrefix,
       [
