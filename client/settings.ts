@@ -10,18 +10,22 @@ import { DEFAULT_API_VERSION, type MessagingClientOptions } from "./options";
 export const SETTINGS = {
   apiKey: {
     what: "API key",
+    /** Kept secret in the stack's state whether or not it was set with `--secret`, where the route allows (the plugin's). */
+    secret: true,
     config: "messaging:apiKey",
     env: "MESSAGING_API_KEY",
     set: "pulumi config set --secret messaging:apiKey <key>",
   },
   baseUrl: {
     what: "base URL",
+    secret: false,
     config: "messaging:baseUrl",
     env: "MESSAGING_BASE_URL",
     set: "pulumi config set messaging:baseUrl <url>",
   },
   apiVersion: {
     what: "API version",
+    secret: false,
     config: "messaging:apiVersion",
     env: "MESSAGING_API_VERSION",
     set: "pulumi config set messaging:apiVersion <YYYY-MM-DD>",
