@@ -62,6 +62,8 @@ function outputs(definition: KindDefinition, outs: Props, ...secretSources: Prop
 /** The plugin's provider: one per process, configured once by the engine. */
 export class MessagingProvider {
   private config: ProviderConfig | undefined;
+  /** The id of the provider resource the engine configured this plugin as: the stack's identity (see `idempotency-scope.ts`). */
+  private providerId: string | undefined;
 
   /**
    * @param kinds the kinds served: every kind of the registry (`provider/kinds/registry.ts`).
@@ -87,8 +89,9 @@ export class MessagingProvider {
     return { changes: diffConfig(olds, news).length > 0, replaces: [], deleteBeforeReplace: false };
   }
 
-  /** Configure: keeps the settings for every later call (one client per configuration). */
-  configure(args: Props, variables: ReadonlyMap<string, string>): void {
+  /** Configure: keeps the settings for every later call (one client per configuration), and the provider's id. */
+  configure(args: Props, variables: ReadonlyMap<string, string>, providerId?: string): void {
+    this.providerId = providerId || undefined;
     const log = this.log;
     this.config = { ...configSource(args, variables), ...(log ? { warn: (message: string) => log.warn(message) } : {}) };
   }
@@ -111,7 +114,7 @@ export class MessagingProvider {
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
     const definition = this.kindOf(urn);
     // Generated SDKs cannot set the hidden scope input: the URN gives it.
-    const inputs = { ...revealProps(properties), [IDEMPOTENCY_SCOPE]: idempotencyScopeOf(urn) };
+    const inputs = { ...revealProps(properties), [IDEMPOTENCY_SCOPE]: idempotencyScopeOf(urn, this.providerId) };
     try {
       const result = await definition.runtime.create(this.config, inputs);
       return { id: result.id, properties: outputs(definition, result.outs ?? {}, properties) };

@@ -119,7 +119,7 @@ export function resourceProviderService(provider: MessagingProvider, version: st
     }),
     diffConfig: unary((request: proto.DiffRequest) => diffResponse(provider.diffConfig(toJs(request.getOlds()), toJs(request.getNews())))),
     configure: unary((request: proto.ConfigureRequest) => {
-      provider.configure(toJs(request.getArgs()), new Map(request.getVariablesMap().toArray()));
+      provider.configure(toJs(request.getArgs()), new Map(request.getVariablesMap().toArray()), request.getId());
       // Secrets stay secrets: inputs arrive wrapped and the provider marks its secret outputs
       // itself. No provider-side preview: the engine answers a preview's Create and Update with
       // the inputs, as it does for the dynamic host (provider_plugin.go `Create`).

@@ -4,6 +4,7 @@ import { SETTINGS } from "../client/settings";
 import { UnsupportedOperationError, ValidationError } from "../errors";
 import { addFieldError, formatPath, type FieldErrors } from "../schemas/field-errors";
 import type { KindDefinition } from "./kinds/define-kind";
+import { stackIdentity } from "./stack-identity";
 
 /**
  * Pulumi's `import` never reaches a dynamic provider: the engine reads the resource with
@@ -19,16 +20,19 @@ export function refuseImport(kind: string, name: string, opts: pulumi.CustomReso
 }
 
 /**
- * The resource's place in the stack: `<project>/<stack>/<name>` for a top-level resource, the
- * parent's URN and the name under a parent, so two same-named resources under different
- * components never share a scope. Part of the idempotency keys of a create (an endpoint's,
- * a batch's calls): its form must never change, and the plugin derives the same from the URN
- * (`plugin/idempotency-scope.ts`).
+ * The resource's identity in the stack: the stack's identity (`stack-identity.ts`), then its
+ * place in the stack, `<project>/<stack>/<name>` for a top-level resource, the parent's URN
+ * and the name under a parent (two same-named resources under different components never
+ * share a scope). Part of the idempotency keys of a create (an endpoint's, a batch's calls):
+ * its form must never change. The plugin derives the same form from its provider's id and
+ * the URN (`plugin/idempotency-scope.ts`).
  */
 export function resourceScope(name: string, opts: pulumi.CustomResourceOptions | undefined): pulumi.Input<string> {
+  const place = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
   const parent = opts?.parent;
-  if (!parent) return `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
-  return parent.urn.apply((urn) => `${urn}/${name}`);
+  return pulumi
+    .all([stackIdentity(), parent ? parent.urn : place])
+    .apply(([identity, where]) => `${identity}/${parent ? `${where}/${name}` : where}`);
 }
 
 const API_KEY_CONFIG = SETTINGS.apiKey.config;

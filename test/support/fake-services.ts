@@ -38,7 +38,7 @@ export function startHalfMadeEndpointService(): Promise<FakeService> {
 }
 
 /**
- * Accepts each batch's first chunk (key ending `-0`) and refuses the rest with a 400 until
+ * Accepts each batch's first chunk (key ending `-0`) and answers the rest with a 503 until
  * `acceptAll`; replays a repeated idempotency key, as the emulator does.
  */
 export async function startFirstChunkOnlyService(): Promise<FakeService & { acceptAll(): void; recipients(): string[] }> {
@@ -52,8 +52,9 @@ export async function startFirstChunkOnlyService(): Promise<FakeService & { acce
         const key = String(req.headers["idempotency-key"]);
         const replay = accepted.get(key);
         if (!replay && !acceptAll && !key.endsWith("-0")) {
-          res.writeHead(400, { "content-type": "application/problem+json" });
-          res.end(JSON.stringify({ title: "refused_for_test", status: 400 }));
+          // Unavailable, as a service that the next run may find back: retried at once, then given up.
+          res.writeHead(503, { "content-type": "application/problem+json", "retry-after": "0" });
+          res.end(JSON.stringify({ title: "unavailable_for_test", status: 503 }));
           return;
         }
         const batch = replay ?? { id: `msba_fake_${accepted.size}`, messages: JSON.parse(Buffer.concat(chunks).toString()).messages };

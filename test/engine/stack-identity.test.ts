@@ -1,0 +1,54 @@
+/**
+ * Two stacks never share an identity. Two stacks of the same project and name, in two backends
+ * (two teams; or one stack removed and made again within the service's 24 hours), deploy the same
+ * program against one service: each gets an endpoint of its own and sends its own batch. Before,
+ * both derived every idempotency key from `<project>/<stack>/<name>`, and the service answered
+ * the second with the first's endpoint (id and signing secret) and the first's batch record,
+ * sending nothing. On the TypeScript route the stack's identity is a resource of the package
+ * (`provider/stack-identity.ts`), on the plugin route the provider's id: each made once and
+ * kept in the state, so a killed up still redoes its own calls under its own keys (the kill
+ * tests: message-batch.test.ts, kill-anywhere.test.ts).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
+import { describeRealEngine, expectOk, opsByName, output, useRealEngine } from "../support/real-engine";
+
+const API_KEY = "sk_test_real_identity_3e5d";
+
+describeRealEngine("two stacks of the same project and name", () => {
+  const suite = useRealEngine(API_KEY);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-identity-"));
+  let plugin: PluginArchive;
+  beforeAll(async () => {
+    plugin = await packPlugin(scratch);
+  });
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+  test.each([
+    ["TypeScript (dynamic resources, an inline program)", "yaml-twin"],
+    ["YAML (the plugin)", "examples/yaml"],
+  ])("%s: each stack gets its own endpoint and sends its own batch", async (_route, project) => {
+    const endpointsBefore = suite.emulator.endpoints().length;
+    const batchesBefore = suite.emulator.batches().length;
+    const ids: string[] = [];
+    // Two teams, each with a backend of its own.
+    for (let team = 0; team < 2; team++) {
+      const stack = await suite.stack(project, { stackName: "dev", config: { receiverUrl: `https://hooks.example.com/${project}` } });
+      if (project.startsWith("examples/")) {
+        await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+      }
+      const up = expectOk(await stack.up());
+      expect(opsByName(up)).toEqual({ payments: ["create"], welcome: ["create"] });
+      ids.push(String(output(up, "endpointId")));
+      // The stack's identity is kept: an unchanged up makes no call.
+      const calls = suite.emulator.requestCount();
+      expectOk(await stack.up({ expectNoChanges: true }));
+      expect(suite.emulator.requestCount()).toBe(calls);
+    }
+    expect(new Set(ids).size).toBe(2);
+    expect(suite.emulator.endpoints().length - endpointsBefore).toBe(2);
+    expect(suite.emulator.batches().length - batchesBefore).toBe(2);
+  });
+});
