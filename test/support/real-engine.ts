@@ -14,7 +14,7 @@ import { createPackedProject, packPackage } from "../../scripts/pulumi/packed-pr
 import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
 import type { EngineStep } from "../../scripts/pulumi/engine-events";
 import type { InlineResult } from "../../scripts/pulumi/inline-program";
-import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult } from "../../scripts/pulumi/stack";
+import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult, type StackOptions } from "../../scripts/pulumi/stack";
 import { CLI_DIR_VARIABLE } from "../../scripts/pulumi/cli-dir";
 import { SECRET_SIG } from "./secrets";
 
@@ -57,6 +57,8 @@ export interface StackSetup {
   readonly env?: Record<string, string>;
   /** Another stack's project directory to use instead of a new copy. */
   readonly projectDir?: string;
+  /** How a program in another language runs each operation (see `StackOptions.inlineRunner`). */
+  readonly inlineRunner?: StackOptions["inlineRunner"];
 }
 
 /** Registers the file's beforeAll/afterAll; the fields are ready inside tests. */
@@ -80,7 +82,13 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
         });
       const cliDir = process.env[CLI_DIR_VARIABLE];
       if (!cliDir) throw new Error(`${CLI_DIR_VARIABLE} is not set: test/find-pulumi-cli.js finds the CLI`);
-      const stack = await PulumiStack.create({ projectDir, cliDir, env: setup.env ?? {}, stackName: `s${stacks.length + 1}` });
+      const stack = await PulumiStack.create({
+        projectDir,
+        cliDir,
+        env: setup.env ?? {},
+        stackName: `s${stacks.length + 1}`,
+        inlineRunner: setup.inlineRunner,
+      });
       stacks.push(stack);
       const config = { ...(setup.service === false ? {} : suite.serviceConfig()), ...setup.config };
       for (const [key, entry] of Object.entries(config)) {
