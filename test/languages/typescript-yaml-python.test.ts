@@ -1,16 +1,18 @@
 /**
- * The same program in two languages gives the same result: `examples/yaml` (the provider
- * plugin, installed from its archive) and its TypeScript twin `test/fixtures/yaml-twin` (the
- * dynamic resources), both deployed by the real `pulumi` through one proxy in front of one
- * emulator. Compared: the outputs apart from ids and secrets, and what the service received:
- * the endpoint's form fields, the batch's chunks, and the shape of every idempotency key.
+ * The same program in three languages gives the same result: its TypeScript version
+ * `test/fixtures/yaml-twin` (the dynamic resources), `examples/yaml` and `examples/python` (the
+ * provider plugin, installed from its archive; Python through the generated SDK, run as an
+ * Automation API inline program), all deployed by the real `pulumi` through one proxy in front
+ * of one emulator. Compared: the outputs apart from ids and secrets, and what the service
+ * received: the endpoint's form fields, the batch's chunks, and the shape of every idempotency key.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin } from "../../scripts/pack-plugin";
 import { startRefusingProxy, type ForwardedRequest, type RefusingProxy } from "../support/fake-services";
-import { describeRealEngine, expectOk, useRealEngine } from "../support/real-engine";
+import { expectOk, useRealEngine } from "../support/real-engine";
+import { describeLanguage, pythonExecutable } from "./toolchains";
 import type { OperationResult } from "../../scripts/pulumi/stack";
 
 const API_KEY = "sk_test_real_twins_9f3d";
@@ -38,7 +40,9 @@ function outputs(result: OperationResult) {
   );
 }
 
-describeRealEngine("the same program in TypeScript and in YAML", () => {
+const PYTHON_DRIVER = path.join(__dirname, "python", "inline_program.py");
+
+describeLanguage("python")("the same program in TypeScript, YAML and Python", () => {
   const suite = useRealEngine(API_KEY);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-twins-"));
   let proxy: RefusingProxy;
@@ -58,14 +62,23 @@ describeRealEngine("the same program in TypeScript and in YAML", () => {
     let from = proxy.forwarded();
     runs.push({ result: expectOk(await typescript.up()), requests: proxy.requests().slice(from) });
 
-    const yaml = await suite.stack("examples/yaml", { config });
     const plugin = await packPlugin(scratch);
+    const yaml = await suite.stack("examples/yaml", { config });
     await yaml.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
     from = proxy.forwarded();
     runs.push({ result: expectOk(await yaml.up()), requests: proxy.requests().slice(from) });
 
-    const [ts, yml] = runs;
+    const python = await suite.stack("examples/python", {
+      config,
+      inlineRunner: (request) => [pythonExecutable(), PYTHON_DRIVER, request],
+    });
+    await python.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    from = proxy.forwarded();
+    runs.push({ result: expectOk(await python.up()), requests: proxy.requests().slice(from) });
+
+    const [ts, yml, py] = runs;
     expect(outputs(yml.result)).toEqual(outputs(ts.result));
+    expect(outputs(py.result)).toEqual(outputs(ts.result));
     expect(outputs(ts.result)).toEqual({
       endpointId: { secret: false, value: "we_" },
       signingSecret: { secret: true, value: "whsec_" },
@@ -74,8 +87,9 @@ describeRealEngine("the same program in TypeScript and in YAML", () => {
     // Each created once, in the same calls; the endpoint and the batch may go in either order.
     const byPath = (requests: ForwardedRequest[]) => sent(requests).sort((a, b) => a.path.localeCompare(b.path));
     expect(byPath(yml.requests)).toEqual(byPath(ts.requests));
+    expect(byPath(py.requests)).toEqual(byPath(ts.requests));
     expect(ts.requests.map((request) => request.path).sort()).toEqual(["/v1/message_batches", "/v1/webhooks/endpoints"]);
-    // The two routes are two stacks: their keys are distinct, though of one scheme.
-    expect(new Set([...ts.requests, ...yml.requests].map((request) => request.idempotencyKey)).size).toBe(4);
+    // The three routes are three stacks: their keys are distinct, though of one scheme.
+    expect(new Set(runs.flatMap((run) => run.requests.map((request) => request.idempotencyKey))).size).toBe(6);
   });
 });
