@@ -15,7 +15,9 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 
-python3 -m pip wheel --quiet --no-deps --wheel-dir "$out" "$root/sdk/python"
+# Built from a copy: pip's build leaves build/ and *.egg-info beside the sources.
+cp -R "$root/sdk/python" "$work/python"
+python3 -m pip wheel --quiet --no-deps --wheel-dir "$out" "$work/python"
 
 cp -R "$root/sdk/nodejs" "$work/nodejs"
 cd "$work/nodejs"
