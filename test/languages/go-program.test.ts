@@ -3,7 +3,8 @@
  * its packed archive: the example's own `program` (main.go, unchanged), using the generated SDK
  * (sdk/go), run as an Automation API inline program by a driver built beside it
  * (test/languages/go-example.ts): the Go language host cannot be built here. preview, up, an
- * unchanged up, refresh and destroy in one stack.
+ * unchanged up, refresh and destroy in one stack. Where a CLI with `pulumi-language-go` is on
+ * PATH, the example also runs with plain `pulumi up` in its folder.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -11,7 +12,7 @@ import * as path from "node:path";
 import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
 import { expectOk, opsByName, output, useRealEngine } from "../support/real-engine";
 import { buildGoExample, type GoExample } from "./go-example";
-import { describeLanguage } from "./toolchains";
+import { describeLanguage, languageHost } from "./toolchains";
 
 const API_KEY = "sk_test_real_go_8e2d";
 
@@ -64,5 +65,21 @@ describeLanguage("go")("examples/go through the generated SDK (Automation API in
     expect(opsByName(destroyed)).toEqual({ payments: ["delete"], welcome: ["delete"] });
     expect(suite.emulator.endpoints().some((recorded) => recorded.id === id)).toBe(true);
     expect(suite.emulator.batches()).toHaveLength(1);
+  });
+
+  const host = languageHost("go");
+  process.stderr.write(`examples/go ran inline${host ? ` and with ${host}` : " only: no pulumi-language-go on PATH"}\n`);
+  (host ? test : test.skip)(`ran with the language host (plain pulumi up; ${host ?? "no pulumi-language-go on PATH"})`, async () => {
+    // The host builds the program itself (main.go calls pulumi.Run); the copy's go.mod points at sdk/go.
+    const stack = await suite.stack("examples/go", {
+      config: { receiverUrl: "https://hooks.example.com/go-host" },
+      projectDir: example.dir,
+    });
+    await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    const up = expectOk(await stack.up());
+    expect(opsByName(up)).toEqual({ payments: ["create"], welcome: ["create"] });
+    expect(suite.emulator.endpoints().map((endpoint) => endpoint.url)).toContain("https://hooks.example.com/go-host");
+    expect(up.outputs?.signingSecret?.secret).toBe(true);
+    expectOk(await stack.destroy());
   });
 });

@@ -3,14 +3,15 @@
  * from its packed archive: the example's `__main__.py`, unchanged, importing the generated SDK
  * (sdk/python, pip-installed into a venv with `pulumi` from PyPI). It runs as an Automation API
  * inline program (test/languages/python/inline_program.py): the Python language host cannot be
- * built here. preview, up, an unchanged up, refresh and destroy in one stack.
+ * built here. preview, up, an unchanged up, refresh and destroy in one stack. Where a CLI with
+ * `pulumi-language-python` is on PATH, the example also runs with plain `pulumi up` in its folder.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
 import { expectOk, opsByName, output, useRealEngine } from "../support/real-engine";
-import { describeLanguage, pythonExecutable } from "./toolchains";
+import { describeLanguage, languageHost, pythonExecutable } from "./toolchains";
 
 const API_KEY = "sk_test_real_python_5c1a";
 const DRIVER = path.join(__dirname, "python", "inline_program.py");
@@ -62,5 +63,19 @@ describeLanguage("python")("examples/python through the generated SDK (Automatio
     // Retained: the service has no delete.
     expect(suite.emulator.endpoints().some((recorded) => recorded.id === id)).toBe(true);
     expect(suite.emulator.batches()).toHaveLength(1);
+  });
+
+  const host = languageHost("python");
+  process.stderr.write(`examples/python ran inline${host ? ` and with ${host}` : " only: no pulumi-language-python on PATH"}\n`);
+  (host ? test : test.skip)(`ran with the language host (plain pulumi up; ${host ?? "no pulumi-language-python on PATH"})`, async () => {
+    const stack = await suite.stack("examples/python", { config: { receiverUrl: "https://hooks.example.com/python-host" } });
+    // The project's virtualenv (Pulumi.yaml: `virtualenv: venv`) is this run's, with the SDK.
+    fs.symlinkSync(path.dirname(path.dirname(pythonExecutable())), path.join(stack.projectDir, "venv"));
+    await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    const up = expectOk(await stack.up());
+    expect(opsByName(up)).toEqual({ payments: ["create"], welcome: ["create"] });
+    expect(suite.emulator.endpoints().map((endpoint) => endpoint.url)).toContain("https://hooks.example.com/python-host");
+    expect(up.outputs?.signingSecret?.secret).toBe(true);
+    expectOk(await stack.destroy());
   });
 });

@@ -6,6 +6,7 @@
  */
 import * as path from "node:path";
 import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import { lookPath } from "../support/provider-plugin";
 import { describeRealEngine } from "../support/real-engine";
 
 export const SDK_DIR = path.join(REPO_ROOT, "sdk");
@@ -37,3 +38,13 @@ export const nodeSdkDependencies = (): string => required("PULUMI_MESSAGING_NODE
 
 /** A scratch directory of this run, removed with the run's other temporary files. */
 export const languagesRoot = (): string => required("PULUMI_MESSAGING_LANGUAGES_ROOT");
+
+/**
+ * The language host `pulumi` would start for `pulumi up` in a project of this runtime
+ * (`pulumi-language-<runtime>` beside the CLI or on PATH), or undefined. This project's CLI has
+ * none but YAML's (docs/real-engine.md): there, the tests run the programs inline only, and say so.
+ */
+export function languageHost(runtime: "python" | "go"): string | undefined {
+  const cliDir = process.env.PULUMI_MESSAGING_CLI_DIR ?? "";
+  return lookPath(`pulumi-language-${runtime}`, { PATH: [cliDir, process.env.PATH ?? ""].join(path.delimiter) });
+}
