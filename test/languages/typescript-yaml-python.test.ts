@@ -5,6 +5,9 @@
  * Automation API inline program), all deployed by the real `pulumi` through one proxy in front
  * of one emulator. Compared: the outputs apart from ids and secrets, and what the service
  * received: the endpoint's form fields, the batch's chunks, and the shape of every idempotency key.
+ * The examples' batch is one chunk; a batch of 2,500 SMS-length messages (three chunks) is compared
+ * between TypeScript (test/fixtures/sms-batch-twin) and Python (test/fixtures/python-sms-batch):
+ * YAML has no loop to write one.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -91,5 +94,31 @@ describeLanguage("python")("the same program in TypeScript, YAML and Python", ()
     expect(ts.requests.map((request) => request.path).sort()).toEqual(["/v1/message_batches", "/v1/webhooks/endpoints"]);
     // The three routes are three stacks: their keys are distinct, though of one scheme.
     expect(new Set(runs.flatMap((run) => run.requests.map((request) => request.idempotencyKey))).size).toBe(6);
+  });
+
+  test("a batch of 2,500 SMS-length messages: the same three chunks, bodies and key scheme from TypeScript and Python", async () => {
+    const config = { ...suite.serviceConfig(proxy.url), "python-sms-batch:messages": "2500" };
+    const runs: ForwardedRequest[][] = [];
+    const typescript = await suite.stack("sms-batch-twin", { config });
+    let from = proxy.forwarded();
+    expectOk(await typescript.up());
+    runs.push(proxy.requests().slice(from));
+
+    const plugin = await packPlugin(scratch);
+    const python = await suite.stack("python-sms-batch", {
+      config,
+      inlineRunner: (request) => [pythonExecutable(), PYTHON_DRIVER, request],
+    });
+    await python.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    from = proxy.forwarded();
+    expectOk(await python.up());
+    runs.push(proxy.requests().slice(from));
+
+    const [ts, py] = runs.map((requests) =>
+      sent(requests).sort((a, b) => String(a.idempotencyKey).localeCompare(String(b.idempotencyKey))),
+    );
+    expect(ts.map((request) => request.body.messages.length)).toEqual([1000, 1000, 500]);
+    expect(ts.map((request) => request.idempotencyKey)).toEqual([0, 1, 2].map((chunk) => expect.stringMatching(new RegExp(`-${chunk}$`))));
+    expect(py).toEqual(ts);
   });
 });
