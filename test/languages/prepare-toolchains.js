@@ -39,7 +39,9 @@ function found(command, args) {
 
 /** The cached venv with `pulumi`, made once (the marker file is written last). */
 function basePythonVenv() {
-  const venv = path.join(CACHE, `python-venv-pulumi-${PYTHON_PULUMI}`);
+  // Keyed by Python's version too: a venv breaks when the Python it was made from changes.
+  const python = run("python3", ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"]).trim();
+  const venv = path.join(CACHE, `python-${python}-venv-pulumi-${PYTHON_PULUMI}`);
   const marker = path.join(venv, ".complete");
   if (!fs.existsSync(marker)) {
     fs.rmSync(venv, { recursive: true, force: true });

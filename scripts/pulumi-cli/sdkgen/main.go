@@ -75,7 +75,15 @@ func run(out string, pluginCommand []string) error {
 	}
 	// Any diagnostic fails, warnings included: each names a schema fix to make.
 	if len(diags) > 0 {
-		return fmt.Errorf("binding the schema gave %d diagnostic(s):\n%s", len(diags), diags.Error())
+		lines := make([]string, 0, len(diags))
+		for _, d := range diags {
+			line := "  " + d.Summary
+			if d.Detail != "" {
+				line += ": " + d.Detail
+			}
+			lines = append(lines, line)
+		}
+		return fmt.Errorf("binding the schema gave %d diagnostic(s):\n%s", len(diags), strings.Join(lines, "\n"))
 	}
 
 	// The tool names are the hosts', so the files read as `pulumi package gen-sdk` writes them.
