@@ -60,6 +60,21 @@ function* syncChunks<T>(source: Iterable<T>, size: number): Generator<Chunk<T>, 
   if (last) yield last;
 }
 
+/**
+ * Cuts an array into chunks of the given sizes, in order.
+ * @throws RangeError when a size is not a positive integer or the sizes do not add up to the array's length
+ */
+export function* sizedChunks<T>(items: readonly T[], sizes: readonly number[]): Generator<Chunk<T>, void, undefined> {
+  sizes.forEach(checkSize);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  if (total !== items.length) throw new RangeError(`chunk sizes add up to ${total}, not to the ${items.length} items`);
+  let offset = 0;
+  for (const [index, size] of sizes.entries()) {
+    yield { index, offset, items: items.slice(offset, offset + size) };
+    offset += size;
+  }
+}
+
 /** Gathers items into chunks of `size`. */
 class Chunker<T> {
   #items: T[] = [];

@@ -4,7 +4,7 @@ import { toFieldErrors } from "../schemas/field-errors";
 import { IdempotencyKeyPrefix } from "../schemas/idempotency-key";
 import { MAX_MESSAGES_PER_BATCH, Stream } from "../schemas/message-batch";
 import type { Message, MessageBatchRequest, MessageBatchResult } from "../schemas/types";
-import { chunks, isIterable, type Chunk } from "./chunks";
+import { chunks, isIterable, sizedChunks, type Chunk } from "./chunks";
 import type { RetryNotice } from "./http";
 import { chunkIdempotencyKey, newIdempotencyKey } from "./idempotency";
 import { parseMessages } from "./validate";
@@ -101,6 +101,11 @@ export type SendBatch = (
 export interface PlannedSendHooks {
   /** Every message was already validated by the package's schemas (a first pass): not checked again. */
   readonly prevalidated?: boolean;
+  /**
+   * How many messages each chunk holds, in order, adding up to the array's length: the caller's
+   * own cut (a `MessageBatch` cuts by bytes as well as count). Default: `batchSize` each.
+   */
+  readonly chunkSizes?: readonly number[];
   /** The idempotency key of chunk `index`. Default `${prefix}-${index}`. */
   readonly keyOf?: (index: number) => string;
   /**
@@ -227,7 +232,8 @@ export async function sendInChunks(
 
   let nextIndex = 0;
   try {
-    for await (const raw of chunks(source, batchSize)) {
+    const cut = hooks.chunkSizes && Array.isArray(source) ? sizedChunks(source, hooks.chunkSizes) : chunks(source, batchSize);
+    for await (const raw of cut) {
       nextIndex = raw.index;
       if (failure !== undefined) break;
       const stop = signal?.aborted ? signal : stopSignal?.aborted ? stopSignal : undefined;

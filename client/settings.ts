@@ -1,4 +1,4 @@
-import { ConfigurationError, isConfigurationError } from "../errors/messaging-error";
+import { ConfigurationError, isAuthenticationError, isConfigurationError, isNotFoundError } from "../errors/messaging-error";
 import { MessagingClient } from "./messaging-client";
 import { DEFAULT_API_VERSION, type MessagingClientOptions } from "./options";
 
@@ -10,18 +10,22 @@ import { DEFAULT_API_VERSION, type MessagingClientOptions } from "./options";
 export const SETTINGS = {
   apiKey: {
     what: "API key",
+    /** Kept secret in the stack's state whether or not it was set with `--secret`, where the route allows (the plugin's). */
+    secret: true,
     config: "messaging:apiKey",
     env: "MESSAGING_API_KEY",
     set: "pulumi config set --secret messaging:apiKey <key>",
   },
   baseUrl: {
     what: "base URL",
+    secret: false,
     config: "messaging:baseUrl",
     env: "MESSAGING_BASE_URL",
     set: "pulumi config set messaging:baseUrl <url>",
   },
   apiVersion: {
     what: "API version",
+    secret: false,
     config: "messaging:apiVersion",
     env: "MESSAGING_API_VERSION",
     set: "pulumi config set messaging:apiVersion <YYYY-MM-DD>",
@@ -96,4 +100,20 @@ export function clientFromSettings(sources: SettingSources = {}): MessagingClien
     const value = option === "baseUrl" && !settings.baseUrl.includes("@") ? `, which is '${settings.baseUrl}'` : "";
     throw new ConfigurationError(`${error.message} (read from ${where}${value})`);
   }
+}
+
+/**
+ * A service error that a setting causes, its message naming that setting where it was read
+ * from: a 401 (the API key), a 404 (the base URL: every route called is the service's own, so
+ * a 404 means the base URL is not the service's root). Any other error is returned as it is.
+ */
+export function namingTheSetting(error: unknown, sources: SettingSources = {}): unknown {
+  const name: SettingName | undefined = isAuthenticationError(error) ? "apiKey" : isNotFoundError(error) ? "baseUrl" : undefined;
+  if (name === undefined || !(error instanceof Error)) return error;
+  const where = sources.config ? `${SETTINGS[name].config} (or ${SETTINGS[name].env})` : SETTINGS[name].env;
+  error.message +=
+    name === "apiKey"
+      ? ` The service did not accept the API key: check ${where}.`
+      : ` The service has no such route at this base URL: set ${where} to the service's root URL (without /v1).`;
+  return error;
 }

@@ -8,13 +8,12 @@
  * hides a resource plugin's stderr.
  */
 import * as grpc from "@grpc/grpc-js";
-import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { PACKAGE_VERSION } from "../client/version";
 import { engineAddress, engineLog } from "./engine-log";
 import { watchEngine } from "./engine-watch";
 import { MessagingProvider } from "./provider";
 import { packageSchema } from "./schema";
-import { resourceProviderService } from "./service";
+import { resourceProviderDefinition, resourceProviderService } from "./service";
 
 /**
  * The largest gRPC message the plugin takes or sends, as Pulumi's own hosts allow
@@ -34,7 +33,7 @@ export async function servePlugin(args: readonly string[] = []): Promise<{ port:
   const engine = engineAddress(args);
   const provider = new MessagingProvider(undefined, engine === undefined ? undefined : engineLog(engine));
   server.addService(
-    ResourceProviderService,
+    resourceProviderDefinition,
     resourceProviderService(provider, PACKAGE_VERSION, () => (schema ??= JSON.stringify(packageSchema(PACKAGE_VERSION)))),
   );
   const port = await new Promise<number>((resolve, reject) =>

@@ -10,7 +10,7 @@ import { SETTINGS, type SettingName } from "../client/settings";
 import { isConfigurationError } from "../errors";
 import { UNKNOWN } from "../provider/protocol";
 import { PACKAGE_NAME } from "./kinds";
-import { reveal } from "./property-values";
+import { reveal, secret } from "./property-values";
 import { configKey } from "./schema";
 import type { Props } from "../provider/protocol";
 
@@ -75,4 +75,19 @@ export function diffConfig(olds: Props, news: Props): string[] {
     const next = reveal(news[key]);
     return next === UNKNOWN || (reveal(olds[key]) ?? null) !== (next ?? null);
   });
+}
+
+/**
+ * CheckConfig's inputs: the news as given, with every secret setting (the API key) marked
+ * secret. The engine records them as the provider's inputs and outputs, keeping the mark
+ * (`provider_plugin.go` `CheckConfig` reads them with `KeepSecrets`), so the key is
+ * encrypted in the state even when `pulumi config set` was run without `--secret`.
+ */
+export function checkedConfig(news: Props): Props {
+  const inputs: Props = { ...news };
+  for (const name of SETTING_NAMES) {
+    const key = configKey(name);
+    if (SETTINGS[name].secret && typeof inputs[key] === "string" && inputs[key] !== UNKNOWN) inputs[key] = secret(inputs[key]);
+  }
+  return inputs;
 }

@@ -11,7 +11,7 @@ import { IDEMPOTENCY_SCOPE, PROVIDER_KEY } from "../provider/protocol";
 import { idempotencyScopeOf } from "./idempotency-scope";
 import { kindOfToken, SERVED_KINDS, type KindDefinition } from "./kinds";
 import { markSecrets, revealProps } from "./property-values";
-import { checkConfig, configSource, diffConfig, type ConfigFailure } from "./provider-config";
+import { checkConfig, checkedConfig, configSource, diffConfig, type ConfigFailure } from "./provider-config";
 import type { Props } from "../provider/protocol";
 
 /** A check failure on one property (`property` is a dotted path). */
@@ -77,9 +77,9 @@ export class MessagingProvider {
     await this.log?.flush();
   }
 
-  /** CheckConfig: the news as given, plus one failure per bad setting. */
+  /** CheckConfig: the news with the API key marked secret, plus one failure per bad setting. */
   checkConfig(news: Props): { inputs: Props; failures: CheckFailure[] } {
-    return { inputs: news, failures: checkConfig(news) };
+    return { inputs: checkedConfig(news), failures: checkConfig(news) };
   }
 
   /** DiffConfig: a changed setting is a change, never a replacement. */

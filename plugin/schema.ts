@@ -216,7 +216,7 @@ function configSpec(): Record<string, PropertySpec> {
   return Object.fromEntries(
     (Object.keys(SETTINGS) as SettingName[]).map((name) => [
       configKey(name),
-      { type: "string", description: descriptions[name], ...(name === "apiKey" ? { secret: true } : {}) },
+      { type: "string", description: descriptions[name], ...(SETTINGS[name].secret ? { secret: true } : {}) },
     ]),
   );
 }

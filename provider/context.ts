@@ -1,5 +1,5 @@
 import type { MessagingClient } from "../client/messaging-client";
-import { clientFromSettings, type ConfigSource } from "../client/settings";
+import { clientFromSettings, namingTheSetting, type ConfigSource } from "../client/settings";
 
 /**
  * What every provider method receives: a client built on first use (so preview, refresh and
@@ -17,6 +17,11 @@ export interface ProviderContext {
    * (docs/real-engine.md); stdout is reserved for the host's port.
    */
   warn(message: string): void;
+  /**
+   * `error` from a service call, its message naming the setting to fix when a setting caused
+   * it (a refused API key, a base URL that is not the service's root); otherwise as it is.
+   */
+  explain(error: unknown): unknown;
 }
 
 /**
@@ -42,6 +47,7 @@ export function contextFor(config: ProviderConfig | undefined): ProviderContext 
     let client: MessagingClient | undefined;
     context = {
       client: () => (client ??= clientFromSettings({ config: key })),
+      explain: (error) => namingTheSetting(error, { config: key }),
       warn: config?.warn ? (message) => config.warn!(message) : (message) => process.stderr.write(`${message}\n`),
     };
     contexts.set(key, context);

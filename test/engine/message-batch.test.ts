@@ -64,7 +64,7 @@ describeRealEngine("MessageBatch under pulumi", () => {
       const first = await stack.up();
       expect(first.ok).toBe(false);
       expect(errorsOf(first)).toMatch(
-        /message batch \S+: 1000 of 2001 messages were confirmed before sending stopped.*run `pulumi up` again to send the rest/s,
+        /message batch \S+: 1000 of 2001 messages were confirmed before sending stopped.*Run `pulumi up` again to send the rest/s,
       );
       const [recorded] = resourcesNamed(await stack.exportState(), "reminders");
       expect(recorded).toMatchObject({

@@ -84,6 +84,9 @@ test("CheckConfig fails per bad setting without echoing it; DiffConfig reports a
   expect(JSON.stringify(bad.failures)).not.toContain("sk:with-colon");
   const good = await plugin.checkConfig(PROVIDER_URN, {}, { apiKey: API_KEY, baseUrl: emulator.url, apiVersion: UNKNOWN });
   expect(good.failures).toEqual([]);
+  // The key comes back marked secret, set with --secret or not: the engine records it so in the state.
+  expect(isSecretWrapper(good.inputs.apiKey) && good.inputs.apiKey.value).toBe(API_KEY);
+  expect(good.inputs.baseUrl).toBe(emulator.url);
 
   const olds = { apiKey: API_KEY, baseUrl: emulator.url };
   expect(await plugin.diffConfig(PROVIDER_URN, olds, { ...olds }, olds)).toEqual({

@@ -59,6 +59,11 @@ describeRealEngine("examples/yaml with the installed plugin", () => {
     expect(opsByName(expectOk(await stack.up()))).toEqual({ payments: ["same"], welcome: ["same"] });
     expect(suite.emulator.requestCount()).toBe(before);
 
+    // A key set without --secret is still encrypted in the state: the plugin's CheckConfig marks it secret.
+    await stack.setConfig("messaging:apiKey", API_KEY);
+    expectOk(await stack.up());
+    expect(JSON.stringify(await stack.exportState())).not.toContain(API_KEY);
+
     // `pulumi import` reaches the plugin's Read with an id and no state: refused, naming the way (`adopt`).
     const imported = await stack.cli(
       ["import", "messaging:index:WebhookEndpoint", "elsewhere", "we_elsewhere", "--yes", "--generate-code=false"],

@@ -2,6 +2,7 @@
 import { IDENTITY_KEY, IdentityKey } from "../../client/identity-key";
 import { SEND_PLANNED } from "../../client/send-messages";
 import { PartialSendError } from "../../errors";
+import { errorFromResponse } from "../../errors/from-response";
 import { testContext } from "./test-context";
 import { messageBatch } from "../../provider/kinds/message-batch";
 import * as batch from "../../provider/kinds/message-batch/runtime";
@@ -204,6 +205,35 @@ describe("the key prefix of a new batch (mb2)", () => {
 });
 
 describe("create and update", () => {
+  test.each([
+    ["a server error", 503, /Run `pulumi up` again to send the rest\./],
+    ["a refused API key", 401, /Once that setting is fixed, `pulumi up` sends the rest\./],
+    [
+      "a call the service found too large",
+      413,
+      /refused the call \(HTTP 413\), and `pulumi up` would send the same call again.*its limit is lower/s,
+    ],
+    [
+      "messages the service refused",
+      422,
+      /refused the call \(HTTP 422\), and `pulumi up` would send the same call again, to be refused again/,
+    ],
+  ])("a part-sent batch stopped by %s says only what the next up can do", async (_case, status, next) => {
+    const client = {
+      [SEND_PLANNED]: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
+        throw new PartialSendError(
+          [{ index: 0, id: "msba_1", count: 1, idempotencyKey: `${options.idempotencyKeyPrefix}-0` }],
+          1,
+          options.idempotencyKeyPrefix,
+          errorFromResponse(status, { method: "POST", path: "/v1/message_batches" }, undefined),
+        );
+      },
+    };
+    const failure = await batch.create(testContext(client), inputs, "prefix-1").catch((e) => e);
+    expect(failure.reasons[0]).toMatch(next);
+    if (status !== 503) expect(failure.reasons[0]).not.toMatch(/run `pulumi up` again/i);
+  });
+
   test("a send that stops part-way is recorded under its key prefix, with reasons and the serialized provider", async () => {
     const client = {
       [SEND_PLANNED]: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
@@ -218,7 +248,7 @@ describe("create and update", () => {
     const failure = await batch.create(testContext(client), inputs, "prefix-1").catch((e) => e);
     expect(failure).toBeInstanceOf(ResourceInitFailedError);
     expect(failure.id).toBe("prefix-1");
-    expect(failure.reasons[0]).toMatch(/1 of 2 messages were confirmed.*HTTP 503.*run `pulumi up` again/);
+    expect(failure.reasons[0]).toMatch(/1 of 2 messages were confirmed.*HTTP 503.*Run `pulumi up` again/);
     expect(failure.properties).toMatchObject({
       sentAt: null,
       batchIds: ["msba_1"],

@@ -10,5 +10,6 @@ export function testContext(client?: unknown): ProviderContext & { warnings: str
       return client as never;
     },
     warn: (message) => warnings.push(message),
+    explain: (error) => error,
   };
 }

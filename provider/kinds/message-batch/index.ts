@@ -1,6 +1,6 @@
 /** The MessageBatch kind: its schemas and runtime, as every consumer reads them. */
 import { defineKind } from "../define-kind";
-import { create, diff, migrate, remove, update } from "./runtime";
+import { check, create, diff, migrate, remove, update } from "./runtime";
 import { MessageBatchInputs, MessageBatchState } from "./schema";
 
 export const messageBatch = defineKind({
@@ -12,5 +12,5 @@ export const messageBatch = defineKind({
     "an upgrade alone sends nothing.",
   inputs: MessageBatchInputs,
   state: MessageBatchState,
-  methods: { create, diff, update, remove, migrate },
+  methods: { check, create, diff, update, remove, migrate },
 });

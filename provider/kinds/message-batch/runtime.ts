@@ -2,13 +2,14 @@ import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { IDENTITY_KEY, type IdentityKey } from "../../../client/identity-key";
 import { SEND_PLANNED } from "../../../client/send-messages";
-import { isPartialSendError, UnsupportedOperationError } from "../../../errors";
-import { MAX_MESSAGES_PER_BATCH } from "../../../schemas";
+import { isApiError, isPartialSendError, UnsupportedOperationError } from "../../../errors";
 import type { ProviderContext } from "../../context";
 import { canonical, digestMatches, messagesDigest } from "../../messages-digest";
 import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError, type Props } from "../../protocol";
+import { checkKnownInputs } from "../../check-inputs";
 import { unknownShape, type KindInputs } from "../define-kind";
-import { MESSAGE_BATCH_REPLACE_KEYS, type MessageBatchInputs, type MessageBatchState, RecordedMessageBatch } from "./schema";
+import { CALL_MAX_BYTES, callSizes, oversizedMessages } from "./calls";
+import { MESSAGE_BATCH_REPLACE_KEYS, MessageBatchInputs, type MessageBatchState, RecordedMessageBatch } from "./schema";
 
 type Inputs = KindInputs<typeof MessageBatchInputs>;
 
@@ -33,6 +34,25 @@ export function migrate(recorded: Props, id: string): MessageBatchState {
     batchIds: state.batchIds ?? [],
     sentAt: state.sentAt,
   };
+}
+
+/**
+ * The inputs validated against the schema, and each message checked to fit in a call of its
+ * own (at most {@link CALL_MAX_BYTES} of JSON with its envelope): one that cannot would stop
+ * the send for good.
+ */
+export function check(_context: ProviderContext, _olds: Props, news: Props): pulumi.dynamic.CheckResult {
+  const checked = checkKnownInputs(MessageBatchInputs, news);
+  if (!checked.ok) return { inputs: news, failures: checked.failures };
+  const { stream, messages } = checked.data as Partial<MessageBatchInputs>;
+  if (typeof stream !== "string" || !Array.isArray(messages)) return { inputs: news };
+  const failures = oversizedMessages(stream, messages).map(({ index, bytes }) => ({
+    property: `messages.${index}`,
+    reason:
+      `the message takes ${bytes} bytes as JSON; one call carries at most ${CALL_MAX_BYTES} bytes (10 MiB) in all, so it ` +
+      "cannot be sent even alone: shorten it or split it",
+  }));
+  return failures.length > 0 ? { inputs: news, failures } : { inputs: news };
 }
 
 /**
@@ -76,29 +96,53 @@ async function send(
     messagesDigest: messagesDigest(messages),
     idempotencyKeyPrefix,
   };
+  const chunkSizes = callSizes(stream, messages);
   try {
     const skipChunks = new Set(confirmed.keys());
     // `check` validated these very messages (the engine passes its inputs on, unchanged): not parsed again.
-    const result = await context.client()[SEND_PLANNED](messages, { stream, idempotencyKeyPrefix, skipChunks }, { prevalidated: true });
+    const result = await context
+      .client()
+      [SEND_PLANNED](messages, { stream, idempotencyKeyPrefix, skipChunks }, { prevalidated: true, chunkSizes });
     return { ...base, batchIds: [...confirmed, ...result.batches.map((batch) => batch.id ?? null)], sentAt: new Date().toISOString() };
   } catch (error) {
-    if (!isPartialSendError(error)) throw error;
+    if (!isPartialSendError(error)) throw context.explain(error);
     // Even with no chunk confirmed, the first may have been processed: record the batch under
     // its key prefix, so the next `pulumi up` resends with the same keys.
     const accepted =
-      Math.min(confirmed.length * MAX_MESSAGES_PER_BATCH, messages.length) + error.sent.reduce((count, batch) => count + batch.count, 0);
-    const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+      chunkSizes.slice(0, confirmed.length).reduce((count, size) => count + size, 0) +
+      error.sent.reduce((count, batch) => count + batch.count, 0);
+    const explained = context.explain(error.cause);
+    const cause = explained instanceof Error ? explained.message : String(explained);
     throw new ResourceInitFailedError(
       idempotencyKeyPrefix,
       [
         `message batch ${idempotencyKeyPrefix}: ${accepted} of ${messages.length} messages were confirmed before sending stopped ` +
-          `(${cause}). The batch is kept in state as part-sent; run \`pulumi up\` again to send the rest. Every chunk keeps ` +
-          "its idempotency key, so the service does not send a chunk twice.",
+          `(${cause}). The batch is kept in state as part-sent. ${whatNext(explained)} Every call keeps its idempotency key, ` +
+          "so the service does not send a call twice.",
       ],
       { ...base, batchIds: [...confirmed, ...error.sent.map((batch) => batch.id ?? null)], sentAt: null },
       inputs,
     );
   }
+}
+
+/**
+ * What the next `pulumi up` can do about a stopped send, and nothing it cannot: it sends the
+ * same calls again, so a call the service refused for what it holds (a 4xx other than a
+ * setting, a timeout or a rate limit) would be refused again.
+ */
+function whatNext(cause: unknown): string {
+  const status = isApiError(cause) ? cause.status : undefined;
+  if (status === 401 || status === 404) return "Once that setting is fixed, `pulumi up` sends the rest.";
+  if (status === undefined || status >= 500 || status === 408 || status === 429) return "Run `pulumi up` again to send the rest.";
+  const tooLarge =
+    status === 413
+      ? ` Calls are cut at ${CALL_MAX_BYTES} bytes of JSON (10 MiB), and the service refused one as too large: its limit is lower.`
+      : "";
+  return (
+    `The service refused the call (HTTP ${status}), and \`pulumi up\` would send the same call again, to be refused again.${tooLarge} ` +
+    "Changing the messages replaces the batch, which sends the confirmed messages again too."
+  );
 }
 
 /**

@@ -17,7 +17,7 @@ export const MessageBatchInputs = replacingOnChanges(
     messages: z
       .array(Message)
       .min(1, { error: "expected at least one message" })
-      .meta({ description: "Messages to send, any number: they go out in calls of at most 1,000." }),
+      .meta({ description: "Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON." }),
     triggers: z.array(z.unknown()).optional().meta({ description: "Arbitrary values; change one to send the same messages again." }),
   }),
 );

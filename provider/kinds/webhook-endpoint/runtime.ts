@@ -255,7 +255,7 @@ export async function create(context: ProviderContext, inputs: Inputs): Promise<
         inputs,
       );
     }
-    throw error;
+    throw context.explain(error);
   }
 }
 
@@ -321,7 +321,7 @@ async function finishHalfMade(
     }
     if (isResponseSchemaError(error) && error.resourceId) throw fail(stray(error.resourceId), { strayEndpointId: error.resourceId });
     // Nothing was made: the engine keeps the old state as it was, to be tried again.
-    throw error;
+    throw context.explain(error);
   }
   if (endpoint.id !== id) throw fail(stray(endpoint.id), { strayEndpointId: endpoint.id });
   warnOfUnreadableFields(context, endpoint);

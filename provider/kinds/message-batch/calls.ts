@@ -1,0 +1,51 @@
+/**
+ * How a batch's messages are cut into calls: in order, as many a call as fit in at most 1,000
+ * messages and at most {@link CALL_MAX_BYTES} of JSON body. Call `i` is sent under the key
+ * `<prefix>-<i>`, so the cut is part of a batch's identity: frozen, and pinned by golden
+ * tests (test/provider/message-batch-calls.test.ts). A batch recorded by a release that cut by
+ * count alone gets the same cut from this rule: every call the service had accepted fit under
+ * the byte limit, and so fits here too (a call refused as too large was never taken).
+ */
+import { jsonByteLength } from "../../../schemas/json-size";
+import { MAX_REQUEST_BODY_BYTES } from "../../../schemas/http";
+import { MAX_MESSAGES_PER_BATCH } from "../../../schemas";
+
+/** Largest JSON body of one call: the service's request limit (the emulator's 413 above it). */
+export const CALL_MAX_BYTES = MAX_REQUEST_BODY_BYTES;
+
+/** The JSON size of a call of `stream` holding no message: `{"stream":…,"messages":[]}`. */
+const envelopeBytes = (stream: string): number => jsonByteLength({ stream, messages: [] });
+
+/**
+ * The number of messages in each call, in order (they add up to `messages.length`). A message
+ * too large for a call of its own still gets one: `check` refuses such a batch first
+ * ({@link oversizedMessages}).
+ */
+export function callSizes(stream: string, messages: readonly unknown[]): number[] {
+  const envelope = envelopeBytes(stream);
+  const sizes: number[] = [];
+  let count = 0;
+  let bytes = envelope;
+  for (const message of messages) {
+    const size = jsonByteLength(message);
+    // A comma before every message but a call's first.
+    if (count > 0 && (count === MAX_MESSAGES_PER_BATCH || bytes + 1 + size > CALL_MAX_BYTES)) {
+      sizes.push(count);
+      count = 0;
+      bytes = envelope;
+    }
+    bytes += (count > 0 ? 1 : 0) + size;
+    count++;
+  }
+  if (count > 0) sizes.push(count);
+  return sizes;
+}
+
+/** The positions of messages that could not be sent even in a call of their own, with their JSON size. */
+export function oversizedMessages(stream: string, messages: readonly unknown[]): Array<{ index: number; bytes: number }> {
+  const room = CALL_MAX_BYTES - envelopeBytes(stream);
+  return messages.flatMap((message, index) => {
+    const bytes = jsonByteLength(message);
+    return bytes > room ? [{ index, bytes }] : [];
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * How a MessageBatch cuts its messages into calls: at most 1,000 messages and at most 10 MiB
+ * of JSON a call. The cut is part of a batch's identity (call i goes under `<prefix>-<i>`), so
+ * it is pinned here: for batches whose calls of 1,000 fit, the cut every earlier release made;
+ * for larger messages, the cut this release makes. Then the runtime against the emulator: a
+ * batch an earlier release could never send (an 11 MB call, refused with 413) goes out once.
+ */
+import { startEmulator, type Emulator } from "../../emulator";
+import { messageBatch } from "../../provider/kinds/message-batch";
+import { CALL_MAX_BYTES, callSizes } from "../../provider/kinds/message-batch/calls";
+import { IDEMPOTENCY_SCOPE } from "../../provider/protocol";
+
+const sms = (i: number) => ({ tos: [`+2547${String(10000000 + i).padStart(8, "0")}`], body: `Reminder ${i}: ${"x".repeat(140)}` });
+const long = (i: number) => ({ tos: [`+2547${String(10000000 + i).padStart(8, "0")}`], body: `Notice ${i}: ${"y".repeat(11_000)}` });
+/** 2,000 messages: 1,000 SMS, then 1,000 of 11 KB (together an 11 MB call when cut by count alone). */
+const mixed = () => [...Array.from({ length: 1000 }, (_, i) => sms(i)), ...Array.from({ length: 1000 }, (_, i) => long(1000 + i))];
+
+describe("the cut (golden)", () => {
+  test("calls of 1,000 that fit are cut as every earlier release cut them: by count", () => {
+    expect(
+      callSizes(
+        "transactional",
+        Array.from({ length: 2001 }, (_, i) => sms(i)),
+      ),
+    ).toEqual([1000, 1000, 1]);
+    expect(
+      callSizes(
+        "transactional",
+        Array.from({ length: 30_000 }, (_, i) => sms(i)),
+      ),
+    ).toEqual(Array(30).fill(1000));
+  });
+
+  test("larger messages are cut by bytes too: pinned, and every call's body is within the limit", () => {
+    const messages = mixed();
+    const sizes = callSizes("transactional", messages);
+    expect(sizes).toEqual([1000, 949, 51]);
+    let offset = 0;
+    for (const size of sizes) {
+      const body = JSON.stringify({ stream: "transactional", messages: messages.slice(offset, offset + size) });
+      expect(Buffer.byteLength(body)).toBeLessThanOrEqual(CALL_MAX_BYTES);
+      offset += size;
+    }
+    // One more message in the second call would not have fit.
+    const tooMany = JSON.stringify({ stream: "transactional", messages: messages.slice(1000, 1000 + 950) });
+    expect(Buffer.byteLength(tooMany)).toBeGreaterThan(CALL_MAX_BYTES);
+  });
+});
+
+test("check refuses a message too large for a call of its own, naming it, and passes the rest", () => {
+  const news = { stream: "transactional", messages: [sms(0), { tos: ["+254712345678"], body: "z".repeat(CALL_MAX_BYTES) }] };
+  const result = messageBatch.implementation.check({ client: () => never(), warn: () => undefined, explain: (e) => e }, {}, news);
+  expect(result.failures).toEqual([
+    { property: "messages.1", reason: expect.stringMatching(/takes \d+ bytes as JSON.*cannot be sent even alone/) },
+  ]);
+  expect(
+    messageBatch.implementation.check(
+      { client: () => never(), warn: () => undefined, explain: (e) => e },
+      {},
+      { ...news, messages: [sms(0)] },
+    ).failures,
+  ).toBeUndefined();
+});
+
+const never = (): never => {
+  throw new Error("check must not call the service");
+};
+
+describe("against the emulator", () => {
+  const API_KEY = "sk_test_calls_7f20";
+  let emulator: Emulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ apiKey: API_KEY });
+  });
+  afterAll(async () => emulator?.close());
+
+  test("2,000 messages whose second 1,000 carry 11 KB bodies go out once, in three calls under the limit", async () => {
+    const config = { get: (key: string) => ({ "messaging:apiKey": API_KEY, "messaging:baseUrl": emulator.url })[key] };
+    const result = await messageBatch.runtime.create(config, {
+      stream: "transactional",
+      messages: mixed(),
+      [IDEMPOTENCY_SCOPE]: "p/dev/notices",
+    });
+    expect(result.outs).toMatchObject({ messageCount: 2000, sentAt: expect.any(String) });
+    expect(emulator.batches().map((batch) => batch.messages.length)).toEqual([1000, 949, 51]);
+  });
+});
