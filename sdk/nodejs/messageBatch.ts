@@ -121,7 +121,7 @@ export class MessageBatch extends pulumi.CustomResource {
  */
 export interface MessageBatchArgs {
     /**
-     * Messages to send, any number: they go out in calls of at most 1,000.
+     * Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
      */
     messages: pulumi.Input<pulumi.Input<inputs.MessageBatchMessageArgs>[]>;
     /**

@@ -88,7 +88,7 @@ func MessageBatchExists(ctx *pulumi.Context,
 }
 
 type messageBatchArgs struct {
-	// Messages to send, any number: they go out in calls of at most 1,000.
+	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
 	Messages []MessageBatchMessage `pulumi:"messages"`
 	// Stream to send on, e.g. `transactional`.
 	Stream string `pulumi:"stream"`
@@ -98,7 +98,7 @@ type messageBatchArgs struct {
 
 // The set of arguments for constructing a MessageBatch resource.
 type MessageBatchArgs struct {
-	// Messages to send, any number: they go out in calls of at most 1,000.
+	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
 	Messages MessageBatchMessageArrayInput
 	// Stream to send on, e.g. `transactional`.
 	Stream pulumi.StringInput

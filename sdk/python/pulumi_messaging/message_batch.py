@@ -26,7 +26,7 @@ class MessageBatchArgs:
         """
         The set of arguments for constructing a MessageBatch resource.
 
-        :param pulumi.Input[Sequence[pulumi.Input['MessageBatchMessageArgs']]] messages: Messages to send, any number: they go out in calls of at most 1,000.
+        :param pulumi.Input[Sequence[pulumi.Input['MessageBatchMessageArgs']]] messages: Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
         :param pulumi.Input[_builtins.str] stream: Stream to send on, e.g. `transactional`.
         :param pulumi.Input[Sequence[Any]] triggers: Arbitrary values; change one to send the same messages again.
         """
@@ -39,7 +39,7 @@ class MessageBatchArgs:
     @pulumi.getter
     def messages(self) -> pulumi.Input[Sequence[pulumi.Input['MessageBatchMessageArgs']]]:
         """
-        Messages to send, any number: they go out in calls of at most 1,000.
+        Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
         """
         return pulumi.get(self, "messages")
 
@@ -87,7 +87,7 @@ class MessageBatch(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['MessageBatchMessageArgs', 'MessageBatchMessageArgsDict']]]] messages: Messages to send, any number: they go out in calls of at most 1,000.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['MessageBatchMessageArgs', 'MessageBatchMessageArgsDict']]]] messages: Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
         :param pulumi.Input[_builtins.str] stream: Stream to send on, e.g. `transactional`.
         :param pulumi.Input[Sequence[Any]] triggers: Arbitrary values; change one to send the same messages again.
         """
