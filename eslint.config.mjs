@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "coverage/**", ".demo/**", "examples/*/node_modules/**", "examples/*/bin/**"] },
+  { ignores: ["dist/**", "node_modules/**", "coverage/**", ".demo/**", "examples/*/node_modules/**", "examples/*/bin/**", "sdk/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -4,12 +4,16 @@
  * - unit: schemas, client, provider runtimes, receivers — no child process, no packed package;
  * - engine: the real `pulumi` CLI (test/engine), and the plugin deployed by it (test/plugin);
  *   its globalSetup finds or builds the CLI;
+ * - languages: the generated SDKs (sdk/) fresh and compiled, and the Python, Go and TypeScript
+ *   programs using them deployed by the real CLI (test/languages); its globalSetup finds the CLI,
+ *   Python and Go, and makes the venv;
  * - emulator: everything else (the emulator, the CLI, examples, the packed package). It is the
  *   catch-all, so a new test folder always runs somewhere.
  * @type {import('jest').Config}
  */
 const UNIT = ["<rootDir>/test/schemas/", "<rootDir>/test/client/", "<rootDir>/test/provider/", "<rootDir>/test/receiver/"];
 const ENGINE = ["<rootDir>/test/engine/", "<rootDir>/test/plugin/"];
+const LANGUAGES = ["<rootDir>/test/languages/"];
 
 const common = {
   testEnvironment: "node",
@@ -23,13 +27,20 @@ const common = {
 module.exports = {
   projects: [
     { ...common, displayName: "unit", testMatch: UNIT.map((dir) => `${dir}**/*.test.ts`) },
-    { ...common, displayName: "emulator", testPathIgnorePatterns: ["/node_modules/", ...UNIT, ...ENGINE] },
+    { ...common, displayName: "emulator", testPathIgnorePatterns: ["/node_modules/", ...UNIT, ...ENGINE, ...LANGUAGES] },
     {
       ...common,
       displayName: "engine",
       testMatch: ENGINE.map((dir) => `${dir}**/*.test.ts`),
       globalSetup: "<rootDir>/test/find-pulumi-cli.js",
       globalTeardown: "<rootDir>/test/report-pulumi-counts.js",
+    },
+    {
+      ...common,
+      displayName: "languages",
+      testMatch: LANGUAGES.map((dir) => `${dir}**/*.test.ts`),
+      globalSetup: "<rootDir>/test/languages/prepare-toolchains.js",
+      globalTeardown: "<rootDir>/test/languages/teardown.js",
     },
   ],
   // The package is packed once per run, for every test that installs it.

@@ -11,6 +11,7 @@ import { PACKAGE_NAME, SERVED_KINDS, tokenOf, type KindDefinition } from "./kind
 
 type JsonSchema = {
   type?: string | string[];
+  description?: string;
   properties?: Record<string, JsonSchema>;
   required?: string[];
   items?: JsonSchema;
@@ -48,7 +49,7 @@ export interface PackageSchema {
   license: string;
   repository: string;
   publisher: string;
-  meta: { moduleFormat: string };
+  meta: { moduleFormat: string; supportPack: boolean };
   config: { variables: Record<string, PropertySpec>; defaults: string[] };
   provider: { description: string; inputProperties: Record<string, PropertySpec>; properties: Record<string, PropertySpec> };
   resources: Record<string, ResourceSpec>;
@@ -64,6 +65,9 @@ export interface ResourceSpec {
   inputProperties: Record<string, PropertySpec>;
   requiredInputs: string[];
 }
+
+/** The repository, which is also the Go SDK's module path prefix. */
+const REPOSITORY_PATH = "github.com/pulumi-messaging/pulumi-messaging";
 
 const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
 const pascal = (name: string): string => name[0].toUpperCase() + name.slice(1);
@@ -85,6 +89,36 @@ function withoutNull(schema: JsonSchema): JsonSchema {
 
 const isNullable = (schema: JsonSchema): boolean =>
   (Array.isArray(schema.type) && schema.type.includes("null")) || (schema.anyOf ?? []).some((option) => option.type === "null");
+
+/**
+ * What the nested object types and their fields say in the generated SDKs (docstrings, TSDoc,
+ * Go comments). zod's JSON Schema carries descriptions only for the resources' own fields; the
+ * SDKs' doc comments on these types come from here.
+ */
+const NESTED_TYPE_DOCS: Record<string, { description: string; properties: Record<string, string> }> = {
+  WebhookEndpointAdopt: {
+    description: "An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is.",
+    properties: {
+      id: "The endpoint's id, `we_…`.",
+      secret: "The endpoint's signing secret, as the dashboard shows it.",
+    },
+  },
+  MessageBatchMessage: {
+    description: "One message of a batch: its recipients, and exactly one of a literal `body` or a `template`.",
+    properties: {
+      tos: "Recipients, in E.164 form (`+` then 7 to 15 digits); at least one.",
+      body: "The literal text, non-empty; exclusive with `template`.",
+      template: "A template reference; exclusive with `body`.",
+    },
+  },
+  MessageBatchMessageTemplate: {
+    description: "A template reference: an existing template's id and the values substituted into it.",
+    properties: {
+      id: "The template's id, non-empty.",
+      model: "Values substituted into the template: any JSON object.",
+    },
+  },
+};
 
 /** Translates zod's JSON Schema into Pulumi type specs, naming nested objects `<Owner><Property>` in `types`. */
 class TypeTranslator {
@@ -113,10 +147,19 @@ class TypeTranslator {
 
   private objectType(schema: JsonSchema, name: string): string {
     const token = `${PACKAGE_NAME}:index:${name}`;
+    const docs = NESTED_TYPE_DOCS[name];
     const properties = Object.fromEntries(
-      Object.entries(schema.properties ?? {}).map(([key, property]) => [key, this.typeOf(property, `${name}${pascal(key)}`)]),
+      Object.entries(schema.properties ?? {}).map(([key, property]) => {
+        const description = property.description ?? docs?.properties[key];
+        return [key, { ...this.typeOf(property, `${name}${pascal(key)}`), ...(description ? { description } : {}) }];
+      }),
     );
-    this.types[token] = { type: "object", properties, ...(schema.required?.length ? { required: schema.required } : {}) };
+    this.types[token] = {
+      type: "object",
+      ...(docs ? { description: docs.description } : {}),
+      properties,
+      ...(schema.required?.length ? { required: schema.required } : {}),
+    };
     return token;
   }
 }
@@ -195,9 +238,11 @@ export function packageSchema(version: string, kinds: readonly KindDefinition[] 
     description: "Webhook endpoints and message batches of the messaging service.",
     keywords: ["pulumi", "messaging", "webhooks", "category/utility", "kind/native"],
     license: "Apache-2.0",
-    repository: "https://github.com/pulumi-messaging/pulumi-messaging",
+    repository: `https://${REPOSITORY_PATH}`,
     publisher: "pulumi-messaging",
-    meta: { moduleFormat: "(.*)" },
+    // supportPack: the SDKs are written as `pulumi package gen-sdk` writes them for packing: the Go
+    // SDK with its own go.mod (a module a user can `go get`), the Python one with pyproject.toml.
+    meta: { moduleFormat: "(.*)", supportPack: true },
     config: { variables: config, defaults: [] },
     provider: {
       description: "The messaging provider: where the service is and how to authenticate.",
@@ -206,11 +251,14 @@ export function packageSchema(version: string, kinds: readonly KindDefinition[] 
     },
     resources,
     types: translator.types,
+    // respectSchemaVersion: each SDK carries the plugin's version (package.json, pyproject.toml,
+    // pulumi-plugin.json), so the engine asks for this plugin; without it the Python and Go
+    // SDKs asked for v0.0.0. The SDKs are generated by `npm run sdk:generate` (docs/languages.md).
     language: {
-      go: { importBasePath: "github.com/pulumi-messaging/pulumi-messaging/sdk/go/messaging" },
-      nodejs: { packageName: "@pulumi-messaging/messaging" },
-      python: { packageName: "pulumi_messaging" },
-      csharp: { rootNamespace: "PulumiMessaging" },
+      go: { importBasePath: `${REPOSITORY_PATH}/sdk/go/messaging`, respectSchemaVersion: true },
+      nodejs: { packageName: "@pulumi-messaging/messaging", respectSchemaVersion: true },
+      python: { packageName: "pulumi_messaging", respectSchemaVersion: true, pyproject: { enabled: true } },
+      csharp: { rootNamespace: "PulumiMessaging", respectSchemaVersion: true },
     },
   };
 }

@@ -10,11 +10,14 @@ const path = require("node:path");
 const CLI_DIR = path.join(__dirname, "..", "dist", "scripts", "pulumi", "cli-dir.js");
 
 module.exports = async function findPulumiCli() {
-  // Each test file of the tier adds a line here; test/report-pulumi-counts.js adds them up.
-  const counts = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-counts-")), "counts.jsonl");
-  fs.writeFileSync(counts, "");
-  process.env.PULUMI_MESSAGING_COUNTS_FILE = counts;
-  process.env.PULUMI_MESSAGING_TIER_STARTED = String(Date.now());
+  // Each test file of the tier adds a line here; test/report-pulumi-counts.js adds them up. The
+  // languages tier's set-up calls this too: in one run, both tiers share the one file.
+  if (!process.env.PULUMI_MESSAGING_COUNTS_FILE) {
+    const counts = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-counts-")), "counts.jsonl");
+    fs.writeFileSync(counts, "");
+    process.env.PULUMI_MESSAGING_COUNTS_FILE = counts;
+    process.env.PULUMI_MESSAGING_TIER_STARTED = String(Date.now());
+  }
   // The compiled lookup, as for every other test that runs the package (npm test builds first).
   const lookup = fs.existsSync(CLI_DIR) ? require(CLI_DIR).findPulumiCli() : { missing: "dist/ is missing: run `npm run build` first" };
   if ("dir" in lookup) return;

@@ -8,47 +8,51 @@ import (
 )
 
 func main() {
-	pulumi.Run(func(ctx *pulumi.Context) error {
-		receiverUrl := config.Get(ctx, "receiverUrl")
-		if receiverUrl == "" {
-			receiverUrl = "https://hooks.example.com/payments"
-		}
+	pulumi.Run(program)
+}
 
-		payments, err := messaging.NewWebhookEndpoint(ctx, "payments", &messaging.WebhookEndpointArgs{
-			Url:         pulumi.String(receiverUrl),
-			Events:      pulumi.StringArray{pulumi.String("payment.succeeded"), pulumi.String("identity.verification.created")},
-			Format:      pulumi.String("basic"),
-			Description: pulumi.String("billing receiver"),
-		})
-		if err != nil {
-			return err
-		}
+// program declares the stack's resources; main runs it with pulumi.Run (and the repository's
+// tests run it as an Automation API inline program).
+func program(ctx *pulumi.Context) error {
+	receiverUrl := config.Get(ctx, "receiverUrl")
+	if receiverUrl == "" {
+		receiverUrl = "https://hooks.example.com/payments"
+	}
 
-		welcome, err := messaging.NewMessageBatch(ctx, "welcome", &messaging.MessageBatchArgs{
-			Stream: pulumi.String("transactional"),
-			Messages: messaging.MessageBatchMessageArray{
-				&messaging.MessageBatchMessageArgs{
-					Tos:  pulumi.StringArray{pulumi.String("+254712345678")},
-					Body: pulumi.String("Welcome aboard"),
-				},
-				&messaging.MessageBatchMessageArgs{
-					Tos: pulumi.StringArray{pulumi.String("+254712345679")},
-					Template: &messaging.MessageBatchMessageTemplateArgs{
-						Id:    pulumi.String("tmpl_welcome"),
-						Model: pulumi.Map{"name": pulumi.String("Amina")},
-					},
+	payments, err := messaging.NewWebhookEndpoint(ctx, "payments", &messaging.WebhookEndpointArgs{
+		Url:         pulumi.String(receiverUrl),
+		Events:      pulumi.StringArray{pulumi.String("payment.succeeded"), pulumi.String("identity.verification.created")},
+		Format:      pulumi.String("basic"),
+		Description: pulumi.String("billing receiver"),
+	})
+	if err != nil {
+		return err
+	}
+
+	welcome, err := messaging.NewMessageBatch(ctx, "welcome", &messaging.MessageBatchArgs{
+		Stream: pulumi.String("transactional"),
+		Messages: messaging.MessageBatchMessageArray{
+			&messaging.MessageBatchMessageArgs{
+				Tos:  pulumi.StringArray{pulumi.String("+254712345678")},
+				Body: pulumi.String("Welcome aboard"),
+			},
+			&messaging.MessageBatchMessageArgs{
+				Tos: pulumi.StringArray{pulumi.String("+254712345679")},
+				Template: &messaging.MessageBatchMessageTemplateArgs{
+					Id:    pulumi.String("tmpl_welcome"),
+					Model: pulumi.Map{"name": pulumi.String("Amina")},
 				},
 			},
-			Triggers: pulumi.Array{pulumi.String("1")},
-		})
-		if err != nil {
-			return err
-		}
-
-		ctx.Export("endpointId", payments.ID())
-		// A secret: `pulumi stack output signingSecret --show-secrets` reveals it.
-		ctx.Export("signingSecret", payments.Secret)
-		ctx.Export("messageCount", welcome.MessageCount)
-		return nil
+		},
+		Triggers: pulumi.Array{pulumi.String("1")},
 	})
+	if err != nil {
+		return err
+	}
+
+	ctx.Export("endpointId", payments.ID())
+	// A secret: `pulumi stack output signingSecret --show-secrets` reveals it.
+	ctx.Export("signingSecret", payments.Secret)
+	ctx.Export("messageCount", welcome.MessageCount)
+	return nil
 }

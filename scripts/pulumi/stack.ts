@@ -59,6 +59,13 @@ export interface StackOptions {
   readonly env?: Record<string, string>;
   /** Where the backend, PULUMI_HOME and scratch files go; a new temporary directory by default. */
   readonly stateDir?: string;
+  /**
+   * The command that runs one operation as an Automation API inline program, given the request
+   * file (`InlineRequest`) and writing its `InlineResult`: for a program in another language
+   * (test/languages). By default a Node.js project runs through inline-program.ts and any other
+   * runtime through its language host.
+   */
+  readonly inlineRunner?: (requestFile: string) => readonly [string, ...string[]];
 }
 
 /** The variable that marks every process of one operation (see `spawnGroup`). */
@@ -105,12 +112,14 @@ export class PulumiStack {
   private scratch = 0;
   private readonly markers = new Map<ChildProcess, string>();
   private projectRuntime: string | undefined;
+  private readonly inlineRunner: StackOptions["inlineRunner"];
 
   private constructor(options: StackOptions, stateDir: string) {
     this.projectDir = options.projectDir;
     this.cliDir = options.cliDir;
     this.stackName = options.stackName ?? "dev";
     this.stateDir = stateDir;
+    this.inlineRunner = options.inlineRunner;
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !WITHHELD.test(entry[0])),
     );
@@ -203,7 +212,7 @@ export class PulumiStack {
    * `pulumi <op>` itself.
    */
   start(op: InlineRequest["op"], options: InlineRequest["options"] = {}): RunningOperation {
-    return this.runtime === "nodejs" ? this.startInline(op, options) : this.startCommand(op, options);
+    return this.inlineRunner || this.runtime === "nodejs" ? this.startInline(op, options) : this.startCommand(op, options);
   }
 
   /** The project's runtime, from its Pulumi.yaml. */
@@ -228,7 +237,8 @@ export class PulumiStack {
       resultFile,
     };
     fs.writeFileSync(requestFile, JSON.stringify(request));
-    const child = this.spawnGroup(process.execPath, [INLINE_PROGRAM, requestFile]);
+    const [command, ...args] = this.inlineRunner?.(requestFile) ?? [process.execPath, INLINE_PROGRAM, requestFile];
+    const child = this.spawnGroup(command, args);
     const done = collect(child).then((output): OperationResult => {
       const text = output.stdout + output.stderr;
       if (!fs.existsSync(resultFile)) {

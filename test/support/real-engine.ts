@@ -14,7 +14,7 @@ import { createPackedProject, packPackage } from "../../scripts/pulumi/packed-pr
 import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
 import type { EngineStep } from "../../scripts/pulumi/engine-events";
 import type { InlineResult } from "../../scripts/pulumi/inline-program";
-import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult } from "../../scripts/pulumi/stack";
+import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult, type StackOptions } from "../../scripts/pulumi/stack";
 import { CLI_DIR_VARIABLE } from "../../scripts/pulumi/cli-dir";
 import { SECRET_SIG } from "./secrets";
 
@@ -59,6 +59,8 @@ export interface StackSetup {
   readonly projectDir?: string;
   /** The stack's name (default `s<N>`, one per stack of the file); every stack has a backend of its own. */
   readonly stackName?: string;
+  /** How a program in another language runs each operation (see `StackOptions.inlineRunner`). */
+  readonly inlineRunner?: StackOptions["inlineRunner"];
 }
 
 /** Registers the file's beforeAll/afterAll; the fields are ready inside tests. */
@@ -87,6 +89,7 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
         cliDir,
         env: setup.env ?? {},
         stackName: setup.stackName ?? `s${stacks.length + 1}`,
+        inlineRunner: setup.inlineRunner,
       });
       stacks.push(stack);
       const config = { ...(setup.service === false ? {} : suite.serviceConfig()), ...setup.config };

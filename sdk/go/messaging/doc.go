@@ -1,0 +1,2 @@
+// Webhook endpoints and message batches of the messaging service.
+package messaging

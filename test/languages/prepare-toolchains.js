@@ -1,0 +1,119 @@
+"use strict";
+// Jest globalSetup of the languages tier: the real Pulumi CLI (test/find-pulumi-cli.js), then
+// what each language's programs need, made once per run and handed to the workers in variables:
+// - Python: a venv of this run (PULUMI_MESSAGING_PYTHON) with the generated SDK (sdk/python)
+//   installed by pip, layered over a cached venv holding `pulumi` from PyPI (pinned below) and
+//   its dependencies, so a run pays for one SDK install, not for grpcio;
+// - Node.js: @pulumi/pulumi at the version the generated nodejs SDK requires, installed once
+//   from the npm registry into the cache (PULUMI_MESSAGING_NODE_SDK_DEPS);
+// - Go: the `go` on PATH (its module and build caches are Go's own).
+// Without Python or Go, outside CI the tier's tests of that language are skipped saying why
+// (PULUMI_MESSAGING_LANGUAGES_SKIP); with CI=true that is a failure, as a missing CLI is.
+const { spawnSync } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const findPulumiCli = require("../find-pulumi-cli.js");
+
+/** `pulumi` from PyPI: the newest release there at or below the CLI's (3.274.1 is not on PyPI). */
+const PYTHON_PULUMI = "3.272.0";
+/** @pulumi/pulumi for the nodejs SDK: the generator's minimum (`^3.269.0` in sdk/nodejs/package.json). */
+const NODE_PULUMI = "3.269.0";
+
+const REPO = path.join(__dirname, "..", "..");
+const CACHE =
+  process.env.PULUMI_MESSAGING_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-messaging");
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], ...options });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(" ")} failed (${result.error ?? result.status}):\n${result.stdout}\n${result.stderr}`);
+  }
+  return result.stdout;
+}
+
+function found(command, args) {
+  const result = spawnSync(command, args, { encoding: "utf8" });
+  return result.status === 0 ? result.stdout.trim() : undefined;
+}
+
+/** The cached venv with `pulumi`, made once (the marker file is written last). */
+function basePythonVenv() {
+  // Keyed by Python's version too: a venv breaks when the Python it was made from changes.
+  const python = run("python3", ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"]).trim();
+  const venv = path.join(CACHE, `python-${python}-venv-pulumi-${PYTHON_PULUMI}`);
+  const marker = path.join(venv, ".complete");
+  if (!fs.existsSync(marker)) {
+    fs.rmSync(venv, { recursive: true, force: true });
+    run("python3", ["-m", "venv", venv]);
+    run(path.join(venv, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${PYTHON_PULUMI}`, "setuptools>=61", "wheel"]);
+    fs.writeFileSync(marker, "");
+  }
+  return venv;
+}
+
+/** A venv for this run that sees the cached one's packages (a .pth line) and has the SDK installed. */
+function runPythonVenv(root) {
+  const base = basePythonVenv();
+  const venv = path.join(root, "venv");
+  run("python3", ["-m", "venv", "--without-pip", venv]);
+  const python = path.join(venv, "bin", "python");
+  const sitePackages = (python) => run(python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).trim();
+  fs.writeFileSync(path.join(sitePackages(python), "pulumi-messaging-base.pth"), `${sitePackages(path.join(base, "bin", "python"))}\n`);
+  // The base venv's pip installs into this one: the SDK from its folder, as a user would.
+  const sdkCopy = path.join(root, "sdk-python");
+  fs.cpSync(path.join(REPO, "sdk", "python"), sdkCopy, { recursive: true });
+  run(path.join(base, "bin", "python"), [
+    "-m",
+    "pip",
+    "install",
+    "--quiet",
+    "--no-deps",
+    "--no-build-isolation",
+    "--target",
+    sitePackages(python),
+    sdkCopy,
+  ]);
+  return python;
+}
+
+/** node_modules with @pulumi/pulumi for the nodejs SDK, made once. */
+function nodeSdkDeps() {
+  const dir = path.join(CACHE, `node-pulumi-${NODE_PULUMI}`);
+  const marker = path.join(dir, ".complete");
+  if (!fs.existsSync(marker)) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "node-sdk-deps", private: true }));
+    run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", `@pulumi/pulumi@${NODE_PULUMI}`, "@types/node@20"], { cwd: dir });
+    fs.writeFileSync(marker, "");
+  }
+  return path.join(dir, "node_modules");
+}
+
+module.exports = async function prepareToolchains() {
+  await findPulumiCli();
+  // No CLI (outside CI; in CI that has already failed): every test of the tier is skipped.
+  if (process.env.PULUMI_MESSAGING_REAL_ENGINE_SKIP) return;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-languages-"));
+  process.env.PULUMI_MESSAGING_LANGUAGES_ROOT = root;
+  const missing = [];
+  if (!found("python3", ["--version"])) missing.push("python3 (Python 3.9 or later) is not on PATH");
+  if (!found("go", ["version"])) missing.push("go (Go 1.25 or later) is not on PATH");
+  if (missing.length && process.env.CI === "true") throw new Error(`${missing.join("; ")}: CI runs the languages tier and needs them`);
+  // A toolchain that is there but cannot make what its tests need (no ensurepip, no registry):
+  // in CI a failure; elsewhere that language's tests are skipped, saying why.
+  const prepare = (language, make) => {
+    try {
+      make();
+    } catch (error) {
+      if (process.env.CI === "true") throw error;
+      missing.push(`${language}: ${String(error.message).split("\n")[0]}`);
+    }
+  };
+  if (!missing.some((reason) => reason.startsWith("python3"))) {
+    prepare("python3", () => (process.env.PULUMI_MESSAGING_PYTHON = runPythonVenv(root)));
+  }
+  prepare("node", () => (process.env.PULUMI_MESSAGING_NODE_SDK_DEPS = nodeSdkDeps()));
+  if (missing.length) process.env.PULUMI_MESSAGING_LANGUAGES_SKIP = missing.join("; ");
+};

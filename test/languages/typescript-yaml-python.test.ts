@@ -1,0 +1,124 @@
+/**
+ * The same program in three languages gives the same result: its TypeScript version
+ * `test/fixtures/yaml-twin` (the dynamic resources), `examples/yaml` and `examples/python` (the
+ * provider plugin, installed from its archive; Python through the generated SDK, run as an
+ * Automation API inline program), all deployed by the real `pulumi` through one proxy in front
+ * of one emulator. Compared: the outputs apart from ids and secrets, and what the service
+ * received: the endpoint's form fields, the batch's chunks, and the shape of every idempotency key.
+ * The examples' batch is one chunk; a batch of 2,500 SMS-length messages (three chunks) is compared
+ * between TypeScript (test/fixtures/sms-batch-twin) and Python (test/fixtures/python-sms-batch):
+ * YAML has no loop to write one.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { packPlugin } from "../../scripts/pack-plugin";
+import { startRefusingProxy, type ForwardedRequest, type RefusingProxy } from "../support/fake-services";
+import { expectOk, useRealEngine } from "../support/real-engine";
+import { describeLanguage, pythonExecutable } from "./toolchains";
+import type { OperationResult } from "../../scripts/pulumi/stack";
+
+const API_KEY = "sk_test_real_twins_9f3d";
+
+/** What a run sent, with what differs by design (the keys' random or scope-derived parts) reduced to its shape. */
+function sent(requests: ForwardedRequest[]) {
+  return requests.map((request) => ({
+    method: request.method,
+    path: request.path,
+    contentType: request.contentType,
+    idempotencyKey: request.idempotencyKey?.replace(/[0-9a-f]{16,}/g, "<hex>"),
+    body: request.contentType?.startsWith("application/x-www-form-urlencoded")
+      ? [...new URLSearchParams(request.body).entries()].sort()
+      : JSON.parse(request.body),
+  }));
+}
+
+/** The outputs, ids and secrets replaced by their kind. */
+function outputs(result: OperationResult) {
+  return Object.fromEntries(
+    Object.entries(result.outputs ?? {}).map(([name, { value, secret }]) => [
+      name,
+      { secret, value: typeof value === "string" && /^(we|whsec)_/.test(value) ? value.slice(0, value.indexOf("_") + 1) : value },
+    ]),
+  );
+}
+
+const PYTHON_DRIVER = path.join(__dirname, "python", "inline_program.py");
+
+describeLanguage("python")("the same program in TypeScript, YAML and Python", () => {
+  const suite = useRealEngine(API_KEY);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-twins-"));
+  let proxy: RefusingProxy;
+  beforeAll(async () => {
+    proxy = await startRefusingProxy(suite.emulator.url);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  test("the same outputs, form fields, chunks and idempotency-key scheme", async () => {
+    const config = { ...suite.serviceConfig(proxy.url), receiverUrl: "https://hooks.example.com/twins" };
+    const runs: Array<{ result: OperationResult; requests: ForwardedRequest[] }> = [];
+
+    const typescript = await suite.stack("yaml-twin", { config });
+    let from = proxy.forwarded();
+    runs.push({ result: expectOk(await typescript.up()), requests: proxy.requests().slice(from) });
+
+    const plugin = await packPlugin(scratch);
+    const yaml = await suite.stack("examples/yaml", { config });
+    await yaml.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    from = proxy.forwarded();
+    runs.push({ result: expectOk(await yaml.up()), requests: proxy.requests().slice(from) });
+
+    const python = await suite.stack("examples/python", {
+      config,
+      inlineRunner: (request) => [pythonExecutable(), PYTHON_DRIVER, request],
+    });
+    await python.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    from = proxy.forwarded();
+    runs.push({ result: expectOk(await python.up()), requests: proxy.requests().slice(from) });
+
+    const [ts, yml, py] = runs;
+    expect(outputs(yml.result)).toEqual(outputs(ts.result));
+    expect(outputs(py.result)).toEqual(outputs(ts.result));
+    expect(outputs(ts.result)).toEqual({
+      endpointId: { secret: false, value: "we_" },
+      signingSecret: { secret: true, value: "whsec_" },
+      messageCount: { secret: false, value: 2 },
+    });
+    // Each created once, in the same calls; the endpoint and the batch may go in either order.
+    const byPath = (requests: ForwardedRequest[]) => sent(requests).sort((a, b) => a.path.localeCompare(b.path));
+    expect(byPath(yml.requests)).toEqual(byPath(ts.requests));
+    expect(byPath(py.requests)).toEqual(byPath(ts.requests));
+    expect(ts.requests.map((request) => request.path).sort()).toEqual(["/v1/message_batches", "/v1/webhooks/endpoints"]);
+    // The three routes are three stacks: their keys are distinct, though of one scheme.
+    expect(new Set(runs.flatMap((run) => run.requests.map((request) => request.idempotencyKey))).size).toBe(6);
+  });
+
+  test("a batch of 2,500 SMS-length messages: the same three chunks, bodies and key scheme from TypeScript and Python", async () => {
+    const config = { ...suite.serviceConfig(proxy.url), "python-sms-batch:messages": "2500" };
+    const runs: ForwardedRequest[][] = [];
+    const typescript = await suite.stack("sms-batch-twin", { config });
+    let from = proxy.forwarded();
+    expectOk(await typescript.up());
+    runs.push(proxy.requests().slice(from));
+
+    const plugin = await packPlugin(scratch);
+    const python = await suite.stack("python-sms-batch", {
+      config,
+      inlineRunner: (request) => [pythonExecutable(), PYTHON_DRIVER, request],
+    });
+    await python.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    from = proxy.forwarded();
+    expectOk(await python.up());
+    runs.push(proxy.requests().slice(from));
+
+    const [ts, py] = runs.map((requests) =>
+      sent(requests).sort((a, b) => String(a.idempotencyKey).localeCompare(String(b.idempotencyKey))),
+    );
+    expect(ts.map((request) => request.body.messages.length)).toEqual([1000, 1000, 500]);
+    expect(ts.map((request) => request.idempotencyKey)).toEqual([0, 1, 2].map((chunk) => expect.stringMatching(new RegExp(`-${chunk}$`))));
+    expect(py).toEqual(ts);
+  });
+});
