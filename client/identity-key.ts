@@ -42,3 +42,17 @@ export class IdentityKey {
     return this.digest("pulumi-messaging key fingerprint", "");
   }
 }
+
+/**
+ * What a stack is told when its API key changed since its last deployment: nothing can tell a
+ * create that an interrupted run left unfinished from a new one (the engine hands a provider
+ * no trace of it), and such a create redone under the new key's identities is sent again.
+ */
+export function keyChangedWarning(): string {
+  return (
+    "warning: the API key (messaging:apiKey or MESSAGING_API_KEY) changed since this stack's last deployment. Identities " +
+    'are keyed by the API key, so a create that an interrupted run left unfinished (Pulumi said it was "interrupted while ' +
+    'creating") is redone under new identities, and the service sends again what it had already taken. If a run of this ' +
+    "stack was interrupted, set the old key back and run `pulumi up` to finish it, then change the key."
+  );
+}

@@ -7,10 +7,12 @@
 import type { ProviderConfig } from "../provider/context";
 import type { EngineLog } from "./engine-log";
 import { UnsupportedOperationError } from "../errors";
-import { IDEMPOTENCY_SCOPE, PROVIDER_KEY } from "../provider/protocol";
+import { IDEMPOTENCY_SCOPE, PROVIDER_KEY, UNKNOWN } from "../provider/protocol";
 import { idempotencyScopeOf } from "./idempotency-scope";
 import { kindOfToken, SERVED_KINDS, type KindDefinition } from "./kinds";
-import { markSecrets, revealProps } from "./property-values";
+import { markSecrets, reveal, revealProps } from "./property-values";
+import { configKey } from "./schema";
+import { keyChangedWarning } from "../client/identity-key";
 import { checkConfig, checkedConfig, configSource, diffConfig, type ConfigFailure } from "./provider-config";
 import type { Props } from "../provider/protocol";
 
@@ -84,9 +86,17 @@ export class MessagingProvider {
     return { inputs: checkedConfig(news), failures: checkConfig(news) };
   }
 
-  /** DiffConfig: a changed setting is a change, never a replacement. */
+  /**
+   * DiffConfig: a changed setting is a change, never a replacement. A changed API key is said
+   * here, at preview and before any resource is created under it (see `keyChangedWarning`).
+   */
   diffConfig(olds: Props, news: Props): DiffAnswer {
-    return { changes: diffConfig(olds, news).length > 0, replaces: [], deleteBeforeReplace: false };
+    const changed = diffConfig(olds, news);
+    const [before, after] = [reveal(olds[configKey("apiKey")]), reveal(news[configKey("apiKey")])];
+    if (typeof before === "string" && typeof after === "string" && after !== UNKNOWN && before !== after) {
+      (this.log?.warn ?? ((message: string) => process.stderr.write(`${message}\n`)))(keyChangedWarning());
+    }
+    return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   }
 
   /** Configure: keeps the settings for every later call (one client per configuration), and the provider's id. */

@@ -117,7 +117,9 @@ export function resourceProviderService(provider: MessagingProvider, version: st
       const { inputs, failures } = provider.checkConfig(toJs(request.getNews()));
       return checkResponse(inputs, failures);
     }),
-    diffConfig: unary((request: proto.DiffRequest) => diffResponse(provider.diffConfig(toJs(request.getOlds()), toJs(request.getNews())))),
+    diffConfig: resourceCall(async (request: proto.DiffRequest) =>
+      diffResponse(provider.diffConfig(toJs(request.getOlds()), toJs(request.getNews()))),
+    ),
     configure: unary((request: proto.ConfigureRequest) => {
       provider.configure(toJs(request.getArgs()), new Map(request.getVariablesMap().toArray()), request.getId());
       // Secrets stay secrets: inputs arrive wrapped and the provider marks its secret outputs

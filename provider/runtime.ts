@@ -10,6 +10,8 @@ import type { ResourceRuntime } from "./kinds/define-kind";
 import { KINDS, type ResourceKind } from "./kinds/registry";
 
 export type { ResourceImplementation, ResourceRuntime } from "./kinds/define-kind";
+/** Called by the stack identity's serialized provider (`stack-identity.ts`). */
+export * as stackIdentity from "./stack-identity-runtime";
 export type { ResourceKind } from "./kinds/registry";
 
 /** Looked up by kind from the serialized provider: every kind of the registry. */

@@ -10,26 +10,38 @@
  * The plugin's counterpart is the provider's own id (`plugin/idempotency-scope.ts`).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { IdentityKey } from "../client/identity-key";
+import { readSetting } from "../client/settings";
 
 /** The name of the one identity resource of a stack. */
 export const STACK_IDENTITY_NAME = "pulumi-messaging-stack-identity";
 
 /**
- * Serialized into the state. Its diff finds no change, ever: a later release's text does not
- * replace it (the dynamic host leaves that to the provider's diff), so the id stays.
+ * Serialized into the state. Its diff never replaces it (a later release's text does not
+ * either: the dynamic host leaves that to the provider's diff), so the id stays; a changed API
+ * key is an update that says so (`stack-identity-runtime.ts`).
  */
 const identityProvider: pulumi.dynamic.ResourceProvider = {
-  async create() {
-    return { id: require("node:crypto").randomUUID(), outs: {} };
+  async create(inputs: Record<string, unknown>) {
+    return { id: require("node:crypto").randomUUID(), outs: { keyFingerprint: inputs.keyFingerprint ?? null } };
   },
-  async diff() {
-    return { changes: false };
+  async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    return require("pulumi-messaging/dist/provider/runtime").stackIdentity.diff(olds, news);
+  },
+  async update(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    return require("pulumi-messaging/dist/provider/runtime").stackIdentity.update(olds, news);
   },
 };
 
+/** The fingerprint of the API key the program's stack config (or environment) gives, if any. */
+function apiKeyFingerprint(): string | null {
+  const apiKey = readSetting("apiKey", { config: { get: (key) => pulumi.runtime.getConfig(key) } });
+  return apiKey === undefined ? null : IdentityKey.fromApiKey(apiKey).fingerprint;
+}
+
 class StackIdentity extends pulumi.dynamic.Resource {
   constructor() {
-    super(identityProvider, STACK_IDENTITY_NAME, {}, {}, "messaging", "StackIdentity");
+    super(identityProvider, STACK_IDENTITY_NAME, { keyFingerprint: apiKeyFingerprint() }, {}, "messaging", "StackIdentity");
   }
 }
 

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
-import { describeRealEngine, expectOk, opsByName, output, useRealEngine } from "../support/real-engine";
+import { describeRealEngine, expectOk, messagesOf, opsByName, output, useRealEngine } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_identity_3e5d";
 
@@ -50,5 +50,37 @@ describeRealEngine("two stacks of the same project and name", () => {
     expect(new Set(ids).size).toBe(2);
     expect(suite.emulator.endpoints().length - endpointsBefore).toBe(2);
     expect(suite.emulator.batches().length - batchesBefore).toBe(2);
+  });
+});
+
+describeRealEngine("an API key changed since the stack's last deployment", () => {
+  const suite = useRealEngine(API_KEY);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-identity-"));
+  let plugin: PluginArchive;
+  beforeAll(async () => {
+    plugin = await packPlugin(scratch);
+  });
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+  // A create left unfinished by a killed up cannot be told from a new one by any provider call,
+  // so the change itself is said, before any resource is created under the new key.
+  test.each([
+    ["TypeScript (dynamic resources, an inline program)", "yaml-twin", "up"],
+    ["YAML (the plugin)", "examples/yaml", "preview"],
+  ] as const)("%s: the next %s says so, naming the way to finish an interrupted run first", async (_route, project, operation) => {
+    const stack = await suite.stack(project, { config: { receiverUrl: `https://hooks.example.com/rotated-${project}` } });
+    if (project.startsWith("examples/")) {
+      await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    }
+    expectOk(await stack.up());
+    const calls = suite.emulator.requestCount();
+    expect(messagesOf(expectOk(await stack.up()))).not.toMatch(/API key .* changed/);
+
+    await stack.setConfig("messaging:apiKey", "sk_test_rotated_0000", { secret: true });
+    const next = expectOk(operation === "up" ? await stack.up() : await stack.preview());
+    expect(messagesOf(next)).toMatch(
+      /the API key \(messaging:apiKey or MESSAGING_API_KEY\) changed since this stack's last deployment.*set the old key back and run `pulumi up` to finish it/s,
+    );
+    expect(suite.emulator.requestCount()).toBe(calls);
   });
 });

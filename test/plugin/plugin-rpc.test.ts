@@ -94,6 +94,10 @@ test("CheckConfig fails per bad setting without echoing it; DiffConfig reports a
     replaces: [],
     deleteBeforeReplace: false,
   });
+  expect(plugin.logged().join("\n")).not.toMatch(/API key/);
+  // A changed API key is said at once (DiffConfig runs at preview, and before any create under the new key).
+  await plugin.diffConfig(PROVIDER_URN, olds, { ...olds, apiKey: "sk_test_rotated" }, olds);
+  expect(plugin.logged()).toContainEqual(expect.stringMatching(/^warning: the API key \(messaging:apiKey or MESSAGING_API_KEY\) changed/));
   expect(await plugin.diffConfig(PROVIDER_URN, olds, { ...olds, baseUrl: "http://127.0.0.1:1" }, olds)).toEqual({
     changes: "some",
     replaces: [],
