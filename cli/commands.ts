@@ -6,8 +6,9 @@ export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
 /**
  * One `messaging` command as the registry describes it: pure data, so that a command's file
  * can read its own row (its options, its usage) without the registry ever loading that file.
- * The code is in `cli/<name>-command.ts`, which exports `run` and `help` ({@link CommandModule});
- * `main.ts` loads it only when the command is run or asked for.
+ * The code is in `cli/<name>-command.ts` (or `cli/<name>/command.ts` for a command with a
+ * folder of its own), which exports `run` and `help` ({@link CommandModule}); `main.ts` loads
+ * it only when the command is run or asked for.
  */
 export interface Command {
   /**
@@ -19,9 +20,11 @@ export interface Command {
   readonly summary: string;
   /** The options it accepts, as its file parses them. `--help` and `-h` are main's. */
   readonly options: CommandOptions;
+  /** Its code is a folder, `cli/<name>/` (its entry `command.ts`), rather than one file. */
+  readonly folder?: true;
 }
 
-/** What `cli/<name>-command.ts` exports for `main.ts`. */
+/** What a command's file exports for `main.ts`. */
 export interface CommandModule {
   /** Runs the command with the arguments after its name; resolves with the exit code. */
   run(argv: string[]): Promise<number>;
@@ -97,6 +100,7 @@ export const COMMANDS = {
     },
   },
   send: {
+    folder: true,
     usage: ["send --file FILE [--stream NAME] [options]"],
     summary: "sends every message of a file, each exactly once, however often it is run",
     options: {

@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Message } from "../schemas/types";
+import type { Message } from "../../schemas/types";
 
 /**
  * How long the service is assumed to remember an idempotency key: the emulator keeps its

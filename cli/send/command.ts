@@ -1,21 +1,21 @@
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import { setFlagsFromString } from "node:v8";
-import { IDENTITY_KEY, IdentityKey } from "../client/identity-key";
-import type { MessagingClient } from "../client/messaging-client";
-import { clientFromSettings, readSetting, SETTINGS } from "../client/settings";
-import { DEFAULT_EMULATOR_API_KEY } from "../emulator/auth";
-import { isConfigurationError } from "../errors/messaging-error";
-import { usageError } from "./commands";
-import { EXIT } from "./exit-codes";
-import { FileError, streamForFile } from "./message-file";
-import { messageIdentity } from "./message-identity";
-import { programName } from "./program-name";
-import { finishCommand, parseSendOptions, type SendOptions } from "./send-options";
-import { defaultStateDir, JournalError, SendJournal } from "./send-journal";
-import { SendReport } from "./send-report";
-import { sendWith } from "./send-run";
-import { SignalWatch } from "./send-signals";
+import { IDENTITY_KEY, IdentityKey } from "../../client/identity-key";
+import type { MessagingClient } from "../../client/messaging-client";
+import { clientFromSettings, readSetting, SETTINGS } from "../../client/settings";
+import { DEFAULT_EMULATOR_API_KEY } from "../../emulator/auth";
+import { isConfigurationError } from "../../errors/messaging-error";
+import { usageError } from "../commands";
+import { EXIT } from "../exit-codes";
+import { FileError, streamForFile } from "../message-file";
+import { messageIdentity } from "../message-file/identity";
+import { programName } from "../program-name";
+import { finishCommand, parseSendOptions, type SendOptions } from "./options";
+import { defaultStateDir, JournalError, SendJournal } from "./journal";
+import { SendReport } from "./report";
+import { sendWith } from "./run";
+import { SignalWatch } from "./signals";
 
 /** The prefix of call keys when `--idempotency-key-prefix` is not given: `ms3`, keys keyed (`k3`). */
 const DEFAULT_KEY_PREFIX = "ms3";
@@ -142,4 +142,4 @@ export const run = (argv: string[]): Promise<number> => {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return runSendCommand(argv);
 };
-export const help = async (): Promise<string> => (await import("./command-help")).SEND_HELP;
+export const help = async (): Promise<string> => (await import("../command-help")).SEND_HELP;
