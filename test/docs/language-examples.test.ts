@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import { REPO_ROOT } from "../support/environment";
 
 const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
 

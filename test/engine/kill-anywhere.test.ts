@@ -14,8 +14,7 @@
  * endpoint was made once.
  */
 import { mulberry32 } from "../../emulator/faults";
-import { describeRealEngine, expectOk, useRealEngine } from "../support/real-engine";
-import type { PulumiStack, RunningOperation } from "../../scripts/pulumi/stack";
+import { describeRealEngine, expectOk, useRealEngine, type PulumiStack, type RunningOperation } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_kill_5d1a";
 const KILLS = 20;

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import { REPO_ROOT } from "../support/environment";
 import { call, endpointForm, startReceiver } from "../support/emulator";
 
 /** The README's fenced block in `language` under the "Receivers in Python and Go" heading. */

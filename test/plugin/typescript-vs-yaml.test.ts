@@ -10,8 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin } from "../../scripts/pack-plugin";
 import { startRefusingProxy, type ForwardedRequest, type RefusingProxy } from "../support/fake-services";
-import { describeRealEngine, expectOk, useRealEngine } from "../support/real-engine";
-import type { OperationResult } from "../../scripts/pulumi/stack";
+import { describeRealEngine, expectOk, useRealEngine, type OperationResult } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_twins_9f3d";
 
