@@ -55,7 +55,6 @@ async function send(parsed: SendOptions, signals: SignalWatch): Promise<number> 
   const finish = finishCommand(options, sendId, programName());
   const keyPrefix = options.idempotencyKeyPrefix ?? DEFAULT_KEY_PREFIX;
   const report = new SendReport(options.json, { file: options.file, stream: options.stream, sendId: sendId || undefined, keyPrefix });
-  if (options.resend) report.note(`resend: send id ${sendId}. If this run stops before the end, finish it with\n  ${finish}\n`);
 
   // The service: needed to send, and to find the journal (one per file, service and stream).
   let client: MessagingClient | undefined;
@@ -102,6 +101,8 @@ async function send(parsed: SendOptions, signals: SignalWatch): Promise<number> 
           "cannot tell which lines an earlier run sent: run again only with the file unchanged (its calls then get the same keys)\n",
       );
     }
+    // Only now that it can send: a refusal above is the whole story ("nothing was sent").
+    if (options.resend) report.note(`resend: send id ${sendId}. If this run stops before the end, finish it with\n  ${finish}\n`);
     try {
       const messageId = journal?.messageId ?? messageIdentity("m2", key!);
       return await sendWith({ options, signals, report, finish, keyPrefix, sendId, client, journal, key: key!, messageId });
