@@ -11,6 +11,7 @@ import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
 import { WebhookEndpointCreate } from "../schemas/webhook-endpoint";
 import { processIo, type CommandIo } from "./command-io";
+import { programName } from "./program-name";
 
 const SUBCOMMANDS = ["create", "list", "secret"];
 
@@ -84,7 +85,7 @@ export async function runEndpointsCommand(
       return EXIT.ok;
     }
     if (endpoints.length === 0)
-      io.stdout("no webhook endpoints yet: messaging endpoints create --url URL, or messaging listen --forward-to URL\n");
+      io.stdout(`no webhook endpoints yet: ${programName()} endpoints create --url URL, or ${programName()} listen --forward-to URL\n`);
     for (const endpoint of endpoints) {
       io.stdout(
         `${endpoint.id}  ${endpoint.url}  ${endpoint.format}  ${endpoint.events.join(",")}  ${displaySecret(endpoint.secret, showSecret)}` +
