@@ -3,7 +3,7 @@ import { readSetting } from "../client/settings";
 import { EmulatorClient } from "../emulator/emulator-client";
 import { isApiError, isMessagingError } from "../errors/messaging-error";
 import { parseCommandArgs } from "./command-args";
-import { COMMANDS, usageError } from "./commands";
+import { COMMANDS, flagOf, usageError } from "./commands";
 import { didYouMean } from "./did-you-mean";
 import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "./emulator-connection";
 import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
@@ -161,4 +161,3 @@ export const run = (argv: string[]): Promise<number> => runEndpointsCommand(argv
 export const help = async (): Promise<string> => (await import("./command-help")).ENDPOINTS_HELP;
 
 /** A create field's flag: `fieldName` → `field-name`. */
-const flagOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
