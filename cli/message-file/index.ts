@@ -42,10 +42,9 @@ export function fileFormat(file: string, given: string | undefined): FileFormat 
  * but the current chunk and entry is held, and a long line costs time in proportion to its
  * bytes.
  *
- * JSON is read under the package's JSON rule (`schemas/strict-json.ts`): a duplicate key, a
- * number a double does not read back exactly, `-0`, a number beyond ±(2^53 − 1) or out of
- * range, a `__proto__` key, nesting deeper than `MAX_JSON_DEPTH` (32), or invalid UTF-8
- * (never replaced by U+FFFD) make the entry carry a `problem` naming the field. CSV values
+ * JSON is read under the package's JSON rule (`schemas/strict-json.ts`, docs/json-rule.md):
+ * what it refuses, or invalid UTF-8 (never replaced by U+FFFD), makes the entry carry a
+ * `problem` naming the field. CSV values
  * are kept exactly as written (see `csvMessage` in `csv.ts`). A message that could not fit in a call
  * of its own (`MAX_REQUEST_BODY_BYTES`) has a problem too. The message schema judges the rest.
  * @param onBytes called with every chunk of the file's bytes, in order (e.g. to hash the file)
