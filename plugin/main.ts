@@ -8,12 +8,12 @@
  * hides a resource plugin's stderr.
  */
 import * as grpc from "@grpc/grpc-js";
-import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { PACKAGE_VERSION } from "../client/version";
 import { engineAddress, engineLog } from "./engine-log";
+import { watchEngine } from "./engine-watch";
 import { MessagingProvider } from "./provider";
 import { packageSchema } from "./schema";
-import { resourceProviderService } from "./service";
+import { resourceProviderDefinition, resourceProviderService } from "./service";
 
 /**
  * The largest gRPC message the plugin takes or sends, as Pulumi's own hosts allow
@@ -33,7 +33,7 @@ export async function servePlugin(args: readonly string[] = []): Promise<{ port:
   const engine = engineAddress(args);
   const provider = new MessagingProvider(undefined, engine === undefined ? undefined : engineLog(engine));
   server.addService(
-    ResourceProviderService,
+    resourceProviderDefinition,
     resourceProviderService(provider, PACKAGE_VERSION, () => (schema ??= JSON.stringify(packageSchema(PACKAGE_VERSION)))),
   );
   const port = await new Promise<number>((resolve, reject) =>
@@ -43,7 +43,17 @@ export async function servePlugin(args: readonly string[] = []): Promise<{ port:
 }
 
 if (require.main === module) {
-  servePlugin(process.argv.slice(2)).then(
+  const args = process.argv.slice(2);
+  const engine = engineAddress(args);
+  // A plugin whose engine is gone stops, as a cancelled run does: nothing it did from now on
+  // would be recorded, and the run that finishes the work resends under the same keys anyway.
+  if (engine !== undefined) {
+    watchEngine(engine, () => {
+      process.stderr.write(`pulumi-resource-messaging: the engine at ${engine} is gone; stopping.\n`);
+      process.exit(1);
+    });
+  }
+  servePlugin(args).then(
     ({ port }) => process.stdout.write(`${port}\n`),
     (error: unknown) => {
       process.stderr.write(`pulumi-resource-messaging: could not start: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -12,16 +12,36 @@ import * as grpc from "@grpc/grpc-js";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { ResourceProviderService, type IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { InitFailure, MessagingProvider } from "./provider";
+import { decodeStruct, messageField } from "./struct-decoder";
 import type { Props } from "../provider/protocol";
 
 const toJs = (struct: Struct | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
 // `undefined` cannot cross (Struct rejects it): JSON drops it, as a provider's outputs never hold one on purpose.
 const toStruct = (props: Props): Struct => Struct.fromJavaScript(JSON.parse(JSON.stringify(props)));
+
+// Check's new inputs as the engine sent them (`CheckRequest.news`, field 3), read from the
+// request's bytes (./struct-decoder.ts): google-protobuf's reader loses a `__proto__` key.
+const CHECK_NEWS_FIELD = 3;
+const checkNews = new WeakMap<proto.CheckRequest, Props>();
+
+/** The service's definition as the server adds it: Check's request is also read for its new inputs as sent. */
+export const resourceProviderDefinition: typeof ResourceProviderService = {
+  ...ResourceProviderService,
+  check: {
+    ...ResourceProviderService.check,
+    requestDeserialize: (bytes: Buffer) => {
+      const request = ResourceProviderService.check.requestDeserialize(bytes);
+      const news = messageField(bytes, CHECK_NEWS_FIELD);
+      checkNews.set(request, news ? decodeStruct(news) : {});
+      return request;
+    },
+  },
+};
 
 /** A gRPC error for a failed call; an init failure carries its details as the dynamic host sends them. */
 function toServiceError(error: unknown): Partial<grpc.ServiceError> {
@@ -107,7 +127,8 @@ export function resourceProviderService(provider: MessagingProvider, version: st
     }),
 
     check: resourceCall(async (request: proto.CheckRequest) => {
-      const { inputs, failures } = await provider.check(request.getUrn(), toJs(request.getOlds()), toJs(request.getNews()));
+      const news = checkNews.get(request) ?? toJs(request.getNews());
+      const { inputs, failures } = await provider.check(request.getUrn(), toJs(request.getOlds()), news);
       return checkResponse(inputs, failures);
     }),
     diff: resourceCall(async (request: proto.DiffRequest) =>

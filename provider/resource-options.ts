@@ -1,7 +1,8 @@
 /** Program-side rules shared by the resource classes: what they refuse, scope and warn about. */
 import * as pulumi from "@pulumi/pulumi";
 import { SETTINGS } from "../client/settings";
-import { UnsupportedOperationError } from "../errors";
+import { UnsupportedOperationError, ValidationError } from "../errors";
+import { addFieldError, formatPath, type FieldErrors } from "../schemas/field-errors";
 import type { KindDefinition } from "./kinds/define-kind";
 
 /**
@@ -74,4 +75,58 @@ export function resourceProps(kind: KindDefinition, args: object, hidden: pulumi
 /** `opts` with the kind's secret outputs added to `additionalSecretOutputs`. */
 export function withSecretOutputs(kind: KindDefinition, opts: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions {
   return { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs] };
+}
+
+const PROTO_KEY_REASON =
+  "a `__proto__` key is refused: Pulumi copies inputs by assignment, which would set a prototype instead of a member, " +
+  "and the value would be sent altered. Rename the key.";
+const FOREIGN_PROTOTYPE_REASON =
+  'an object with a prototype of its own is refused (`"__proto__": {…}` in an object literal sets one): its ' +
+  "prototype's members would be sent as its own. Write them as ordinary members.";
+
+/** Where `value` holds a `__proto__` key or an object with a prototype of its own, by field path. */
+function protoHazards(value: unknown, path: PropertyKey[], errors: FieldErrors, seen: Set<object>): void {
+  if (typeof value !== "object" || value === null || seen.has(value)) return;
+  // What Pulumi resolves later (and the resources an input may name) is not plain data.
+  if (pulumi.Output.isInstance(value) || pulumi.Resource.isInstance(value) || typeof (value as { then?: unknown }).then === "function")
+    return;
+  seen.add(value);
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => protoHazards(item, [...path, index], errors, seen));
+    return;
+  }
+  // A prototype with members of its own (not a class's, whose methods are not enumerable) is a literal's `"__proto__": {…}`.
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null && Object.keys(prototype as object).length > 0) {
+    addFieldError(errors, formatPath(path), FOREIGN_PROTOTYPE_REASON);
+  }
+  for (const key of Object.keys(value)) {
+    if (key === "__proto__") addFieldError(errors, formatPath([...path, key]), PROTO_KEY_REASON);
+    else protoHazards((value as Record<string, unknown>)[key], [...path, key], errors, seen);
+  }
+}
+
+function refuseProtoHazards(kind: string, name: string, value: unknown, path: PropertyKey[]): void {
+  const errors: FieldErrors = {};
+  protoHazards(value, path, errors, new Set());
+  if (Object.keys(errors).length > 0) throw new ValidationError(`inputs of ${kind} "${name}"`, errors);
+}
+
+/**
+ * `args` with every `__proto__` key refused, before Pulumi serializes them (the plugin's
+ * Check refuses them for the other languages). Values known now are checked at once; an
+ * input given as an Output is checked once it resolves, before it is sent.
+ */
+export function refuseProtoKeys<A extends object>(kind: string, name: string, args: A): A {
+  refuseProtoHazards(kind, name, args, []);
+  const checked = Object.entries(args).map(([key, value]) => [
+    key,
+    pulumi.Output.isInstance(value)
+      ? value.apply((resolved: unknown) => {
+          refuseProtoHazards(kind, name, resolved, [key]);
+          return resolved;
+        })
+      : value,
+  ]);
+  return Object.fromEntries(checked) as A;
 }

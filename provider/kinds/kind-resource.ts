@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { IDEMPOTENCY_SCOPE } from "../protocol";
-import { refuseImport, resourceProps, resourceScope, warnIfApiKeyNotSecret, withSecretOutputs } from "../resource-options";
+import { refuseImport, refuseProtoKeys, resourceProps, resourceScope, warnIfApiKeyNotSecret, withSecretOutputs } from "../resource-options";
 import { createProviderShell } from "../shell";
 import { KINDS, type ResourceKind } from "./registry";
 
@@ -27,7 +27,7 @@ export abstract class KindResource extends pulumi.dynamic.Resource {
     super(
       shellOf(definition.name),
       name,
-      resourceProps(definition, args, { [IDEMPOTENCY_SCOPE]: resourceScope(name, opts) }),
+      resourceProps(definition, refuseProtoKeys(kind, name, args), { [IDEMPOTENCY_SCOPE]: resourceScope(name, opts) }),
       withSecretOutputs(definition, opts),
       "messaging",
       kind,

@@ -125,15 +125,22 @@ describeRealEngine("WebhookEndpoint under pulumi", () => {
     expect(messagesOf(destroyed)).not.toMatch(/error/i);
   });
 
-  test("with retainOnDelete: false, destroy calls the provider, which succeeds and says the endpoint stays in the service", async () => {
+  test("with retainOnDelete: false, destroy calls the provider, which succeeds and says the endpoint stays in the service, never printing a secret url", async () => {
+    // The url holds the receiver's credentials, so the program makes it a secret.
+    const withCredentials = { ...ENDPOINT, url: "https://hookuser:TopSecretPw123@hooks.example.com/payments" };
     const stack = await suite.stack("endpoint-stack", {
-      config: { "endpoint-stack:endpoint": JSON.stringify(ENDPOINT), "endpoint-stack:retainOnDelete": "false" },
+      config: {
+        "endpoint-stack:endpoint": JSON.stringify(withCredentials),
+        "endpoint-stack:retainOnDelete": "false",
+        "endpoint-stack:secretUrl": "true",
+      },
     });
     const id = String(output(expectOk(await stack.up()), "id"));
     const destroyed = expectOk(await stack.destroy());
     expect(opsByName(destroyed)).toEqual({ main: ["delete"] });
     expect(destroyed.text).not.toContain("[retain]");
     expect(messagesOf(destroyed)).toMatch(new RegExp(`webhook endpoint ${id}.*stays active in the service.*Developers → Webhooks`, "s"));
+    expect(destroyed.text).not.toContain("TopSecretPw123");
     expect(resourcesNamed(await stack.exportState(), "main")).toEqual([]);
   });
 

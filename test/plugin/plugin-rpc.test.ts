@@ -263,3 +263,15 @@ test("init failures carry id, reasons and partial outputs: a half-made endpoint,
     await service.close();
   }
 });
+
+test("the plugin stops once its engine is gone (a `pulumi` killed mid-run) instead of working on for a run no one records", async () => {
+  const own = await installed.start(withoutMessagingEnv());
+  try {
+    await own.configure({ "messaging:apiKey": API_KEY, "messaging:baseUrl": emulator.url }, ["messaging:apiKey"]);
+    await own.stopEngine();
+    expect(await own.exited()).toBe(1);
+    expect(own.stderr().join("\n")).toMatch(/pulumi-resource-messaging: the engine at 127\.0\.0\.1:\d+ is gone; stopping/);
+  } finally {
+    await own.close();
+  }
+});

@@ -74,9 +74,7 @@ describeRealEngine("examples/yaml with the installed plugin", () => {
     expect(opsByName(destroyed)).toEqual({ payments: ["delete"], welcome: ["delete"] });
     expect(suite.emulator.endpoints().some((recorded) => recorded.id === id)).toBe(true);
     // The plugin's word on it reaches the user (through the engine's Log: the engine hides a plugin's stderr).
-    expect(messagesOf(destroyed)).toMatch(
-      new RegExp(`webhook endpoint ${id} \\(https://hooks.example.com/yaml\\) was removed from the stack but still exists`),
-    );
+    expect(messagesOf(destroyed)).toMatch(new RegExp(`webhook endpoint ${id} was removed from the stack but still exists`));
     expect(messagesOf(destroyed)).toMatch(
       /message batch .* was removed from the stack; its messages were already sent and cannot be recalled/,
     );

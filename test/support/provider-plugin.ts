@@ -51,6 +51,10 @@ export interface ProviderPlugin {
    * the user reads). A call's lines arrive before its answer.
    */
   logged(): string[];
+  /** Stops the stand-in engine, as a `pulumi` killed mid-run would go. */
+  stopEngine(): Promise<void>;
+  /** Resolves with the plugin's exit code once it has exited (null when a signal ended it). */
+  exited(): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -87,7 +91,7 @@ export async function startProviderPlugin(executable: string, options: { cwd: st
   readline.createInterface({ input: child.stderr! }).on("line", (line) => stderrLines.push(line));
   // "close" comes once the process has exited and its stdout and stderr are drained: only then
   // are all the lines it wrote in stderrLines ("exit" can come first).
-  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  const closed = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   const port = await new Promise<number>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).once("line", (line) => resolve(Number(line.trim())));
     child.once("error", reject);
@@ -229,6 +233,8 @@ export async function startProviderPlugin(executable: string, options: { cwd: st
     },
     stderr: () => [...stderrLines],
     logged: () => [...engine.lines],
+    stopEngine: () => engine.close(),
+    exited: () => closed,
     async close() {
       client.close();
       if (child.exitCode === null && child.signalCode === null) child.kill();
@@ -244,6 +250,7 @@ export async function startProviderPlugin(executable: string, options: { cwd: st
  */
 async function startEngine(): Promise<{ address: string; lines: readonly string[]; close(): Promise<void> }> {
   const lines: string[] = [];
+  let stopped = false;
   const server = new grpc.Server();
   const severities = Object.fromEntries(Object.entries(LogSeverity).map(([name, value]) => [value, name.toLowerCase()]));
   server.addService(EngineService, {
@@ -258,7 +265,11 @@ async function startEngine(): Promise<{ address: string; lines: readonly string[
   return {
     address: `127.0.0.1:${port}`,
     lines,
-    close: () => new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+    // forceShutdown: the plugin's connections go too, as when the engine's process ends.
+    close: async () => {
+      if (!stopped) server.forceShutdown();
+      stopped = true;
+    },
   };
 }
 

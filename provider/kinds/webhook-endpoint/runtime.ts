@@ -364,11 +364,13 @@ export async function update(
  * The service has no delete operation. Deleting from the stack never fails (a failure would
  * block `pulumi destroy` and every replacement); it says plainly that the endpoint stays.
  * Only reached with `retainOnDelete: false`: the engine never calls delete otherwise.
+ * Named by its id alone (the engine prefixes the resource's URN): the `url` may be a secret
+ * holding the receiver's credentials, and the dynamic host hands delete the state with its
+ * secrets unwrapped and unmarked, so no message may print it.
  */
-export function remove(context: ProviderContext, id: string, recorded: Props): void {
-  const url = typeof recorded.url === "string" ? ` (${recorded.url})` : "";
+export function remove(context: ProviderContext, id: string): void {
   context.warn(
-    `warning: webhook endpoint ${id}${url} was removed from the stack but still exists and stays active in the service: ` +
+    `warning: webhook endpoint ${id} was removed from the stack but still exists and stays active in the service: ` +
       `the API has no delete operation. Remove it in ${DASHBOARD}.`,
   );
 }
