@@ -10,10 +10,34 @@ import {
   DEFAULT_MAX_STORED_BYTES,
   DEFAULT_MAX_STORED_MESSAGES,
 } from "../emulator";
+import { z } from "zod";
 import { MAX_SEND_CONCURRENCY } from "../client/send-messages";
 import { KNOWN_EVENT_TYPES } from "../schemas/types";
-import { usageLines } from "./commands";
+import { WebhookEndpointCreate } from "../schemas/webhook-endpoint";
+import { CREATE_FIELDS_WITH_OWN_FLAGS, flagOf, usageLines } from "./commands";
 import { exitCodesHelp } from "./exit-codes";
+
+/** `  --flag ARG  text`, the text from column 22 (on the next line after a longer flag), wrapped at 70 characters. */
+function optionLine(flag: string, text: string): string {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    if (lines.length > 0 && `${lines[lines.length - 1]} ${word}`.length <= 70) lines[lines.length - 1] += ` ${word}`;
+    else lines.push(word);
+  }
+  const head = `  ${flag}`;
+  const indent = " ".repeat(21);
+  return head.length <= 20
+    ? [`${head.padEnd(21)}${lines[0]}`, ...lines.slice(1).map((line) => `${indent}${line}`)].join("\n")
+    : [head, ...lines.map((line) => `${indent}${line}`)].join("\n");
+}
+
+/** `endpoints create`'s flags for the create fields it sends as given, each described by the create schema's `.meta()`. */
+const givenFieldOptions = Object.entries(WebhookEndpointCreate.shape)
+  .filter(([key]) => !(CREATE_FIELDS_WITH_OWN_FLAGS as readonly string[]).includes(key))
+  .map(([key, field]) =>
+    optionLine(`--${flagOf(key)} TEXT`, (z.globalRegistry.get(field) as { description?: string } | undefined)?.description ?? ""),
+  )
+  .join("\n");
 
 export const EMULATOR_HELP = `messaging emulator — a local emulator of the messaging service
 
@@ -142,7 +166,7 @@ options:
   --allow-unknown-type
                      subscribe to a type that is not a named one (refused otherwise)
   --format F         basic or cloudEvents (default: basic)
-  --description TEXT what the endpoint is for
+${givenFieldOptions}
   --show-secret      print signing secrets instead of masking them
   --json             print JSON on stdout
   -h, --help         this help

@@ -6,8 +6,9 @@ export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
 /**
  * One `messaging` command as the registry describes it: pure data, so that a command's file
  * can read its own row (its options, its usage) without the registry ever loading that file.
- * The code is in `cli/<name>-command.ts`, which exports `run` and `help` ({@link CommandModule});
- * `main.ts` loads it only when the command is run or asked for.
+ * The code is in `cli/<name>-command.ts` (or `cli/<name>/command.ts` for a command with a
+ * folder of its own), which exports `run` and `help` ({@link CommandModule}); `main.ts` loads
+ * it only when the command is run or asked for.
  */
 export interface Command {
   /**
@@ -19,9 +20,11 @@ export interface Command {
   readonly summary: string;
   /** The options it accepts, as its file parses them. `--help` and `-h` are main's. */
   readonly options: CommandOptions;
+  /** Its code is a folder, `cli/<name>/` (its entry `command.ts`), rather than one file. */
+  readonly folder?: true;
 }
 
-/** What `cli/<name>-command.ts` exports for `main.ts`. */
+/** What a command's file exports for `main.ts`. */
 export interface CommandModule {
   /** Runs the command with the arguments after its name; resolves with the exit code. */
   run(argv: string[]): Promise<number>;
@@ -97,6 +100,7 @@ export const COMMANDS = {
     },
   },
   send: {
+    folder: true,
     usage: ["send --file FILE [--stream NAME] [options]"],
     summary: "sends every message of a file, each exactly once, however often it is run",
     options: {
@@ -118,6 +122,16 @@ export const COMMANDS = {
 } satisfies Record<string, Command>;
 
 export type CommandName = keyof typeof COMMANDS;
+
+/** A create field's flag: its name in kebab case (`--description`). */
+export const flagOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/**
+ * The create fields `endpoints create` reads itself (a required URL, events with a default
+ * and a did-you-mean, a format checked against its values); every other create field is sent
+ * as its `--<field> TEXT` says, and its help line is generated from the create schema.
+ */
+export const CREATE_FIELDS_WITH_OWN_FLAGS = ["url", "events", "format"] as const;
 
 /** The command of that name, or undefined. */
 export function commandNamed(name: string): Command | undefined {

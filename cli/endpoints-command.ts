@@ -3,7 +3,7 @@ import { readSetting } from "../client/settings";
 import { EmulatorClient } from "../emulator/emulator-client";
 import { isApiError, isMessagingError } from "../errors/messaging-error";
 import { parseCommandArgs } from "./command-args";
-import { COMMANDS, usageError } from "./commands";
+import { COMMANDS, flagOf, usageError } from "./commands";
 import { didYouMean } from "./did-you-mean";
 import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "./emulator-connection";
 import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
@@ -11,6 +11,7 @@ import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
 import { WebhookEndpointCreate } from "../schemas/webhook-endpoint";
 import { processIo, type CommandIo } from "./command-io";
+import { programName } from "./program-name";
 
 const SUBCOMMANDS = ["create", "list", "secret"];
 
@@ -84,7 +85,7 @@ export async function runEndpointsCommand(
       return EXIT.ok;
     }
     if (endpoints.length === 0)
-      io.stdout("no webhook endpoints yet: messaging endpoints create --url URL, or messaging listen --forward-to URL\n");
+      io.stdout(`no webhook endpoints yet: ${programName()} endpoints create --url URL, or ${programName()} listen --forward-to URL\n`);
     for (const endpoint of endpoints) {
       io.stdout(
         `${endpoint.id}  ${endpoint.url}  ${endpoint.format}  ${endpoint.events.join(",")}  ${displaySecret(endpoint.secret, showSecret)}` +
@@ -160,4 +161,3 @@ export const run = (argv: string[]): Promise<number> => runEndpointsCommand(argv
 export const help = async (): Promise<string> => (await import("./command-help")).ENDPOINTS_HELP;
 
 /** A create field's flag: `fieldName` → `field-name`. */
-const flagOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -7,6 +7,7 @@ import { didYouMean } from "./did-you-mean";
 import { describeRefusal, emulatorTarget, orRefusal } from "./emulator-connection";
 import { EXIT } from "./exit-codes";
 import { processIo, type CommandIo } from "./command-io";
+import { programName } from "./program-name";
 
 /** Where the command writes. */
 interface ResendArgs {
@@ -56,7 +57,7 @@ export async function runEventsCommand(argv: string[], env: NodeJS.ProcessEnv = 
       const ids = events.map((item) => item.event.id);
       io.stderr(
         `messaging events: no event ${args.eventId} in the emulator at ${target.baseUrl}${didYouMean(args.eventId, ids)}` +
-          ` (it keeps the most recent 1,000 events; messaging trigger and messaging listen print their ids)\n`,
+          ` (it keeps the most recent 1,000 events; ${programName()} trigger and listen print their ids)\n`,
       );
       return EXIT.failed;
     }

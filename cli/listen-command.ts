@@ -12,6 +12,7 @@ import { EXIT } from "./exit-codes";
 import { displaySecret } from "./secret-display";
 import { processIo, type CommandIo } from "./command-io";
 import { receiverAnswer } from "./delivery-line";
+import { programName } from "./program-name";
 
 /** How often new delivery attempts are looked up, in milliseconds. */
 export const LISTEN_POLL_MS = 250;
@@ -140,7 +141,7 @@ export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = 
     out(
       args.showSecret
         ? `  export ${SECRET_VARIABLE}=${endpoint.secret}\n`
-        : `  export ${SECRET_VARIABLE}="$(npx messaging endpoints secret ${endpoint.id})"\n`,
+        : `  export ${SECRET_VARIABLE}="$(${programName()} endpoints secret ${endpoint.id})"\n`,
     );
 
     // Attempts made before now are not news. Each listing asks only for the attempts recorded
@@ -165,7 +166,7 @@ export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = 
     };
     if (!(await poll(false))) return EXIT.failed;
     const example = args.events.includes("payment.succeeded") ? "payment.succeeded" : args.events[0];
-    out(`ready: forwarding deliveries (try: messaging trigger ${example}); Ctrl-C to stop\n`);
+    out(`ready: forwarding deliveries (try: ${programName()} trigger ${example}); Ctrl-C to stop\n`);
     while (!stop.aborted) {
       await sleep(LISTEN_POLL_MS, undefined, { signal: stop }).catch(() => undefined);
       if (stop.aborted) break;

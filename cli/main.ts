@@ -12,7 +12,7 @@ import { EXIT, exitCodesHelp } from "./exit-codes";
 // it peaks at about 30 MiB, for a parser that reads a few thousand small answers in a run:
 // the baseline tier (Liftoff) reads them as fast. Measured with `messaging send` of
 // 1,000,000 lines: peak RSS 134-137 MiB instead of 164-172 MiB at the same CPU time (at
-// --concurrency 4 the old generation's growth set the peak, which send-command.ts now
+// --concurrency 4 the old generation's growth set the peak, which send/command.ts now
 // bounds). Set before any command loads undici.
 setFlagsFromString("--liftoff-only");
 
@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   // By name, so the registry never imports a command's file (which imports the registry).
-  const code: CommandModule = await import(`./${name}-command`);
+  const code: CommandModule = await import(command.folder ? `./${name}/command` : `./${name}-command`);
   if (first === "help" || rest.includes("--help") || rest.includes("-h")) {
     process.stdout.write(await code.help());
     return EXIT.ok;

@@ -12,7 +12,7 @@ export const IDENTITY_KEY = Symbol("pulumi-messaging.identityKey");
  *
  * Derived from the API key (HKDF-SHA256), so the same key gives the same identities on every
  * machine, after a kill and in every release, with nothing more to keep; a new API key gives
- * new identities (README, "Rotating the API key"). Frozen: pinned by golden tests.
+ * new identities (docs/message-batch.md, "Rotating the API key"). Frozen: pinned by golden tests.
  */
 export class IdentityKey {
   // Private: the key does not show in console.log, util.inspect or JSON.

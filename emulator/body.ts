@@ -132,10 +132,7 @@ export function decodeUtf8(bytes: Buffer, title: "malformed_json" | "malformed_f
 /**
  * Parses a JSON request body under the package's JSON reading rule (`parseStrictJson`):
  * 415 for another content type or charset, or a UTF-16/UTF-32 body; 400 `malformed_json`
- * for invalid UTF-8 or JSON; 400 `validation_failed` naming each place that would not be
- * read exactly as written (a duplicate key, a number a double cannot carry exactly, `-0`,
- * a number beyond ±(2^53 − 1), `1e400`) or that is refused (a `__proto__` key, nesting
- * deeper than `MAX_JSON_DEPTH`).
+ * for invalid UTF-8 or JSON; 400 `validation_failed` naming each place the rule refuses.
  */
 export function parseJsonBody(req: IncomingMessage, bytes: Buffer): unknown {
   return readJsonBody(req, bytes).value;

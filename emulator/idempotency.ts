@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { IDEMPOTENCY_KEY_IN_USE, IdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas";
+import { IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_MEMORY_MS, IdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas";
 import { ProblemError, RETRY_AFTER_SECONDS, problem } from "./problem-response";
 import type { Reply } from "./reply";
 
@@ -57,8 +57,8 @@ export interface IdempotencyLimits {
 
 /** Default number of keys remembered: 10,000 (with 1,000-message batches, ten million messages). */
 export const DEFAULT_IDEMPOTENCY_MAX_KEYS = 10_000;
-/** Default time a key is remembered: 24 hours, as services with idempotency keys commonly do. */
-export const DEFAULT_IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** Default time a key is remembered: the key memory the package assumes of the service. */
+export const DEFAULT_IDEMPOTENCY_TTL_MS = IDEMPOTENCY_KEY_MEMORY_MS;
 
 /**
  * Stored answers by idempotency key: at most `maxKeys` of them, each for `ttlMs` after its

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { ConfigurationError } from "../errors/messaging-error";
+import { IDEMPOTENCY_KEY_MEMORY_MS } from "../schemas/idempotency-key";
 import { DEFAULT_EMULATOR_API_KEY } from "./auth";
 import type { BatchTotals } from "./batch-store";
 import { DELIVERY_TIMEOUT_MS } from "./deliveries";
@@ -154,7 +155,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const idempotency = new IdempotencyStore({
     maxKeys: wholeNumber("idempotencyMaxKeys", options.idempotencyMaxKeys, 10_000),
-    ttlMs: wholeNumber("idempotencyTtlSeconds", options.idempotencyTtlSeconds, 86_400) * 1000,
+    ttlMs: wholeNumber("idempotencyTtlSeconds", options.idempotencyTtlSeconds, IDEMPOTENCY_KEY_MEMORY_MS / 1000) * 1000,
   });
   let apiRequests = 0;
   const state = {

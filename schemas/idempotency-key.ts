@@ -1,5 +1,12 @@
 import { z } from "zod";
 
+/**
+ * How long the service remembers an idempotency key, in milliseconds: 24 hours. The spec does
+ * not say; the emulator remembers keys this long by default, and what resumes a call under its
+ * old key (a send's call left in flight, a half-made endpoint's create) assumes at least this.
+ */
+export const IDEMPOTENCY_KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
+
 /** Longest idempotency key, in characters (the bound Stripe uses). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 

@@ -48,16 +48,19 @@ export const WebhookUrl = formText(z.string())
 /** An event type name such as `payment.succeeded`. */
 export const EventType = formText(z.string().min(1, { error: "expected a non-empty event type" }));
 
-/** Fields of `POST /v1/webhooks/endpoints` (sent form-encoded). */
+/**
+ * Fields of `POST /v1/webhooks/endpoints` (sent form-encoded). Each field's description is
+ * written here only, in its `.meta()`: the wire types' TSDoc, the resource's state, the
+ * plugin's package schema (and so every SDK) and `messaging endpoints --help` take it from here.
+ */
 export const WebhookEndpointCreate = z.strictObject({
-  /** Absolute http(s) URL events are delivered to. */
-  url: WebhookUrl,
-  /** Event types to subscribe to, at least one. */
-  events: z.array(EventType).min(1, { error: "expected at least one event type" }),
-  /** Payload format. Default `basic`. */
-  format: WebhookFormat.default("basic"),
-  /** Free text shown in the dashboard. */
-  description: formText(z.string()).optional(),
+  url: WebhookUrl.meta({ description: "Destination URL (absolute http or https) that receives event notifications." }),
+  events: z
+    .array(EventType)
+    .min(1, { error: "expected at least one event type" })
+    .meta({ description: "Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped." }),
+  format: WebhookFormat.default("basic").meta({ description: "Notification format: `basic` (default) or `cloudEvents`." }),
+  description: formText(z.string()).optional().meta({ description: "Free text describing the endpoint's purpose." }),
 });
 /** What a caller passes to create a webhook endpoint: `format` may be omitted. */
 export type WebhookEndpointCreateInput = wire.WebhookEndpointCreateInput;

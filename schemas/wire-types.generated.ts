@@ -44,25 +44,25 @@ export type WebhookFormat = "basic" | "cloudEvents";
 
 /** What a caller passes to create a webhook endpoint: `format` may be omitted. */
 export interface WebhookEndpointCreateInput {
-  /** Absolute http(s) URL events are delivered to. */
+  /** Destination URL (absolute http or https) that receives event notifications. */
   url: string;
-  /** Event types to subscribe to, at least one. */
+  /** Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped. */
   events: string[];
-  /** Payload format. Default `basic`. */
+  /** Notification format: `basic` (default) or `cloudEvents`. */
   format?: WebhookFormat;
-  /** Free text shown in the dashboard. */
+  /** Free text describing the endpoint's purpose. */
   description?: string;
 }
 
 /** A webhook endpoint creation after validation: `format` is filled in. */
 export interface WebhookEndpointCreate {
-  /** Absolute http(s) URL events are delivered to. */
+  /** Destination URL (absolute http or https) that receives event notifications. */
   url: string;
-  /** Event types to subscribe to, at least one. */
+  /** Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped. */
   events: string[];
-  /** Payload format. Default `basic`. */
+  /** Notification format: `basic` (default) or `cloudEvents`. */
   format: WebhookFormat;
-  /** Free text shown in the dashboard. */
+  /** Free text describing the endpoint's purpose. */
   description?: string;
 }
 

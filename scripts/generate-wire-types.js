@@ -7,7 +7,8 @@
  * The types are not translated from the schemas by hand rules: the TypeScript checker computes
  * `z.output` (or `z.input`) of each schema, and this prints what it computed, naming the wire
  * types it meets inside another. Documentation comes from the schema module (the JSDoc of the
- * type's `export type` line there, else of the schema) and from each shape property's JSDoc.
+ * type's `export type` line there, else of the schema) and from each shape property's JSDoc,
+ * else its `.meta({ description })`.
  * Before anything is written, a second program checks that every printed type is the same type
  * as its schema's (`schemas/same-type.ts`).
  *
@@ -93,6 +94,34 @@ function typeDoc(checker, program, entry) {
   return (alias && docOf(alias)) ?? (schema && docOf(schema));
 }
 
+/** A string literal's text, or that of literals joined with `+`; undefined for anything else. */
+function literalText(node) {
+  if (ts.isStringLiteralLike(node)) return node.text;
+  if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const [left, right] = [literalText(node.left), literalText(node.right)];
+    return left === undefined || right === undefined ? undefined : left + right;
+  }
+  return undefined;
+}
+
+/** The `description` a shape property's schema gives itself in `.meta({ description })` (the outermost one). */
+function metaDescription(property) {
+  const declaration = property.declarations?.find(ts.isPropertyAssignment);
+  let found;
+  const visit = (node) => {
+    if (found !== undefined) return;
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "meta") {
+      const [argument] = node.arguments;
+      for (const member of argument && ts.isObjectLiteralExpression(argument) ? argument.properties : []) {
+        if (ts.isPropertyAssignment(member) && member.name.getText() === "description") found = literalText(member.initializer);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  if (declaration) visit(declaration.initializer);
+  return found;
+}
+
 function comment(text, indent) {
   if (text === undefined || text === "") return [];
   const lines = text.split("\n");
@@ -151,7 +180,8 @@ function createPrinter(checker, names) {
         ? union(optional ? value.types.filter((member) => !flagged(member, ts.TypeFlags.Undefined)) : value.types, self)
         : print(value, self);
       const key = IDENTIFIER.test(property.name) ? property.name : JSON.stringify(property.name);
-      lines.push(...comment(ts.displayPartsToString(property.getDocumentationComment(checker)), indent));
+      const doc = ts.displayPartsToString(property.getDocumentationComment(checker));
+      lines.push(...comment(doc || metaDescription(property), indent));
       lines.push(`${indent}${key}${optional ? "?" : ""}: ${printed};`);
     }
     return lines;

@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
-import { REPO_ROOT } from "./pulumi/repo-root";
+import { REPO_ROOT } from "./repo-root";
 
 /** The platforms an archive is made for: the bundle is the same, only the launcher differs. */
 export const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"] as const;

@@ -8,8 +8,8 @@
 # 2. Otherwise the release pinned in scripts/pulumi-cli/go.mod is built from Pulumi's Go modules,
 #    as the release builds it, into a cache outside the repository keyed by version
 #    ($PULUMI_MESSAGING_CACHE, default ~/.cache/pulumi-messaging), and reused afterwards.
-#    A cold build took 4.5 minutes on 2 cores (plus about 1 for the YAML host), a rebuild with
-#    Go's build cache warm 8 s (docs/real-engine.md).
+#    A cold build took 4.5 minutes on 2 cores (plus about 1 for the YAML host; 372 s for both on
+#    a machine busy with other work), a rebuild with Go's build cache warm 8 s (docs/real-engine.md).
 #
 # The Node.js, Python and Go language hosts are not built: their modules
 # (github.com/pulumi/pulumi/sdk/{nodejs,python,go}/...) are not served by the Go module proxy
@@ -62,7 +62,7 @@ if ! command -v go >/dev/null 2>&1; then
 fi
 
 say "building Pulumi $cli_version and pulumi-language-yaml $yaml_version into $bin"
-say "(from the Go module proxy; 10-20 minutes the first time on 2 cores, 1-3 minutes with Go's build cache warm)"
+say "(from the Go module proxy; about 5 minutes the first time on 2 cores, 6 on a busy machine; seconds with Go's build cache warm)"
 staging="$cache_root/.staging-$$"
 trap 'rm -rf "$staging"' EXIT
 mkdir -p "$staging" "$cache_root"

@@ -1,13 +1,24 @@
 "use strict";
 // Jest globalSetup of the engine project (run only when one of its tests is selected): finds the
-// real Pulumi CLI, or builds it, with scripts/pulumi/cli-dir.ts (`npm run pulumi:path`), which
-// hands its directory to the workers in PULUMI_MESSAGING_CLI_DIR. Without one, outside CI the
-// tier is skipped saying why (test/support/real-engine.ts); in CI that is a failure.
+// real Pulumi CLI, or builds it, with `scripts/pulumi-path.sh` (`npm run pulumi:path`), and hands
+// its directory to the workers in PULUMI_MESSAGING_CLI_DIR. Without one, outside CI the tier is
+// skipped saying why (test/support/real-engine.ts); in CI that is a failure.
+const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
-const CLI_DIR = path.join(__dirname, "..", "dist", "scripts", "pulumi", "cli-dir.js");
+const SCRIPT = path.join(__dirname, "..", "scripts", "pulumi-path.sh");
+
+/** `{ dir }` holding `pulumi` (the script's last line of output), or `{ missing }` saying why not. */
+function lookUp() {
+  if (process.env.PULUMI_MESSAGING_CLI_DIR) return { dir: process.env.PULUMI_MESSAGING_CLI_DIR };
+  // The build's progress goes to this process's stderr.
+  const result = spawnSync("bash", [SCRIPT], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const dir = result.stdout?.trim().split("\n").pop();
+  if (result.status === 0 && dir) return { dir };
+  return { missing: `scripts/pulumi-path.sh found no Pulumi CLI and could not build one (exit ${result.status})` };
+}
 
 module.exports = async function findPulumiCli() {
   // Each test file of the tier adds a line here; test/report-pulumi-counts.js adds them up. The
@@ -18,9 +29,11 @@ module.exports = async function findPulumiCli() {
     process.env.PULUMI_MESSAGING_COUNTS_FILE = counts;
     process.env.PULUMI_MESSAGING_TIER_STARTED = String(Date.now());
   }
-  // The compiled lookup, as for every other test that runs the package (npm test builds first).
-  const lookup = fs.existsSync(CLI_DIR) ? require(CLI_DIR).findPulumiCli() : { missing: "dist/ is missing: run `npm run build` first" };
-  if ("dir" in lookup) return;
+  const lookup = lookUp();
+  if ("dir" in lookup) {
+    process.env.PULUMI_MESSAGING_CLI_DIR = lookup.dir;
+    return;
+  }
   if (process.env.CI === "true") throw new Error(`${lookup.missing}; CI runs the real-engine tier and needs it`);
   process.env.PULUMI_MESSAGING_REAL_ENGINE_SKIP = lookup.missing;
 };

@@ -1,17 +1,23 @@
 "use strict";
 // Jest globalSetup: packs the built package once for the whole run, for every test that
-// installs it as users do (scripts/pulumi/packed-project.ts reads PULUMI_MESSAGING_TARBALL). Workers
-// start after this and inherit the variable. Without a build there is nothing to pack: the
-// tests that need it then say so themselves.
+// installs it as users do (test/harness/packed-project.ts reads PULUMI_MESSAGING_TARBALL). Workers
+// start after this and inherit the variable. A build that is missing, or older than its
+// sources, is not packed: PULUMI_MESSAGING_STALE_BUILD says why, and every test that runs the
+// build refuses with that reason (test/support/environment.ts), while tests of the sources run.
 const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { staleBuild } = require("../scripts/build-freshness");
 
 const REPO = path.resolve(__dirname, "..");
 
 module.exports = async function packOnce() {
-  if (!fs.existsSync(path.join(REPO, "dist", "index.js"))) return;
+  const stale = staleBuild();
+  if (stale !== undefined) {
+    process.env.PULUMI_MESSAGING_STALE_BUILD = stale;
+    return;
+  }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-tarball-"));
   const output = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
     cwd: REPO,

@@ -38,10 +38,8 @@ export type ParsedPayload =
  * @param rawBody The body as received (string, or bytes such as a Buffer: UTF-8 JSON), or an already parsed
  *   JSON value. Verify the signature on the raw body first (see {@link constructEvent}).
  * @throws ValidationError (`code` `invalid_input`) when the body is not valid UTF-8 (UTF-16 is
- *   named as such) or JSON, is not an object, misses a required field, or breaks the JSON
- *   reading rule (`schemas/strict-json.ts`: a duplicate key, a number a double does not read
- *   back exactly, `-0`, a number beyond ±(2^53 − 1), a `__proto__` key, nesting deeper than
- *   `MAX_JSON_DEPTH` (32)); `fieldErrors` names each field
+ *   named as such) or JSON, is not an object, misses a required field, or breaks the
+ *   package's JSON rule (`schemas/strict-json.ts`, docs/json-rule.md); `fieldErrors` names each field
  *   (`data.object`, `specversion`, …; `(root)` for the body as a whole).
  */
 export function parseEvent(rawBody: string | Uint8Array | object): ParsedEvent {
@@ -89,10 +87,8 @@ function hazardError(hazards: readonly JsonHazard[]): ValidationError {
   return new ValidationError("webhook payload", errors);
 }
 
-// The body as a JSON value, read under the package's JSON rule (`schemas/strict-json.ts`):
-// before any schema, since zod would drop a `__proto__` key silently, JSON.parse keeps the
-// last of duplicate keys, and a value nested deeper than MAX_JSON_DEPTH is refused rather
-// than walked. An already parsed value gets the value checks only.
+// The JSON rule is applied before any schema: zod would drop a `__proto__` key silently. An
+// already parsed value gets the value checks only.
 function toJsonValue(rawBody: string | Uint8Array | object): unknown {
   let text: string;
   if (typeof rawBody === "string") {

@@ -20,13 +20,11 @@ export type WebhookHandlerOptions = HandlerOptions<WebhookEventContext>;
  * `onEvent`. It shares its core with the Web handler (`createWebhookRequestHandler`), and
  * answers exactly as it does.
  *
- * Answers: 204 handled, or a duplicate the replay guard had recorded as processed; 400 not
- * an event (problem details name the field); 401 signature did not verify (`title` is the
- * reason); 405 not a POST; 413 body too large; 500 `onEvent` failed (the guard then forgets
- * the event, so the redelivery is processed); 503 with `Retry-After` when another delivery
- * of the same event is still being processed (`event_in_progress`: it may yet fail, so it is
- * not answered as done). The guard records an event as processed only once `onEvent` resolved. Error bodies are RFC 9457 problem details and never include a
- * secret or an expected signature.
+ * Answers by the one table both handlers share (`receiver/core/webhook-outcome.ts`; listed in
+ * docs/receivers.md): 204 once `onEvent` resolved or for a duplicate, 4xx for a request that
+ * is not a verified event, 500 when `onEvent` threw, 503 while the same event is still in
+ * `onEvent`. Error bodies are RFC 9457 problem details and never include a secret or an
+ * expected signature.
  *
  * Use it with `http.createServer(handler)`, or mount it in a framework before any body
  * parser (it needs the body unparsed), or after `express.raw()` (it then takes the Buffer in

@@ -6,7 +6,7 @@ import { formatSignatureHeader, parseSignatureHeader } from "../core/signature-h
 import { nodeHmacProvider } from "./hmac";
 
 // How webhook requests are signed is not shown in the spec. This is our documented
-// assumption (README.md, "Where the spec is silent"), shared by the emulator and receivers.
+// assumption (docs/spec-silences.md), shared by the emulator and receivers.
 
 /** Options of {@link verifySignature}. */
 export interface VerifySignatureOptions {

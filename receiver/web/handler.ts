@@ -21,13 +21,8 @@ const WHO = "the webhook request handler";
  * `(request) => Promise<Response>` that reads the raw body (capped), verifies the signature,
  * parses the event, asks the replay guard and calls `onEvent`.
  *
- * Answers exactly as the Node handler (`createWebhookHandler`) does: 204 handled, or a
- * duplicate the replay guard had recorded as processed; 400 not an event (problem details
- * name the field); 401 signature did not verify (`title` is the reason); 405 not a POST; 413
- * body too large; 500 `onEvent` failed (the event is then forgotten by the guard, so the
- * redelivery is processed) or the body had already been read; 503 with `Retry-After` when
- * another delivery of the same event is still being processed (`event_in_progress`). Error bodies are RFC 9457 problem details
- * and never include a secret or an expected signature.
+ * Answers exactly as the Node handler (`createWebhookHandler`) does, by the same table
+ * (`receiver/core/webhook-outcome.ts`; listed in docs/receivers.md).
  *
  * @example
  * ```ts

@@ -3,9 +3,12 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { COMMANDS, usageLines, type CommandName } from "../../cli/commands";
+import { requireBuild } from "../support/environment";
 
 const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist/cli/main.js");
+
+beforeAll(requireBuild);
 
 function messaging(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { chooseStream, FileError, fileFormat, readEntries, type DeclaredStream, type Entry, type FileFormat } from "../../cli/message-file";
 import { IdentityKey } from "../../client/identity-key";
-import { CallKey } from "../../cli/message-identity";
+import { CallKey } from "../../cli/message-file/identity";
 
 let dir: string;
 beforeAll(() => {

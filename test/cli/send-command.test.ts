@@ -158,6 +158,14 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(emulator.requestCount()).toBe(before.requests);
   });
 
+  it("--resend without MESSAGING_API_KEY: says nothing was sent, and no command to finish a send that never began", async () => {
+    const run = await send(["--file", ndjsonFile("nokey-resend.ndjson", 3), "--resend"], { MESSAGING_API_KEY: undefined });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/MESSAGING_API_KEY[\s\S]*\nnothing was sent\n$/);
+    expect(run.stderr).not.toContain("--send-id");
+    expect(run.stderr).not.toContain("finish it with");
+  });
+
   it.each([
     ["missing", undefined],
     ["not a URL", "not a url"],

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { DEFAULT_MAX_RETRIES } from "../../client";
 import { startEmulator, type Emulator } from "../../emulator";
+import { requireBuild } from "../support/environment";
 
 export const ROOT = path.resolve(__dirname, "../..");
 export const CLI = path.join(ROOT, "dist/cli/main.js");
@@ -16,8 +17,9 @@ export const CLI = path.join(ROOT, "dist/cli/main.js");
 export const API_KEY = "sk_test_cli_send_7f3a9c2e5b1d_never_printed";
 export const AUTH_HEADER_VALUE = Buffer.from(`${API_KEY}:`).toString("base64");
 
-/** Fails early, with what to do, when the CLI has not been built. */
+/** Fails early, with what to do, when the CLI has not been built or its build is older than its sources. */
 export function assertBuilt(): void {
+  requireBuild();
   if (!existsSync(CLI)) {
     throw new Error(`${CLI} is missing: these tests run the built CLI; run \`npm run build\` first (\`npm test\` does).`);
   }

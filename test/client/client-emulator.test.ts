@@ -107,7 +107,7 @@ describe("webhook endpoints", () => {
       () => undefined,
       (e: unknown) => e,
     );
-    // The same key with a different body is refused with 409 or 422 (README, "Where the spec is silent").
+    // The same key with a different body is refused with 409 or 422 (docs/spec-silences.md).
     expect(error instanceof ConflictError || error instanceof InvalidRequestError).toBe(true);
     expect([409, 422]).toContain((error as ConflictError).status);
     expect(emulator.endpoints()).toHaveLength(1);

@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import { REPO_ROOT } from "../../scripts/repo-root";
 
 const DOC = "docs/languages.md";
 const text = fs.readFileSync(path.join(REPO_ROOT, DOC), "utf8");

@@ -1,5 +1,5 @@
 /**
- * The README's "From zero to a verified webhook", as a new user runs it: the package from
+ * The README's webhook loop, as a new user runs it: the package from
  * its tarball (no @pulumi/pulumi), `messaging emulator`, `messaging listen --forward-to
  * http://localhost:PORT/webhooks`, the README's Express receiver pasted as is (started with
  * the secret exported by the very line listen printed), then `messaging trigger

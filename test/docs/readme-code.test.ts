@@ -1,5 +1,5 @@
 /**
- * Every TypeScript and JavaScript code block of README.md and emulator/README.md, checked
+ * Every TypeScript and JavaScript code block of README.md, emulator/README.md and docs/*.md, checked
  * against the packed package as users install it: TypeScript blocks are type-checked (strict,
  * the `module`/`moduleResolution` `nodenext` of the current `pulumi new typescript` template,
  * no `skipLibCheck`), and run when marked runnable; JavaScript blocks are parsed. A block
@@ -9,7 +9,7 @@
  * - `<!-- docs-test: prelude … -->`: code put before the block (the declarations a fragment assumes);
  * - `<!-- docs-test: run -->`: also run it (compiled, in the packed project);
  * - `<!-- docs-test: end-to-end express -->`: the receiver test/docs/quick-path.test.ts runs as is.
- * The README's exit-code table must be the one the commands print (`cli/exit-codes.ts`).
+ * docs/cli.md's exit-code table must be the one the commands print (`cli/exit-codes.ts`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -18,7 +18,14 @@ import { EXIT_CODE_TABLE } from "../../cli/exit-codes";
 import { PackedTarball, REPO, packageDependencies, runNode } from "../support/installed-package";
 import { codeBlocks, type CodeBlock } from "./markdown-blocks";
 
-const FILES = ["README.md", "emulator/README.md"];
+const FILES = [
+  "README.md",
+  "emulator/README.md",
+  ...fs
+    .readdirSync(path.join(REPO, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 const BLOCKS = FILES.flatMap(codeBlocks);
 const name = (block: CodeBlock) => `${block.file}:${block.line}`;
 const fileName = (block: CodeBlock, extension: string) => `${block.file.replace(/\W+/g, "_")}_${block.line}.${extension}`;
@@ -52,8 +59,9 @@ beforeAll(() => {
 afterAll(() => packed?.cleanup());
 
 describe("README code blocks", () => {
-  it("are found: both files have TypeScript blocks, and the README its end-to-end receiver", () => {
-    expect(BLOCKS.filter((b) => b.file === "README.md" && b.language === "ts").length).toBeGreaterThan(5);
+  it("are found: the README's quick start, the docs' blocks, and the README's end-to-end receiver", () => {
+    expect(BLOCKS.filter((b) => b.file === "README.md" && b.language === "ts").length).toBeGreaterThan(0);
+    expect(BLOCKS.filter((b) => b.file.startsWith("docs/") && b.language === "ts").length).toBeGreaterThan(5);
     expect(BLOCKS.filter((b) => b.file === "emulator/README.md").length).toBeGreaterThan(0);
     expect(BLOCKS.filter((b) => b.markers.includes("end-to-end express"))).toHaveLength(1);
   });
@@ -90,8 +98,8 @@ describe("README code blocks", () => {
     expect(run.code).toBe(0);
   });
 
-  it("the README's exit-code table is the one every command prints", () => {
-    const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
+  it("docs/cli.md's exit-code table is the one every command prints", () => {
+    const readme = fs.readFileSync(path.join(REPO, "docs", "cli.md"), "utf8");
     const table = /<!-- docs-test: exit codes -->\s*\n\s*\| code[^\n]*\n\|[^\n]*\n((?:\|[^\n]*\n)+)/.exec(readme);
     expect(table).not.toBeNull();
     const rows = table![1]

@@ -16,8 +16,9 @@ import {
   resourcesNamed,
   revealed,
   useRealEngine,
+  type OperationResult,
+  type PulumiStack,
 } from "../support/real-engine";
-import type { OperationResult, PulumiStack } from "../../scripts/pulumi/stack";
 
 const API_KEY = "sk_test_real_half_made_3c9d";
 

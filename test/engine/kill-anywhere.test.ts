@@ -2,7 +2,7 @@
  * Kill-anywhere: `pulumi up` (every process of the run at once: the CLI, the program, the
  * provider hosts, which the CLI starts in process groups of their own) killed with SIGKILL at
  * seeded random moments while it creates endpoints and sends a
- * 30,000-message batch, then finished the way the README says: `pulumi cancel` (the file
+ * 30,000-message batch, then finished the way docs/message-batch.md says: `pulumi cancel` (the file
  * backend keeps the killed run's lock), `pulumi up` again, and once it has succeeded
  * `pulumi refresh --clear-pending-creates` for the creates the kill left pending.
  *
@@ -14,8 +14,7 @@
  * endpoint was made once.
  */
 import { mulberry32 } from "../../emulator/faults";
-import { describeRealEngine, expectOk, useRealEngine } from "../support/real-engine";
-import type { PulumiStack, RunningOperation } from "../../scripts/pulumi/stack";
+import { describeRealEngine, expectOk, useRealEngine, type PulumiStack, type RunningOperation } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_kill_5d1a";
 const KILLS = 20;
@@ -69,7 +68,7 @@ describeRealEngine("kill-anywhere under pulumi", () => {
       if (outcome.killed) {
         moments.push(outcome.moment);
         if (moments.length === 1) {
-          // As the README says: the killed run's lock refuses the next run until `pulumi cancel`.
+          // As docs/message-batch.md says: the killed run's lock refuses the next run until `pulumi cancel`.
           const locked = await stack.up();
           expect(locked.ok).toBe(false);
           expect(`${locked.error}\n${locked.text}`).toMatch(/currently locked/);
@@ -83,7 +82,7 @@ describeRealEngine("kill-anywhere under pulumi", () => {
         await stack.setConfig("kill-stack:round", String(round));
       }
     }
-    // Finish as the README says. A successful `up` leaves the killed runs' pending creates in the
+    // Finish as docs/message-batch.md says. A successful `up` leaves the killed runs' pending creates in the
     // state; only `refresh --clear-pending-creates` clears them.
     expectOk(await stack.up());
     expect(((await stack.exportState()).deployment.pending_operations ?? []).length).toBeGreaterThan(0);

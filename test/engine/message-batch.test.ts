@@ -115,9 +115,14 @@ describeRealEngine("MessageBatch under pulumi", () => {
     const stack = await suite.stack("batch-stack", { config: { "batch-stack:count": "3001", "batch-stack:trigger": "killed" } });
     const from = suite.emulator.batches().length;
     const run = stack.start("up");
-    while (suite.emulator.batches().length === from) await new Promise((resolve) => setTimeout(resolve, 1));
+    let ended = false;
+    const finished = run.done.finally(() => (ended = true));
+    // Polled, since the batch arrives in this process's emulator; an up that ends first (fails
+    // before sending, or sends everything) ends the wait and fails the test with its output.
+    while (!ended && suite.emulator.batches().length === from) await new Promise((resolve) => setTimeout(resolve, 2));
+    if (ended) throw new Error(`up ended before the service took a chunk, so it could not be killed there:\n${(await finished).text}`);
     run.kill();
-    expect((await run.done).ok).toBe(false);
+    expect((await finished).ok).toBe(false);
     expect(suite.emulator.batches().length - from).toBeGreaterThanOrEqual(1);
 
     await stack.cli(["cancel", "--yes"]);

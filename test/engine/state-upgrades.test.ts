@@ -21,8 +21,8 @@ import {
   revealedSecret,
   useRealEngine,
   without,
+  type PulumiStack,
 } from "../support/real-engine";
-import type { PulumiStack } from "../../scripts/pulumi/stack";
 
 const API_KEY = "sk_test_real_state_8e21";
 

@@ -1,5 +1,5 @@
 /**
- * The README's Python and Go receivers ("Receivers in Python and Go"), run as written with
+ * docs/receivers.md's Python and Go receivers ("Receivers in Python and Go"), run as written with
  * their standard libraries against a delivery the emulator signed: the delivery as it came,
  * its body with one byte changed, and the same delivery checked 301 s later.
  */
@@ -8,15 +8,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import { REPO_ROOT } from "../support/environment";
 import { call, endpointForm, startReceiver } from "../support/emulator";
 
-/** The README's fenced block in `language` under the "Receivers in Python and Go" heading. */
+/** docs/receivers.md's fenced block in `language` under the "Receivers in Python and Go" heading. */
 function readmeBlock(language: "python" | "go"): string {
-  const readme = fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### Receivers in Python and Go"));
+  const readme = fs.readFileSync(path.join(REPO_ROOT, "docs", "receivers.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Receivers in Python and Go"));
   const match = new RegExp("^```" + language + "\\n([\\s\\S]*?)^```$", "m").exec(section);
-  if (!match) throw new Error(`README.md: no ${language} block under "Receivers in Python and Go"`);
+  if (!match) throw new Error(`docs/receivers.md: no ${language} block under "Receivers in Python and Go"`);
   return match[1];
 }
 
@@ -42,7 +42,7 @@ func main() {
 }
 `;
 
-describe("the README's Python and Go receivers", () => {
+describe("docs/receivers.md's Python and Go receivers", () => {
   let emulator: Emulator;
   let scratch: string;
   let delivery: { body: string; header: string; secret: string; t: number };
@@ -99,7 +99,7 @@ describe("the README's Python and Go receivers", () => {
   test("Go", () => {
     const dir = path.join(scratch, "go");
     fs.mkdirSync(dir, { recursive: true });
-    // The README's block is a package of the user's; here it is the main package of a small program.
+    // The docs' block is a package of the user's; here it is the main package of a small program.
     const code = readmeBlock("go")
       .replace(/^package \w+/m, "package main")
       .replace("import (\n", 'import (\n\t"fmt"\n\t"os"\n');

@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import { REPO_ROOT } from "../../scripts/repo-root";
 
 export const SDK_MODULE = "github.com/pulumi-messaging/pulumi-messaging/sdk/go";
 

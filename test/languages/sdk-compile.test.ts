@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import { REPO_ROOT } from "../../scripts/repo-root";
 import { SDK_MODULE } from "./go-example";
 import { compileNodejsSdk } from "./nodejs-sdk";
 import { describeLanguage, pythonExecutable } from "./toolchains";

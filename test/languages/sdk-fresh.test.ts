@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin } from "../../scripts/pack-plugin";
-import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import { REPO_ROOT } from "../../scripts/repo-root";
 import { startProviderPlugin } from "../support/provider-plugin";
 import { requireBuild, withoutMessagingEnv } from "../support/environment";
 import { describeLanguage, SDK_DIR } from "./toolchains";

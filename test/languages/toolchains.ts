@@ -5,7 +5,7 @@
  * missing, saying why (with CI=true the set-up has already failed).
  */
 import * as path from "node:path";
-import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import { REPO_ROOT } from "../../scripts/repo-root";
 import { lookPath } from "../support/provider-plugin";
 import { describeRealEngine } from "../support/real-engine";
 

@@ -2,7 +2,7 @@
  * examples/typescript-sdk, deployed through the real `pulumi` CLI with the provider plugin
  * installed from its packed archive: a TypeScript program using the generated nodejs SDK
  * (sdk/nodejs, compiled strict, as `npm run sdk:pack` packs it) instead of the package's dynamic
- * resources. It runs as an Automation API inline program (scripts/pulumi/inline-program.ts): the
+ * resources. It runs as an Automation API inline program (test/harness/inline-program.ts): the
  * Node.js language host cannot be built here. Type-checked, then preview, up, an unchanged up,
  * refresh and destroy in one stack.
  */
@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
-import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
+import { REPO_ROOT } from "../../scripts/repo-root";
 import { expectOk, opsByName, output, useRealEngine } from "../support/real-engine";
 import { compileNodejsSdk } from "./nodejs-sdk";
 import { describeLanguage, nodeSdkDependencies } from "./toolchains";

@@ -14,9 +14,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin } from "../../scripts/pack-plugin";
 import { startRefusingProxy, type ForwardedRequest, type RefusingProxy } from "../support/fake-services";
-import { expectOk, useRealEngine } from "../support/real-engine";
+import { expectOk, useRealEngine, type OperationResult } from "../support/real-engine";
 import { describeLanguage, pythonExecutable } from "./toolchains";
-import type { OperationResult } from "../../scripts/pulumi/stack";
 
 const API_KEY = "sk_test_real_twins_9f3d";
 

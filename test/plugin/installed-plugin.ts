@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createPackedProject, packPackage } from "../../scripts/pulumi/packed-project";
+import { createPackedProject, packPackage } from "../support/installed-package";
 import { lookPath, startProviderPlugin, type ProviderPlugin } from "../support/provider-plugin";
 import { requireBuild, withoutMessagingEnv } from "../support/environment";
 

@@ -9,7 +9,7 @@ import { testContext } from "./test-context";
 import { parseResponseBody } from "../../client/response";
 import { ResponseSchemaError } from "../../errors";
 import { webhookEndpoint } from "../../provider/kinds/webhook-endpoint";
-import { KEY_MEMORY_MS } from "../../provider/kinds/webhook-endpoint/runtime";
+import { IDEMPOTENCY_KEY_MEMORY_MS as KEY_MEMORY_MS } from "../../schemas/idempotency-key";
 import { IDEMPOTENCY_SCOPE } from "../../provider/protocol";
 import { WebhookEndpointObject } from "../../schemas";
 

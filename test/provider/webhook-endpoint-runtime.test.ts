@@ -5,7 +5,8 @@ import { ResponseSchemaError } from "../../errors";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
 import { webhookEndpoint } from "../../provider/kinds/webhook-endpoint";
 import * as endpointRuntime from "../../provider/kinds/webhook-endpoint/runtime";
-import { CLOCK_MARGIN_MS, createIdempotencyKey, KEY_MEMORY_MS } from "../../provider/kinds/webhook-endpoint/runtime";
+import { CLOCK_MARGIN_MS, createIdempotencyKey } from "../../provider/kinds/webhook-endpoint/runtime";
+import { IDEMPOTENCY_KEY_MEMORY_MS as KEY_MEMORY_MS } from "../../schemas/idempotency-key";
 
 const impl = webhookEndpoint.implementation;
 import { WebhookEndpointCreate, WebhookEndpointObject } from "../../schemas";

@@ -7,7 +7,10 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createPackedProject, packPackage } from "../../scripts/pulumi/packed-project";
+import { createPackedProject, packPackage } from "../harness/packed-project";
+import { requireBuild } from "./environment";
+
+export { createPackedProject, packPackage };
 
 export const REPO = path.resolve(__dirname, "..", "..");
 
@@ -17,9 +20,7 @@ export class PackedTarball {
   readonly tarball: string;
 
   constructor() {
-    if (!fs.existsSync(path.join(REPO, "dist", "index.js"))) {
-      throw new Error("dist/ is missing: run `npm run build` first (`npm test` does)");
-    }
+    requireBuild();
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-package-test-"));
     this.tarball = packPackage(this.root);
   }

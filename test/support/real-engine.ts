@@ -1,6 +1,6 @@
 /**
  * The real-engine tier's setup: the package as users install it (the `npm pack` tarball) in a
- * copy of a fixture project, stacks driven by the real `pulumi` CLI (scripts/pulumi/stack.ts),
+ * copy of a fixture project, stacks driven by the real `pulumi` CLI (test/harness/stack.ts),
  * and an emulator, for the whole test file; all closed after its last test, passed or not.
  *
  * The CLI comes from test/find-pulumi-cli.js (`npm run pulumi:path`). Outside CI a machine without
@@ -10,12 +10,16 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { createPackedProject, packPackage } from "../../scripts/pulumi/packed-project";
-import { REPO_ROOT } from "../../scripts/pulumi/repo-root";
-import type { EngineStep } from "../../scripts/pulumi/engine-events";
-import type { InlineResult } from "../../scripts/pulumi/inline-program";
-import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult, type StackOptions } from "../../scripts/pulumi/stack";
-import { CLI_DIR_VARIABLE } from "../../scripts/pulumi/cli-dir";
+import { createPackedProject, packPackage } from "../harness/packed-project";
+import { REPO_ROOT } from "../../scripts/repo-root";
+import type { EngineStep } from "../harness/engine-events";
+import type { InlineResult } from "../harness/inline-program";
+import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult, type StackOptions } from "../harness/stack";
+
+export type { PulumiStack, OperationResult, RunningOperation, ExportedState } from "../harness/stack";
+
+/** The directory holding `pulumi`, set by test/find-pulumi-cli.js. */
+const CLI_DIR_VARIABLE = "PULUMI_MESSAGING_CLI_DIR";
 import { SECRET_SIG } from "./secrets";
 
 /** Why the tier cannot run here, if it cannot (set by test/find-pulumi-cli.js). */
@@ -40,9 +44,11 @@ export interface RealEngineSuite {
   readonly emulator: Emulator;
   /**
    * A new stack of a new copy of `test/fixtures/<fixture>` (or, for a path with a slash, of that
-   * directory of the repository: `examples/yaml`), with `config` set (secret where asked).
+   * directory of the repository: `examples/yaml`; an absolute path as it is), with `config` set (secret where asked).
    */
   stack(fixture: string, options?: StackSetup): Promise<PulumiStack>;
+  /** A new copy of a directory of the repository (`examples/automation`) with the packed package installed. */
+  project(dir: string): string;
   /** `messaging:apiKey` (secret) and `messaging:baseUrl` for this suite's emulator. */
   serviceConfig(baseUrl?: string): ConfigEntries;
 }
@@ -63,6 +69,18 @@ export interface StackSetup {
   readonly inlineRunner?: StackOptions["inlineRunner"];
 }
 
+/** The directory holding the real `pulumi` (test/find-pulumi-cli.js found it). */
+export function pulumiCliDir(): string {
+  const cliDir = process.env[CLI_DIR_VARIABLE];
+  if (!cliDir) throw new Error(`${CLI_DIR_VARIABLE} is not set: test/find-pulumi-cli.js finds the CLI`);
+  return cliDir;
+}
+
+/** Counts a `pulumi` operation run outside a `PulumiStack` (a user's Automation API script), for the tier's report. */
+export function countOperation(): void {
+  pulumiCounts.operations++;
+}
+
 /** Registers the file's beforeAll/afterAll; the fields are ready inside tests. */
 export function useRealEngine(apiKey: string): RealEngineSuite {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-real-"));
@@ -74,19 +92,24 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
       "messaging:apiKey": { value: apiKey, secret: true },
       "messaging:baseUrl": baseUrl ?? suite.emulator.url,
     }),
+    project(dir: string): string {
+      tarball ||= packPackage(root);
+      return createPackedProject(path.join(REPO_ROOT, dir), { tarball, parentDir: root });
+    },
     async stack(fixture: string, setup: StackSetup = {}): Promise<PulumiStack> {
       tarball ||= packPackage(root);
       const projectDir =
         setup.projectDir ??
-        createPackedProject(path.join(REPO_ROOT, ...(fixture.includes("/") ? [fixture] : ["test", "fixtures", fixture])), {
-          tarball,
-          parentDir: root,
-        });
-      const cliDir = process.env[CLI_DIR_VARIABLE];
-      if (!cliDir) throw new Error(`${CLI_DIR_VARIABLE} is not set: test/find-pulumi-cli.js finds the CLI`);
+        createPackedProject(
+          path.isAbsolute(fixture) ? fixture : path.join(REPO_ROOT, ...(fixture.includes("/") ? [fixture] : ["test", "fixtures", fixture])),
+          {
+            tarball,
+            parentDir: root,
+          },
+        );
       const stack = await PulumiStack.create({
         projectDir,
-        cliDir,
+        cliDir: pulumiCliDir(),
         env: setup.env ?? {},
         stackName: setup.stackName ?? `s${stacks.length + 1}`,
         inlineRunner: setup.inlineRunner,

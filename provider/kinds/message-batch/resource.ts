@@ -22,8 +22,8 @@ export interface MessageBatchArgs {
 /**
  * A set of messages sent once. What it does (when it sends again, how a part-sent batch is
  * finished, what delete does) and each output are described once, in the kind's definition
- * (`provider/kinds/message-batch/`), the text the package schema carries; README, "What each
- * resource does", covers the behaviour.
+ * (`provider/kinds/message-batch/`), the text the package schema carries; docs/message-batch.md
+ * covers the behaviour.
  */
 export class MessageBatch extends KindResource {
   declare public readonly stream: pulumi.Output<string>;

@@ -25,7 +25,7 @@ export interface WebhookEndpointArgs {
  * A webhook endpoint of the messaging service. What it does (replacement, what refresh,
  * import and delete do, `adopt`) and each output are described once, in the kind's
  * definition (`provider/kinds/webhook-endpoint/`), the text the package schema carries;
- * README, "What each resource does", covers the behaviour. Specific to this class:
+ * docs/webhook-endpoint.md covers the behaviour. Specific to this class:
  * `retainOnDelete` defaults to true, so removing or replacing the resource leaves the old
  * endpoint in the service and previews show `delete[retain]`.
  */

@@ -5,10 +5,12 @@ import { isResponseSchemaError, UnsupportedOperationError, type ResponseSchemaEr
 import { WebhookEndpointCreate, type WebhookEndpointObject } from "../../../schemas";
 import { formFieldsOf, isRepeatedField, type FormField } from "../../../schemas/form-fields";
 import type { FieldErrors } from "../../../schemas/field-errors";
+import { IDEMPOTENCY_KEY_MEMORY_MS } from "../../../schemas/idempotency-key";
 import { checkKnownInputs } from "../../check-inputs";
 import type { ProviderContext } from "../../context";
 import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError, UNKNOWN } from "../../protocol";
 import { refuseImportRead, type KindInputs } from "../define-kind";
+import { withUnsetAsNull } from "../field-meta";
 import {
   RecordedWebhookEndpoint,
   WEBHOOK_ENDPOINT_REPLACE_KEYS,
@@ -32,13 +34,10 @@ export function migrate(recorded: Props): RecordedWebhookEndpoint {
 const DASHBOARD = "the service dashboard (Developers → Webhooks)";
 
 /**
- * How long the service is assumed to remember an idempotency key: 24 h (the emulator's
- * default, and what the README asks of the service). A half-made endpoint older than this,
- * less {@link CLOCK_MARGIN_MS}, is not asked about again: the service could have forgotten
- * the key and make a second endpoint.
+ * Allowance for a difference between this machine's clock and the service's: a half-made
+ * endpoint older than the key memory less this is not asked about again (the service could
+ * have forgotten the key and make a second endpoint).
  */
-export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
-/** Allowance for a difference between this machine's clock and the service's. */
 export const CLOCK_MARGIN_MS = 60 * 60 * 1000;
 
 /** What to do when the secret cannot be had from the service: adopt the endpoint with the dashboard's secret. */
@@ -100,7 +99,7 @@ function sameValue(key: keyof WebhookEndpointCreate, olds: unknown, news: unknow
     const b = new Set(news);
     return a.size === b.size && [...a].every((event) => b.has(event));
   }
-  // A missing description is recorded as null.
+  // An optional field left unset is recorded as null.
   return (olds ?? null) === (news ?? null);
 }
 
@@ -191,7 +190,7 @@ const webhookEndpointOutputKeys = Object.keys(WebhookEndpointState.shape).filter
 /** What state records: the request as sent, and what the service said of the endpoint. */
 function toState(request: WebhookEndpointCreate, endpoint: Partial<WebhookEndpointObject>): WebhookEndpointState {
   const given = Object.fromEntries(webhookEndpointOutputKeys.map((key) => [key, endpoint[key] ?? null]));
-  return { ...request, description: request.description ?? null, ...given } as WebhookEndpointState;
+  return { ...withUnsetAsNull(WebhookEndpointCreate, request), ...given } as WebhookEndpointState;
 }
 
 /** `field (why), …`: never a value, which could be the secret. */
@@ -302,7 +301,7 @@ async function finishHalfMade(
   if (record.createIdempotencyKey === null || record.createRequestedAt === null) {
     throw notAsked("by an earlier release of pulumi-messaging, which did not record its create's idempotency key and time");
   }
-  if (!(Date.now() - Date.parse(record.createRequestedAt) < KEY_MEMORY_MS - CLOCK_MARGIN_MS)) {
+  if (!(Date.now() - Date.parse(record.createRequestedAt) < IDEMPOTENCY_KEY_MEMORY_MS - CLOCK_MARGIN_MS)) {
     throw notAsked(
       `at ${record.createRequestedAt}, too long ago to rely on the service still remembering its idempotency key (it must ` +
         "remember keys for 24 hours; an hour is allowed for clock differences)",

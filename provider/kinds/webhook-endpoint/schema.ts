@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { WebhookEndpointCreate } from "../../../schemas";
-import { replaceKeys, replacingOnChanges } from "../field-meta";
+import { recordedCreateFields, replaceKeys, replacingOnChanges } from "../field-meta";
 
 /** An endpoint made elsewhere (e.g. in the dashboard), recorded as given: the service cannot be asked about it. */
 export const AdoptedEndpoint = z.strictObject({
@@ -13,7 +13,7 @@ export const AdoptedEndpoint = z.strictObject({
   secret: z.string().min(1, { error: "expected the endpoint's signing secret" }),
 });
 
-/** What a user sets: the create fields (described with their state fields below), plus `adopt`. */
+/** What a user sets: the create fields (described in `schemas/webhook-endpoint.ts`), plus `adopt`. */
 export const WebhookEndpointInputs = replacingOnChanges(WebhookEndpointCreate).extend({
   adopt: AdoptedEndpoint.optional().meta({
     secret: true,
@@ -37,17 +37,13 @@ export const WEBHOOK_ENDPOINT_REPLACE_KEYS = replaceKeys(WebhookEndpointInputs) 
 
 /**
  * What state records. The create fields are recorded as sent, so `diff` (which sees only
- * outputs) compares like with like even if the service normalizes what it echoes. Fields
- * the service may omit are `null` (`undefined` cannot cross the provider protocol);
- * `secret` is null only for an endpoint whose create answer could not be read.
+ * outputs) compares like with like even if the service normalizes what it echoes, an
+ * optional one left unset as `null` (`recordedCreateFields`). Fields the service may omit are
+ * `null` too (`undefined` cannot cross the provider protocol); `secret` is null only for an
+ * endpoint whose create answer could not be read.
  */
 export const WebhookEndpointState = z.object({
-  url: z.string().meta({ description: "Destination URL (absolute http or https) that receives event notifications." }),
-  events: z
-    .array(z.string())
-    .meta({ description: "Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped." }),
-  format: z.string().meta({ description: "Notification format: `basic` (default) or `cloudEvents`." }),
-  description: z.string().nullable().meta({ description: "Free text describing the endpoint's purpose." }),
+  ...recordedCreateFields(WebhookEndpointCreate),
   secret: z
     .string()
     .nullable()

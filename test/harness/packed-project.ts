@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "./repo-root";
+import { REPO_ROOT } from "../../scripts/repo-root";
 
 const REPO = REPO_ROOT;
 
@@ -16,6 +16,8 @@ const REPO = REPO_ROOT;
  * returned instead, read-only, and `destination` is not used.
  */
 export function packPackage(destination: string): string {
+  const stale = process.env.PULUMI_MESSAGING_STALE_BUILD;
+  if (stale) throw new Error(stale);
   const packed = process.env.PULUMI_MESSAGING_TARBALL;
   if (packed && fs.existsSync(packed)) return packed;
   const output = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", destination], {

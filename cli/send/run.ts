@@ -1,14 +1,14 @@
-import type { IdentityKey } from "../client/identity-key";
-import type { MessagingClient } from "../client/messaging-client";
-import { FileError } from "./message-file";
+import type { IdentityKey } from "../../client/identity-key";
+import type { MessagingClient } from "../../client/messaging-client";
+import { FileError } from "../message-file";
 import { createProgress } from "./progress";
-import type { SendOptions } from "./send-options";
-import { planSend, type SendPlan } from "./send-plan";
-import { finishInFlightCalls, sendPlannedCalls } from "./send-calls";
-import { isStale, type InFlightCall } from "./send-in-flight";
-import type { SendJournal } from "./send-journal";
-import { listSent, reportFailure, type SendReport } from "./send-report";
-import type { SignalWatch } from "./send-signals";
+import type { SendOptions } from "./options";
+import { planSend, type SendPlan } from "./plan";
+import { finishInFlightCalls, sendPlannedCalls } from "./calls";
+import { isStale, type InFlightCall } from "./in-flight";
+import type { SendJournal } from "./journal";
+import { listSent, reportFailure, type SendReport } from "./report";
+import type { SignalWatch } from "./signals";
 
 /** A send ready to run: its options, output, journal (when one can be kept) and client (unless a dry run). */
 export interface Run {

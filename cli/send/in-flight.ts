@@ -1,14 +1,8 @@
 import { hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Message } from "../schemas/types";
-
-/**
- * How long the service is assumed to remember an idempotency key: the emulator keeps its
- * answers 24 hours (and 10,000 keys). A call left in flight is finished safely only within
- * that time: after it, the service may process it as new.
- */
-export const KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
+import { IDEMPOTENCY_KEY_MEMORY_MS } from "../../schemas/idempotency-key";
+import type { Message } from "../../schemas/types";
 
 /** A call written down before its request goes out, and removed once the service answered it. */
 export interface InFlightCall {
@@ -23,9 +17,12 @@ export interface InFlightCall {
   readonly messages: Message[];
 }
 
-/** True when the call went out longer ago than the service is assumed to remember its key. */
+/**
+ * True when the call went out longer ago than the service is assumed to remember its key: it
+ * is finished safely only within that time; after it, the service may process it as new.
+ */
 export function isStale(call: InFlightCall, now = Date.now()): boolean {
-  return now - Date.parse(call.startedAt) > KEY_MEMORY_MS;
+  return now - Date.parse(call.startedAt) > IDEMPOTENCY_KEY_MEMORY_MS;
 }
 
 /**

@@ -1,21 +1,21 @@
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import { setFlagsFromString } from "node:v8";
-import { IDENTITY_KEY, IdentityKey } from "../client/identity-key";
-import type { MessagingClient } from "../client/messaging-client";
-import { clientFromSettings, readSetting, SETTINGS } from "../client/settings";
-import { DEFAULT_EMULATOR_API_KEY } from "../emulator/auth";
-import { isConfigurationError } from "../errors/messaging-error";
-import { usageError } from "./commands";
-import { EXIT } from "./exit-codes";
-import { FileError, streamForFile } from "./message-file";
-import { messageIdentity } from "./message-identity";
-import { programName } from "./program-name";
-import { finishCommand, parseSendOptions, type SendOptions } from "./send-options";
-import { defaultStateDir, JournalError, SendJournal } from "./send-journal";
-import { SendReport } from "./send-report";
-import { sendWith } from "./send-run";
-import { SignalWatch } from "./send-signals";
+import { IDENTITY_KEY, IdentityKey } from "../../client/identity-key";
+import type { MessagingClient } from "../../client/messaging-client";
+import { clientFromSettings, readSetting, SETTINGS } from "../../client/settings";
+import { DEFAULT_EMULATOR_API_KEY } from "../../emulator/auth";
+import { isConfigurationError } from "../../errors/messaging-error";
+import { usageError } from "../commands";
+import { EXIT } from "../exit-codes";
+import { FileError, streamForFile } from "../message-file";
+import { messageIdentity } from "../message-file/identity";
+import { programName } from "../program-name";
+import { finishCommand, parseSendOptions, type SendOptions } from "./options";
+import { defaultStateDir, JournalError, SendJournal } from "./journal";
+import { SendReport } from "./report";
+import { sendWith } from "./run";
+import { SignalWatch } from "./signals";
 
 /** The prefix of call keys when `--idempotency-key-prefix` is not given: `ms3`, keys keyed (`k3`). */
 const DEFAULT_KEY_PREFIX = "ms3";
@@ -55,7 +55,6 @@ async function send(parsed: SendOptions, signals: SignalWatch): Promise<number> 
   const finish = finishCommand(options, sendId, programName());
   const keyPrefix = options.idempotencyKeyPrefix ?? DEFAULT_KEY_PREFIX;
   const report = new SendReport(options.json, { file: options.file, stream: options.stream, sendId: sendId || undefined, keyPrefix });
-  if (options.resend) report.note(`resend: send id ${sendId}. If this run stops before the end, finish it with\n  ${finish}\n`);
 
   // The service: needed to send, and to find the journal (one per file, service and stream).
   let client: MessagingClient | undefined;
@@ -102,6 +101,8 @@ async function send(parsed: SendOptions, signals: SignalWatch): Promise<number> 
           "cannot tell which lines an earlier run sent: run again only with the file unchanged (its calls then get the same keys)\n",
       );
     }
+    // Only now that it can send: a refusal above is the whole story ("nothing was sent").
+    if (options.resend) report.note(`resend: send id ${sendId}. If this run stops before the end, finish it with\n  ${finish}\n`);
     try {
       const messageId = journal?.messageId ?? messageIdentity("m2", key!);
       return await sendWith({ options, signals, report, finish, keyPrefix, sendId, client, journal, key: key!, messageId });
@@ -142,4 +143,4 @@ export const run = (argv: string[]): Promise<number> => {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return runSendCommand(argv);
 };
-export const help = async (): Promise<string> => (await import("./command-help")).SEND_HELP;
+export const help = async (): Promise<string> => (await import("../command-help")).SEND_HELP;

@@ -1,4 +1,4 @@
-import { SETTINGS, readSetting } from "../client/settings";
+import { SETTINGS, readSetting } from "../../client/settings";
 import {
   isApiError,
   isAuthenticationError,
@@ -8,10 +8,10 @@ import {
   isNotFoundError,
   isPartialSendError,
   isPermissionError,
-} from "../errors/messaging-error";
-import { FileChanged } from "./send-plan";
-import type { SentElsewhere } from "./send-journal";
-import { Interrupted } from "./send-signals";
+} from "../../errors/messaging-error";
+import { FileChanged } from "./plan";
+import type { SentElsewhere } from "./journal";
+import { Interrupted } from "./signals";
 
 /** The outcome printed with `--json`. */
 export type Outcome = Record<string, unknown> & { status: string };

@@ -1,15 +1,15 @@
-/** `messaging send`'s message files: their format, their stream, and their messages read as a stream of entries (NDJSON and JSON here, CSV in `csv-entries.ts`). */
+/** `messaging send`'s message files: their format, their stream, and their messages read as a stream of entries (NDJSON and JSON here, CSV in `csv.ts`). */
 import { createReadStream } from "node:fs";
 import * as path from "node:path";
-import { jsonHazardField } from "../schemas/json-value";
-import { parseStrictJson } from "../schemas/strict-json";
-import { csvEntries } from "./csv-entries";
-import { jsonArrayItems, JsonStructureError, type DeclaredStream } from "./json-array-items";
-import { FileError, withSizeCheck, type Entry } from "./message-entry";
+import { jsonHazardField } from "../../schemas/json-value";
+import { parseStrictJson } from "../../schemas/strict-json";
+import { csvEntries } from "./csv";
+import { jsonArrayItems, JsonStructureError, type DeclaredStream } from "./json-array";
+import { FileError, withSizeCheck, type Entry } from "./entries";
 import { NotUtf8Error, utf8Lines, type Line } from "./utf8-lines";
 
-export type { DeclaredStream } from "./json-array-items";
-export { FileError, type Entry } from "./message-entry";
+export type { DeclaredStream } from "./json-array";
+export { FileError, type Entry } from "./entries";
 
 /** The file formats `messaging send` reads. */
 export const FILE_FORMATS = ["ndjson", "json", "csv"] as const;
@@ -42,11 +42,10 @@ export function fileFormat(file: string, given: string | undefined): FileFormat 
  * but the current chunk and entry is held, and a long line costs time in proportion to its
  * bytes.
  *
- * JSON is read under the package's JSON rule (`schemas/strict-json.ts`): a duplicate key, a
- * number a double does not read back exactly, `-0`, a number beyond ±(2^53 − 1) or out of
- * range, a `__proto__` key, nesting deeper than `MAX_JSON_DEPTH` (32), or invalid UTF-8
- * (never replaced by U+FFFD) make the entry carry a `problem` naming the field. CSV values
- * are kept exactly as written (see `csvMessage` in `csv-entries.ts`). A message that could not fit in a call
+ * JSON is read under the package's JSON rule (`schemas/strict-json.ts`, docs/json-rule.md):
+ * what it refuses, or invalid UTF-8 (never replaced by U+FFFD), makes the entry carry a
+ * `problem` naming the field. CSV values
+ * are kept exactly as written (see `csvMessage` in `csv.ts`). A message that could not fit in a call
  * of its own (`MAX_REQUEST_BODY_BYTES`) has a problem too. The message schema judges the rest.
  * @param onBytes called with every chunk of the file's bytes, in order (e.g. to hash the file)
  * @param onStream called when a JSON file's top-level object names a `stream`

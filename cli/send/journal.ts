@@ -2,9 +2,9 @@ import { hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { IdentityKey } from "../client/identity-key";
-import { messageIdentity, type MessageIdVersion } from "./message-identity";
-import { InFlightRecords, parseRecord, readIfExists, type InFlightCall } from "./send-in-flight";
+import type { IdentityKey } from "../../client/identity-key";
+import { messageIdentity, type MessageIdVersion } from "../message-file/identity";
+import { InFlightRecords, parseRecord, readIfExists, type InFlightCall } from "./in-flight";
 
 /**
  * The journal format this version writes: 3, its message ids keyed (`m2`) by the API key

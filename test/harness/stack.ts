@@ -1,6 +1,6 @@
 /**
- * A stack of a Pulumi project, driven by the real `pulumi` CLI: the tests' and the demo's one way
- * to run the engine.
+ * A stack of a Pulumi project, driven by the real `pulumi` CLI: the tests' one way to run the
+ * engine (test/support/real-engine.ts is its only user).
  *
  * Each stack has its own file backend, `PULUMI_HOME` and passphrase in a temporary directory,
  * and runs offline (no update check, no plugin download, no registry), as Pulumi's own provider
@@ -14,10 +14,25 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { EngineReport } from "./engine-events";
 import type { InlineRequest, InlineResult } from "./inline-program";
-import { REPO_ROOT } from "./repo-root";
 
-/** The runner, compiled (tests run this file from source, the demo from dist/). */
-const INLINE_PROGRAM = path.join(REPO_ROOT, "dist", "scripts", "pulumi", "inline-program.js");
+/**
+ * The inline runner, transpiled from its source once a process into a temporary directory
+ * (with the one module it imports), so a test never runs a stale build of it.
+ */
+let inlineProgram: string | undefined;
+function inlineProgramFile(): string {
+  if (inlineProgram !== undefined && fs.existsSync(inlineProgram)) return inlineProgram;
+  const ts = require("typescript") as typeof import("typescript");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-harness-"));
+  for (const name of ["inline-program", "engine-events"]) {
+    const { outputText } = ts.transpileModule(fs.readFileSync(path.join(__dirname, `${name}.ts`), "utf8"), {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+    });
+    fs.writeFileSync(path.join(dir, `${name}.js`), outputText);
+  }
+  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  return (inlineProgram = path.join(dir, "inline-program.js"));
+}
 
 /** What a CLI command printed, and how it ended. */
 export interface CommandOutput {
@@ -52,7 +67,7 @@ export interface RunningOperation {
 export interface StackOptions {
   /** The project directory (Pulumi.yaml, program, node_modules). */
   readonly projectDir: string;
-  /** The directory holding `pulumi` (see cli-dir.ts). */
+  /** The directory holding `pulumi` (test/find-pulumi-cli.js finds it). */
   readonly cliDir: string;
   readonly stackName?: string;
   /** Variables for every command: `MESSAGING_*` here reach the provider. Others from this process are not passed. */
@@ -237,7 +252,7 @@ export class PulumiStack {
       resultFile,
     };
     fs.writeFileSync(requestFile, JSON.stringify(request));
-    const [command, ...args] = this.inlineRunner?.(requestFile) ?? [process.execPath, INLINE_PROGRAM, requestFile];
+    const [command, ...args] = this.inlineRunner?.(requestFile) ?? [process.execPath, inlineProgramFile(), requestFile];
     const child = this.spawnGroup(command, args);
     const done = collect(child).then((output): OperationResult => {
       const text = output.stdout + output.stderr;

@@ -1,11 +1,11 @@
-import type { MessagingClient } from "../client/messaging-client";
-import { SEND_PLANNED } from "../client/send-messages";
-import { isRefusedOutright } from "../errors/messaging-error";
-import { isStale, type InFlightCall } from "./send-in-flight";
-import type { SendJournal } from "./send-journal";
-import type { SendOptions } from "./send-options";
-import { plannedMessages, type SendPlan } from "./send-plan";
-import type { SignalWatch } from "./send-signals";
+import type { MessagingClient } from "../../client/messaging-client";
+import { SEND_PLANNED } from "../../client/send-messages";
+import { isRefusedOutright } from "../../errors/messaging-error";
+import { isStale, type InFlightCall } from "./in-flight";
+import type { SendJournal } from "./journal";
+import type { SendOptions } from "./options";
+import { plannedMessages, type SendPlan } from "./plan";
+import type { SignalWatch } from "./signals";
 
 /**
  * Finishes the calls a killed run left in flight, in the order they went out: the same

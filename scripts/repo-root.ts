@@ -2,8 +2,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 /**
- * This repository: the nearest folder above this file with our package.json. The same from
- * source (tests under ts-jest) and from dist/ (the demo), so both run the compiled engine.
+ * This repository: the nearest folder above this file with our package.json, the same from
+ * source (the test harness, under ts-jest) and from dist/ (the demo, the plugin's packer).
  */
 export const REPO_ROOT = (() => {
   for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
