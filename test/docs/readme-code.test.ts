@@ -8,7 +8,9 @@
  * Markers, HTML comments right before a block (invisible on the rendered page):
  * - `<!-- docs-test: prelude … -->`: code put before the block (the declarations a fragment assumes);
  * - `<!-- docs-test: run -->`: also run it (compiled, in the packed project);
- * - `<!-- docs-test: end-to-end express -->`: the receiver test/docs/quick-path.test.ts runs as is.
+ * - `<!-- docs-test: end-to-end express -->`: the receiver test/docs/quick-path.test.ts runs as is;
+ * - `<!-- docs-test: file <path> -->`: a copy of that example file (test/docs/languages-doc.test.ts),
+ *   which is compiled where it belongs (the generated SDK's, by the languages tier), not here.
  * docs/cli.md's exit-code table must be the one the commands print (`cli/exit-codes.ts`).
  */
 import * as fs from "node:fs";
@@ -26,7 +28,7 @@ const FILES = [
     .filter((name) => name.endsWith(".md"))
     .map((name) => `docs/${name}`),
 ];
-const BLOCKS = FILES.flatMap(codeBlocks);
+const BLOCKS = FILES.flatMap(codeBlocks).filter((block) => !block.markers.some((marker) => marker.startsWith("file ")));
 const name = (block: CodeBlock) => `${block.file}:${block.line}`;
 const fileName = (block: CodeBlock, extension: string) => `${block.file.replace(/\W+/g, "_")}_${block.line}.${extension}`;
 
