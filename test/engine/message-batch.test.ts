@@ -9,6 +9,7 @@ import {
   describeRealEngine,
   errorsOf,
   expectOk,
+  messagesOf,
   opsByName,
   output,
   resourcesNamed,
@@ -109,6 +110,8 @@ describeRealEngine("MessageBatch under pulumi", () => {
     expect(opsByName(second)).toEqual({ reminders: ["update"] });
     expect(suite.emulator.batches().length - before).toBe(1);
     expect(output(second, "batchIds")).toEqual([suite.emulator.batches().at(-1)!.id]);
+    // The user is told why nothing went out: the service answered from its record.
+    expect(messagesOf(second)).toMatch(/1 of 1 calls were answered from the service's record of an earlier run of this stack/);
   });
 
   test("an up killed (SIGKILL, every process) right after the service took its first chunk: cancel and up again send the rest, nothing twice", async () => {

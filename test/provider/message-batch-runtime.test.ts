@@ -205,6 +205,21 @@ describe("the key prefix of a new batch (mb2)", () => {
 });
 
 describe("create and update", () => {
+  test("calls the service answered from its record are said, once, as not sent again", async () => {
+    const client = {
+      [SEND_PLANNED]: async (_m: unknown, options: { idempotencyKeyPrefix: string }, hooks: { onReplayed?: (batch: unknown) => void }) => {
+        const batch = { index: 0, id: "msba_1", count: 2, idempotencyKey: `${options.idempotencyKeyPrefix}-0` };
+        hooks.onReplayed?.(batch);
+        return { batches: [batch] };
+      },
+    };
+    const context = testContext(client);
+    await batch.create(context, inputs, "prefix-1");
+    expect(context.warnings).toEqual([
+      "note: message batch prefix-1: 1 of 1 calls were answered from the service's record of an earlier run of this stack (an interrupted one, or one whose answers were lost), under the same idempotency keys: their messages were not sent again.",
+    ]);
+  });
+
   test.each([
     ["a server error", 503, /Run `pulumi up` again to send the rest\./],
     ["a refused API key", 401, /Once that setting is fixed, `pulumi up` sends the rest\./],

@@ -97,12 +97,18 @@ async function send(
     idempotencyKeyPrefix,
   };
   const chunkSizes = callSizes(stream, messages);
+  let replayed = 0;
   try {
     const skipChunks = new Set(confirmed.keys());
     // `check` validated these very messages (the engine passes its inputs on, unchanged): not parsed again.
     const result = await context
       .client()
-      [SEND_PLANNED](messages, { stream, idempotencyKeyPrefix, skipChunks }, { prevalidated: true, chunkSizes });
+      [SEND_PLANNED](
+        messages,
+        { stream, idempotencyKeyPrefix, skipChunks },
+        { prevalidated: true, chunkSizes, onReplayed: () => void replayed++ },
+      );
+    if (replayed > 0) context.warn(replayedCalls(idempotencyKeyPrefix, replayed, chunkSizes.length - confirmed.length));
     return { ...base, batchIds: [...confirmed, ...result.batches.map((batch) => batch.id ?? null)], sentAt: new Date().toISOString() };
   } catch (error) {
     if (!isPartialSendError(error)) throw context.explain(error);
@@ -125,6 +131,15 @@ async function send(
     );
   }
 }
+
+/**
+ * Said when the service answered calls from its record of earlier calls under the same keys:
+ * they were not sent again. The keys start from the stack's identity, so only an earlier run of
+ * this stack (one that was interrupted, or whose answers were lost) can have made them.
+ */
+const replayedCalls = (id: string, replayed: number, calls: number): string =>
+  `note: message batch ${id}: ${replayed} of ${calls} calls were answered from the service's record of an earlier run of this ` +
+  "stack (an interrupted one, or one whose answers were lost), under the same idempotency keys: their messages were not sent again.";
 
 /**
  * What the next `pulumi up` can do about a stopped send, and nothing it cannot: it sends the
