@@ -10,22 +10,12 @@
  * tests: message-batch.test.ts, kill-anywhere.test.ts). A changed API key is said before any
  * resource is created under it.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
 import { describeRealEngine, expectOk, messagesOf, opsByName, output, useRealEngine } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_identity_3e5d";
 
 describeRealEngine("two stacks of the same project and name", () => {
   const suite = useRealEngine(API_KEY);
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-identity-"));
-  let plugin: PluginArchive;
-  beforeAll(async () => {
-    plugin = await packPlugin(scratch);
-  });
-  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   // Then the API key is changed in the second stack. A create left unfinished by a killed up cannot
   // be told from a new one by any provider call, so the change itself is said, before any resource
@@ -35,7 +25,7 @@ describeRealEngine("two stacks of the same project and name", () => {
     ["TypeScript (dynamic resources, an inline program)", "yaml-twin", "up"],
     ["YAML (the plugin)", "examples/yaml", "preview"],
   ] as const)(
-    "%s: each stack gets its own endpoint and sends its own batch; a changed key is said by the next %s",
+    "%s, %s: each stack gets its own endpoint and sends its own batch; a changed key is said by the next %s",
     async (_route, project, operation) => {
       const endpointsBefore = suite.emulator.endpoints().length;
       const batchesBefore = suite.emulator.batches().length;
@@ -43,10 +33,11 @@ describeRealEngine("two stacks of the same project and name", () => {
       let stack: Awaited<ReturnType<typeof suite.stack>> | undefined;
       // Two teams, each with a backend of its own.
       for (let team = 0; team < 2; team++) {
-        stack = await suite.stack(project, { stackName: "dev", config: { receiverUrl: `https://hooks.example.com/${project}` } });
-        if (project.startsWith("examples/")) {
-          await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
-        }
+        stack = await suite.stack(project, {
+          plugin: project.startsWith("examples/"),
+          stackName: "dev",
+          config: { receiverUrl: `https://hooks.example.com/${project}` },
+        });
         const up = expectOk(await stack.up());
         expect(opsByName(up)).toEqual({ payments: ["create"], welcome: ["create"] });
         ids.push(String(output(up, "endpointId")));

@@ -9,9 +9,9 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
-import { expectOk, opsByName, output, useRealEngine } from "../support/real-engine";
+import { expectOk, opsByName, useRealEngine } from "../support/real-engine";
 import { buildGoExample, type GoExample } from "./go-example";
+import { exampleLifecycle } from "./example-lifecycle";
 import { describeLanguage, languageHost } from "./toolchains";
 
 const API_KEY = "sk_test_real_go_8e2d";
@@ -19,52 +19,21 @@ const API_KEY = "sk_test_real_go_8e2d";
 describeLanguage("go")("examples/go through the generated SDK (Automation API inline program)", () => {
   const suite = useRealEngine(API_KEY);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-go-"));
-  let plugin: PluginArchive;
   let example: GoExample;
   beforeAll(async () => {
-    plugin = await packPlugin(scratch);
     example = buildGoExample(scratch);
   });
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   test("ran inline: preview with no service call, up, an unchanged up with no call, refresh, destroy; the secret stays secret, the batch goes out once", async () => {
     const stack = await suite.stack("examples/go", {
+      plugin: true,
       config: { receiverUrl: "https://hooks.example.com/go" },
       projectDir: example.dir,
       inlineRunner: example.runner,
     });
-    await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
 
-    const preview = expectOk(await stack.preview());
-    expect(opsByName(preview)).toEqual({ payments: ["create"], welcome: ["create"] });
-    expect(suite.emulator.requestCount()).toBe(0);
-
-    const up = expectOk(await stack.up());
-    expect(opsByName(up)).toEqual({ payments: ["create"], welcome: ["create"] });
-    const id = String(output(up, "endpointId"));
-    const endpoint = suite.emulator.endpoints().find((recorded) => recorded.id === id);
-    expect(endpoint).toMatchObject({
-      url: "https://hooks.example.com/go",
-      events: ["payment.succeeded", "identity.verification.created"],
-      description: "billing receiver",
-    });
-    expect(up.outputs?.signingSecret).toEqual({ value: endpoint!.secret, secret: true });
-    const exported = JSON.stringify(await stack.exportState());
-    expect(exported).not.toContain(endpoint!.secret);
-    expect(exported).not.toContain(API_KEY);
-    expect(suite.emulator.batches()).toHaveLength(1);
-    expect(suite.emulator.batches()[0].messages.map((message) => message.tos[0])).toEqual(["+254712345678", "+254712345679"]);
-    expect(output(up, "messageCount")).toBe(2);
-
-    const before = suite.emulator.requestCount();
-    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ payments: ["same"], welcome: ["same"] });
-    expect(opsByName(expectOk(await stack.refresh()))).toEqual({ payments: ["refresh"], welcome: ["refresh"] });
-    expect(suite.emulator.requestCount()).toBe(before);
-
-    const destroyed = expectOk(await stack.destroy());
-    expect(opsByName(destroyed)).toEqual({ payments: ["delete"], welcome: ["delete"] });
-    expect(suite.emulator.endpoints().some((recorded) => recorded.id === id)).toBe(true);
-    expect(suite.emulator.batches()).toHaveLength(1);
+    await exampleLifecycle(suite, stack, "https://hooks.example.com/go");
   });
 
   const host = languageHost("go");
@@ -72,10 +41,10 @@ describeLanguage("go")("examples/go through the generated SDK (Automation API in
   (host ? test : test.skip)(`ran with the language host (plain pulumi up; ${host ?? "no pulumi-language-go on PATH"})`, async () => {
     // The host builds the program itself (main.go calls pulumi.Run); the copy's go.mod points at sdk/go.
     const stack = await suite.stack("examples/go", {
+      plugin: true,
       config: { receiverUrl: "https://hooks.example.com/go-host" },
       projectDir: example.dir,
     });
-    await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
     const up = expectOk(await stack.up());
     expect(opsByName(up)).toEqual({ payments: ["create"], welcome: ["create"] });
     expect(suite.emulator.endpoints().map((endpoint) => endpoint.url)).toContain("https://hooks.example.com/go-host");

@@ -10,10 +10,10 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
 import { REPO_ROOT } from "../../scripts/repo-root";
-import { expectOk, opsByName, output, useRealEngine } from "../support/real-engine";
+import { useRealEngine } from "../support/real-engine";
 import { compileNodejsSdk } from "./nodejs-sdk";
+import { exampleLifecycle } from "./example-lifecycle";
 import { describeLanguage, nodeSdkDependencies } from "./toolchains";
 
 const API_KEY = "sk_test_real_tssdk_3b7e";
@@ -35,10 +35,8 @@ function exampleProject(parent: string, sdkPackage: string): string {
 describeLanguage("nodejs")("examples/typescript-sdk through the generated nodejs SDK (Automation API inline program)", () => {
   const suite = useRealEngine(API_KEY);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-tssdk-"));
-  let plugin: PluginArchive;
   let projectDir: string;
   beforeAll(async () => {
-    plugin = await packPlugin(scratch);
     const sdk = compileNodejsSdk(scratch);
     if (!sdk.ok) throw new Error(`sdk/nodejs does not compile:\n${sdk.diagnostics}`);
     projectDir = exampleProject(scratch, sdk.packageDir);
@@ -58,41 +56,12 @@ describeLanguage("nodejs")("examples/typescript-sdk through the generated nodejs
   });
 
   test("ran inline: preview with no service call, up, an unchanged up with no call, refresh, destroy; the secret stays secret, the batch goes out once", async () => {
-    const stack = await suite.stack("examples/typescript-sdk", { config: { receiverUrl: "https://hooks.example.com/tssdk" }, projectDir });
-    await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
-
-    const preview = expectOk(await stack.preview());
-    expect(opsByName(preview)).toEqual({ payments: ["create"], welcome: ["create"] });
-    expect(suite.emulator.requestCount()).toBe(0);
-
-    const up = expectOk(await stack.up());
-    expect(opsByName(up)).toEqual({ payments: ["create"], welcome: ["create"] });
-    // Through the plugin, not the dynamic provider: the resources are of the package's types.
-    const created = up.steps.filter((step) => step.op === "create" && ["payments", "welcome"].includes(step.name));
-    expect(created.map((step) => step.type).sort()).toEqual(["messaging:index:MessageBatch", "messaging:index:WebhookEndpoint"]);
-    const id = String(output(up, "endpointId"));
-    const endpoint = suite.emulator.endpoints().find((recorded) => recorded.id === id);
-    expect(endpoint).toMatchObject({
-      url: "https://hooks.example.com/tssdk",
-      events: ["payment.succeeded", "identity.verification.created"],
-      description: "billing receiver",
+    const stack = await suite.stack("examples/typescript-sdk", {
+      plugin: true,
+      config: { receiverUrl: "https://hooks.example.com/tssdk" },
+      projectDir,
     });
-    expect(up.outputs?.signingSecret).toEqual({ value: endpoint!.secret, secret: true });
-    const exported = JSON.stringify(await stack.exportState());
-    expect(exported).not.toContain(endpoint!.secret);
-    expect(exported).not.toContain(API_KEY);
-    expect(suite.emulator.batches()).toHaveLength(1);
-    expect(suite.emulator.batches()[0].messages.map((message) => message.tos[0])).toEqual(["+254712345678", "+254712345679"]);
-    expect(output(up, "messageCount")).toBe(2);
 
-    const before = suite.emulator.requestCount();
-    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ payments: ["same"], welcome: ["same"] });
-    expect(opsByName(expectOk(await stack.refresh()))).toEqual({ payments: ["refresh"], welcome: ["refresh"] });
-    expect(suite.emulator.requestCount()).toBe(before);
-
-    const destroyed = expectOk(await stack.destroy());
-    expect(opsByName(destroyed)).toEqual({ payments: ["delete"], welcome: ["delete"] });
-    expect(suite.emulator.endpoints().some((recorded) => recorded.id === id)).toBe(true);
-    expect(suite.emulator.batches()).toHaveLength(1);
+    await exampleLifecycle(suite, stack, "https://hooks.example.com/tssdk");
   });
 });

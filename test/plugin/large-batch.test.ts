@@ -9,7 +9,6 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
 import { startFirstChunkOnlyService } from "../support/fake-services";
 import { describeRealEngine, errorsOf, expectOk, opsByName, useRealEngine } from "../support/real-engine";
 
@@ -27,10 +26,6 @@ function smsMessages(count: number): Array<{ tos: string[]; body: string }> {
 describeRealEngine("a 30,000-message batch through the plugin", () => {
   const suite = useRealEngine(API_KEY);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-large-"));
-  let plugin: PluginArchive;
-  beforeAll(async () => {
-    plugin = await packPlugin(scratch);
-  });
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   test("part-sent, finished with each message once, then unchanged with no call", async () => {
@@ -47,8 +42,12 @@ describeRealEngine("a 30,000-message batch through the plugin", () => {
     fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), JSON.stringify(program));
     const service = await startFirstChunkOnlyService();
     try {
-      const stack = await suite.stack("large-batch", { projectDir, config: suite.serviceConfig(service.url), service: false });
-      await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+      const stack = await suite.stack("large-batch", {
+        projectDir,
+        plugin: true,
+        config: suite.serviceConfig(service.url),
+        service: false,
+      });
 
       const first = await stack.up();
       expect(first.ok).toBe(false);

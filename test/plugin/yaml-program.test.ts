@@ -4,26 +4,16 @@
  * (Pulumi YAML reads the plugin's schema itself) deployed against the emulator with preview,
  * up, an unchanged up, a changed provider setting, a refused `pulumi import` and destroy.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
 import { describeRealEngine, expectOk, messagesOf, opsByName, output, useRealEngine } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_yaml_2b8e";
 
 describeRealEngine("examples/yaml with the installed plugin", () => {
   const suite = useRealEngine(API_KEY);
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-plugin-archive-"));
-  let plugin: PluginArchive;
-  beforeAll(async () => {
-    plugin = await packPlugin(scratch);
-  });
-  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   test("preview, up, an unchanged up with no service call, a changed setting, an import refused, and destroy; the secret stays secret and the batch goes out once", async () => {
-    const stack = await suite.stack("examples/yaml", { config: { receiverUrl: "https://hooks.example.com/yaml" } });
-    await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    const stack = await suite.stack("examples/yaml", { plugin: true, config: { receiverUrl: "https://hooks.example.com/yaml" } });
+    const plugin = await suite.pluginArchive();
     const installed = await stack.cli(["plugin", "ls", "--json"]);
     expect(JSON.parse(installed.stdout)).toContainEqual(
       expect.objectContaining({ name: "messaging", kind: "resource", version: plugin.version }),

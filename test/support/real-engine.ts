@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { createPackedProject, packPackage } from "../harness/packed-project";
 import { REPO_ROOT } from "../../scripts/repo-root";
+import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
 import type { EngineStep } from "../harness/engine-events";
 import type { InlineResult } from "../harness/inline-program";
 import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult, type StackOptions } from "../harness/stack";
@@ -51,6 +52,8 @@ export interface RealEngineSuite {
   project(dir: string): string;
   /** `messaging:apiKey` (secret) and `messaging:baseUrl` for this suite's emulator. */
   serviceConfig(baseUrl?: string): ConfigEntries;
+  /** The provider plugin's archive, as `npm run plugin:pack` makes it: packed once for the file. */
+  pluginArchive(): Promise<PluginArchive>;
 }
 
 export type ConfigEntries = Record<string, string | { value: string; secret: true }>;
@@ -63,6 +66,8 @@ export interface StackSetup {
   readonly env?: Record<string, string>;
   /** Another stack's project directory to use instead of a new copy. */
   readonly projectDir?: string;
+  /** Install the provider plugin from its packed archive (`pulumi plugin install --file`), as users of other languages do. */
+  readonly plugin?: boolean;
   /** The stack's name (default `s<N>`, one per stack of the file); every stack has a backend of its own. */
   readonly stackName?: string;
   /** How a program in another language runs each operation (see `StackOptions.inlineRunner`). */
@@ -86,12 +91,14 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-real-"));
   const stacks: PulumiStack[] = [];
   let tarball = "";
+  let plugin: Promise<PluginArchive> | undefined;
   const suite = {
     apiKey,
     serviceConfig: (baseUrl?: string): ConfigEntries => ({
       "messaging:apiKey": { value: apiKey, secret: true },
       "messaging:baseUrl": baseUrl ?? suite.emulator.url,
     }),
+    pluginArchive: () => (plugin ??= packPlugin(path.join(root, "plugin-archive"))),
     project(dir: string): string {
       tarball ||= packPackage(root);
       return createPackedProject(path.join(REPO_ROOT, dir), { tarball, parentDir: root });
@@ -115,6 +122,10 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
         inlineRunner: setup.inlineRunner,
       });
       stacks.push(stack);
+      if (setup.plugin) {
+        const { version, archive } = await suite.pluginArchive();
+        await stack.cli(["plugin", "install", "resource", "messaging", version, "--file", archive]);
+      }
       const config = { ...(setup.service === false ? {} : suite.serviceConfig()), ...setup.config };
       for (const [key, entry] of Object.entries(config)) {
         if (typeof entry === "string") await stack.setConfig(key, entry);
