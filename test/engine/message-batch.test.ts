@@ -158,4 +158,22 @@ describeRealEngine("MessageBatch under pulumi", () => {
     expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
     expect(suite.emulator.batches()).toHaveLength(before);
   });
+
+  test("a template model with a __proto__ key (read with JSON.parse) is refused before any call, naming the field", async () => {
+    const stack = await suite.stack("batch-stack", {
+      config: {
+        "batch-stack:count": "1",
+        "batch-stack:template": "true",
+        "batch-stack:model": JSON.stringify({ name: "Amina" }).replace("{", '{"__proto__":{"code":"123456"},'),
+        "batch-stack:trigger": "proto",
+      },
+    });
+    const before = suite.emulator.requestCount();
+    const refused = await stack.up();
+    expect(refused.ok).toBe(false);
+    expect(errorsOf(refused)).toMatch(
+      /Invalid inputs of MessageBatch "reminders":\s+messages\[0\]\.template\.model\["__proto__"\]: a `__proto__` key is refused/,
+    );
+    expect(suite.emulator.requestCount()).toBe(before);
+  });
 });

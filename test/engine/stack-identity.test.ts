@@ -10,7 +10,7 @@
  * tests: message-batch.test.ts, kill-anywhere.test.ts). A changed API key is said before any
  * resource is created under it.
  */
-import { describeRealEngine, expectOk, messagesOf, opsByName, output, useRealEngine } from "../support/real-engine";
+import { describeRealEngine, expectOk, messagesOf, opsByName, output, resourcesNamed, useRealEngine } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_identity_3e5d";
 
@@ -41,6 +41,13 @@ describeRealEngine("two stacks of the same project and name", () => {
         const up = expectOk(await stack.up());
         expect(opsByName(up)).toEqual({ payments: ["create"], welcome: ["create"] });
         ids.push(String(output(up, "endpointId")));
+        if (project === "yaml-twin" && team === 0) {
+          // The scope's form, pinned: the identity's id, then <project>/<stack>/<name>.
+          const state = await stack.exportState();
+          const [identity] = resourcesNamed(state, "pulumi-messaging-stack-identity");
+          const [payments] = resourcesNamed(state, "payments");
+          expect((payments.inputs as Record<string, unknown>).idempotencyScope).toBe(`${String(identity.id)}/yaml-twin/dev/payments`);
+        }
         // The stack's identity is kept: an unchanged up makes no call, and says nothing of the key.
         const calls = suite.emulator.requestCount();
         expect(messagesOf(expectOk(await stack.up({ expectNoChanges: true })))).not.toMatch(/API key .* changed/);
