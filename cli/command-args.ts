@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { didYouMean } from "./did-you-mean";
+import { didYouMean } from "../schemas/did-you-mean";
 
 /** What `parseArgs` found, or why the arguments are not usable (a sentence for stderr). */
 export type ParsedArgs<Values> = { readonly values: Values; readonly positionals: string[] } | { readonly error: string };

@@ -1,5 +1,5 @@
 import { KNOWN_EVENT_TYPES } from "../schemas/types";
-import { didYouMean } from "./did-you-mean";
+import { didYouMean } from "../schemas/did-you-mean";
 
 /** The formats an endpoint can be created with. */
 export const ENDPOINT_FORMATS = ["basic", "cloudEvents"] as const;

@@ -4,7 +4,7 @@ import { EmulatorClient } from "../emulator/emulator-client";
 import { isApiError, isMessagingError } from "../errors/messaging-error";
 import { parseCommandArgs } from "./command-args";
 import { COMMANDS, flagOf, usageError } from "./commands";
-import { didYouMean } from "./did-you-mean";
+import { didYouMean } from "../schemas/did-you-mean";
 import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "./emulator-connection";
 import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
 import { EXIT } from "./exit-codes";

@@ -3,7 +3,7 @@ import { isApiError } from "../errors/messaging-error";
 import { parseCommandArgs } from "./command-args";
 import { COMMANDS, usageError } from "./commands";
 import { describeAttempt } from "./delivery-line";
-import { didYouMean } from "./did-you-mean";
+import { didYouMean } from "../schemas/did-you-mean";
 import { describeRefusal, emulatorTarget, orRefusal } from "./emulator-connection";
 import { EXIT } from "./exit-codes";
 import { processIo, type CommandIo } from "./command-io";

@@ -5,7 +5,7 @@
  */
 import { setFlagsFromString } from "node:v8";
 import { commandNamed, COMMANDS, usageList, type CommandModule } from "./commands";
-import { didYouMean } from "./did-you-mean";
+import { didYouMean } from "../schemas/did-you-mean";
 import { EXIT, exitCodesHelp } from "./exit-codes";
 
 // undici parses HTTP with llhttp compiled to WebAssembly, and V8's optimizing tier compiling

@@ -6,7 +6,7 @@ import { KNOWN_EVENT_TYPES } from "../schemas/types";
 import { parseCommandArgs } from "./command-args";
 import { COMMANDS, usageError } from "./commands";
 import { describeAttempt as describe } from "./delivery-line";
-import { closestMatch } from "./did-you-mean";
+import { closestMatch } from "../schemas/did-you-mean";
 import { describeRefusal, emulatorTarget, orRefusal } from "./emulator-connection";
 import { EXIT } from "./exit-codes";
 import { sampleObject } from "./sample-events";

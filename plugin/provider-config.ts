@@ -7,11 +7,13 @@
 import { resolveClientOptions } from "../client/options";
 import type { ConfigSource } from "../client/settings";
 import { SETTINGS, type SettingName } from "../client/settings";
+import { IdentityKey } from "../client/identity-key";
 import { isConfigurationError } from "../errors";
+import { pinnedStackIdentity, STACK_IDENTITY_CONFIG, stackIdentityProblem } from "../provider/stack-identity-pin";
 import { UNKNOWN } from "../provider/protocol";
 import { PACKAGE_NAME } from "./kinds";
 import { reveal, secret } from "./property-values";
-import { configKey } from "./schema";
+import { configKey, STACK_IDENTITY_KEY } from "./schema";
 import type { Props } from "../provider/protocol";
 
 /** A check failure on one config key. */
@@ -41,6 +43,31 @@ export function configSource(args: Props, variables: ReadonlyMap<string, string>
 }
 
 /**
+ * What CheckConfig adds to the provider's inputs, so that DiffConfig, which sees only inputs,
+ * can tell what changed: the fingerprint of the API key in use, from config or the environment
+ * (`client/identity-key.ts`: it reveals nothing of the key), and the provider's own URN, which
+ * tells a resource moved to another provider from a provider whose settings changed.
+ */
+export const RECORDED = { keyFingerprint: "keyFingerprint", providerUrn: "providerUrn" } as const;
+
+/** The pinned stack identity among Configure's `args` or `variables`, or undefined. */
+export function pinnedIdentityOf(args: Props, variables: ReadonlyMap<string, string>): string | undefined {
+  const fromArgs = reveal(args[STACK_IDENTITY_KEY]);
+  const value =
+    typeof fromArgs === "string"
+      ? fromArgs
+      : (variables.get(`${PACKAGE_NAME}:config:${STACK_IDENTITY_KEY}`) ?? variables.get(STACK_IDENTITY_CONFIG));
+  return pinnedStackIdentity(() => value);
+}
+
+/** The fingerprint of the API key this configuration uses: config first, then the environment, as Configure reads it. */
+export function keyFingerprintOf(config: Props, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const fromConfig = reveal(config[configKey("apiKey")]);
+  const apiKey = typeof fromConfig === "string" && fromConfig !== "" ? fromConfig : env[SETTINGS.apiKey.env] || undefined;
+  return apiKey === undefined || apiKey === UNKNOWN ? undefined : IdentityKey.fromApiKey(apiKey).fingerprint;
+}
+
+/**
  * CheckConfig's failures, one per bad key, checked by the client's own option rules (the
  * values are never echoed). Missing settings are not failures: the environment may supply
  * them, and the first call that needs the service says where to set them.
@@ -62,6 +89,11 @@ export function checkConfig(news: Props): ConfigFailure[] {
       failures.push({ property: configKey(name), reason: error.message });
     }
   }
+  const identity = reveal(news[STACK_IDENTITY_KEY]);
+  if (identity !== undefined && identity !== null && identity !== UNKNOWN) {
+    const problem = typeof identity === "string" ? stackIdentityProblem(identity) : "expected a string";
+    if (problem) failures.push({ property: STACK_IDENTITY_KEY, reason: problem });
+  }
   return failures;
 }
 
@@ -71,7 +103,7 @@ export function checkConfig(news: Props): ConfigFailure[] {
  * as changed.
  */
 export function diffConfig(olds: Props, news: Props): string[] {
-  return SETTING_NAMES.map(configKey).filter((key) => {
+  return [...SETTING_NAMES.map(configKey), STACK_IDENTITY_KEY, ...Object.values(RECORDED)].filter((key) => {
     const next = reveal(news[key]);
     return next === UNKNOWN || (reveal(olds[key]) ?? null) !== (next ?? null);
   });
@@ -79,12 +111,14 @@ export function diffConfig(olds: Props, news: Props): string[] {
 
 /**
  * CheckConfig's inputs: the news as given, with every secret setting (the API key) marked
- * secret. The engine records them as the provider's inputs and outputs, keeping the mark
+ * secret, and what DiffConfig compares later ({@link RECORDED}). The engine records them as the provider's inputs and outputs, keeping the mark
  * (`provider_plugin.go` `CheckConfig` reads them with `KeepSecrets`), so the key is
  * encrypted in the state even when `pulumi config set` was run without `--secret`.
  */
-export function checkedConfig(news: Props): Props {
-  const inputs: Props = { ...news };
+export function checkedConfig(news: Props, urn: string, env: NodeJS.ProcessEnv = process.env): Props {
+  const inputs: Props = { ...news, [RECORDED.providerUrn]: urn };
+  const fingerprint = keyFingerprintOf(news, env);
+  if (fingerprint !== undefined) inputs[RECORDED.keyFingerprint] = fingerprint;
   for (const name of SETTING_NAMES) {
     const key = configKey(name);
     if (SETTINGS[name].secret && typeof inputs[key] === "string" && inputs[key] !== UNKNOWN) inputs[key] = secret(inputs[key]);

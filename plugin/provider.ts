@@ -11,9 +11,19 @@ import { IDEMPOTENCY_SCOPE, PROVIDER_KEY, UNKNOWN } from "../provider/protocol";
 import { idempotencyScopeOf } from "./idempotency-scope";
 import { kindOfToken, SERVED_KINDS, type KindDefinition } from "./kinds";
 import { markSecrets, reveal, revealProps } from "./property-values";
-import { configKey } from "./schema";
 import { keyChangedWarning } from "../client/identity-key";
-import { checkConfig, checkedConfig, configSource, diffConfig, type ConfigFailure } from "./provider-config";
+import { identityChangedWarning, newIdentityWarning } from "../provider/stack-identity-pin";
+import {
+  checkConfig,
+  checkedConfig,
+  configSource,
+  diffConfig,
+  keyFingerprintOf,
+  pinnedIdentityOf,
+  RECORDED,
+  type ConfigFailure,
+} from "./provider-config";
+import { STACK_IDENTITY_KEY } from "./schema";
 import type { Props } from "../provider/protocol";
 
 /** A check failure on one property (`property` is a dotted path). */
@@ -41,6 +51,8 @@ export class InitFailure extends Error {
   }
 }
 
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
 /** The resource type of a URN: `urn:pulumi:<stack>::<project>::<parent$type>::<name>`. */
 function typeOfUrn(urn: string): string {
   const qualified = urn.split("::")[2] ?? "";
@@ -64,8 +76,8 @@ function outputs(definition: KindDefinition, outs: Props, ...secretSources: Prop
 /** The plugin's provider: one per process, configured once by the engine. */
 export class MessagingProvider {
   private config: ProviderConfig | undefined;
-  /** The id of the provider resource the engine configured this plugin as: the stack's identity (see `idempotency-scope.ts`). */
-  private providerId: string | undefined;
+  /** The stack's identity (see `idempotency-scope.ts`): the pinned one, else the id of the provider resource the engine configured this plugin as. */
+  private stackIdentity: string | undefined;
 
   /**
    * @param kinds the kinds served: every kind of the registry (`provider/kinds/registry.ts`).
@@ -81,27 +93,46 @@ export class MessagingProvider {
     await this.log?.flush();
   }
 
-  /** CheckConfig: the news with the API key marked secret, plus one failure per bad setting. */
-  checkConfig(news: Props): { inputs: Props; failures: CheckFailure[] } {
-    return { inputs: checkedConfig(news), failures: checkConfig(news) };
+  /**
+   * CheckConfig: the news with the API key marked secret and what DiffConfig compares recorded,
+   * plus one failure per bad setting. A provider with no recorded inputs is new: unless the
+   * stack pins its identity, its id becomes the stack's identity now, which is said here, at
+   * preview and before any create.
+   */
+  checkConfig(olds: Props, news: Props, urn: string): { inputs: Props; failures: CheckFailure[] } {
+    const failures = checkConfig(news);
+    if (Object.keys(olds).length === 0 && reveal(news[STACK_IDENTITY_KEY]) === undefined && failures.length === 0) {
+      this.warn(newIdentityWarning("provider"));
+    }
+    return { inputs: checkedConfig(news, urn), failures };
   }
 
   /**
-   * DiffConfig: a changed setting is a change, never a replacement. A changed API key is said
-   * here, at preview and before any resource is created under it (see `keyChangedWarning`).
+   * DiffConfig: a changed setting is a change, never a replacement. A changed API key (from
+   * config or the environment) or pinned identity is said here, at preview and before any
+   * resource is created under it. The engine also asks when a resource moves to another
+   * provider (`step_generator.go` `providerChanged`): olds are then the other provider's, and
+   * nothing is said, since the stack's key did not change; the resource's own Diff replaces it
+   * if the other provider reaches another service.
    */
-  diffConfig(olds: Props, news: Props): DiffAnswer {
+  diffConfig(olds: Props, news: Props, id?: string): DiffAnswer {
     const changed = diffConfig(olds, news);
-    const [before, after] = [reveal(olds[configKey("apiKey")]), reveal(news[configKey("apiKey")])];
-    if (typeof before === "string" && typeof after === "string" && after !== UNKNOWN && before !== after) {
-      (this.log?.warn ?? ((message: string) => process.stderr.write(`${message}\n`)))(keyChangedWarning());
+    const [wasUrn, urn] = [olds[RECORDED.providerUrn], news[RECORDED.providerUrn]];
+    const anotherProvider = typeof wasUrn === "string" && typeof urn === "string" && wasUrn !== urn;
+    if (!anotherProvider) {
+      // Recorded by earlier releases only as the key itself, when it was in config.
+      const before = text(olds[RECORDED.keyFingerprint]) ?? keyFingerprintOf(olds, {});
+      const after = text(news[RECORDED.keyFingerprint]);
+      if (before !== undefined && after !== undefined && before !== after) this.warn(keyChangedWarning());
+      const [was, now] = [text(reveal(olds[STACK_IDENTITY_KEY])) ?? id, text(reveal(news[STACK_IDENTITY_KEY])) ?? id];
+      if (was !== undefined && now !== undefined && now !== UNKNOWN && was !== now) this.warn(identityChangedWarning(was, now));
     }
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   }
 
-  /** Configure: keeps the settings for every later call (one client per configuration), and the provider's id. */
+  /** Configure: keeps the settings for every later call (one client per configuration), and the stack's identity. */
   configure(args: Props, variables: ReadonlyMap<string, string>, providerId?: string): void {
-    this.providerId = providerId || undefined;
+    this.stackIdentity = pinnedIdentityOf(args, variables) ?? (providerId || undefined);
     const log = this.log;
     this.config = { ...configSource(args, variables), ...(log ? { warn: (message: string) => log.warn(message) } : {}) };
   }
@@ -124,7 +155,7 @@ export class MessagingProvider {
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
     const definition = this.kindOf(urn);
     // Generated SDKs cannot set the hidden scope input: the URN gives it.
-    const inputs = { ...revealProps(properties), [IDEMPOTENCY_SCOPE]: idempotencyScopeOf(urn, this.providerId) };
+    const inputs = { ...revealProps(properties), [IDEMPOTENCY_SCOPE]: idempotencyScopeOf(urn, this.stackIdentity) };
     try {
       const result = await definition.runtime.create(this.config, inputs);
       return { id: result.id, properties: outputs(definition, result.outs ?? {}, properties) };
@@ -154,6 +185,10 @@ export class MessagingProvider {
   /** Delete: the runtime's, which never calls the service and says what stays. */
   async delete(urn: string, id: string, properties: Props): Promise<void> {
     await this.kindOf(urn).runtime.delete(this.config, id, revealProps(properties));
+  }
+
+  private warn(message: string): void {
+    (this.log?.warn ?? ((line: string) => process.stderr.write(`${line}\n`)))(message);
   }
 
   private kindOf(urn: string): KindDefinition {

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { SETTINGS, type SettingName } from "../client/settings";
+import { STACK_IDENTITY_CONFIG } from "../provider/stack-identity-pin";
 import { DEFAULT_API_VERSION } from "../client/options";
 import { PACKAGE_NAME, SERVED_KINDS, tokenOf, type KindDefinition } from "./kinds";
 
@@ -213,13 +214,26 @@ function configSpec(): Record<string, PropertySpec> {
     baseUrl: `Base URL of the messaging service, e.g. the local emulator's. Falls back to ${SETTINGS.baseUrl.env}.`,
     apiVersion: `Value of the X-Service-Version header, YYYY-MM-DD. Falls back to ${SETTINGS.apiVersion.env}, then ${DEFAULT_API_VERSION}.`,
   };
-  return Object.fromEntries(
-    (Object.keys(SETTINGS) as SettingName[]).map((name) => [
-      configKey(name),
-      { type: "string", description: descriptions[name], ...(SETTINGS[name].secret ? { secret: true } : {}) },
-    ]),
-  );
+  return {
+    ...Object.fromEntries(
+      (Object.keys(SETTINGS) as SettingName[]).map((name) => [
+        configKey(name),
+        { type: "string", description: descriptions[name], ...(SETTINGS[name].secret ? { secret: true } : {}) },
+      ]),
+    ),
+    [STACK_IDENTITY_KEY]: {
+      type: "string",
+      description:
+        "This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, " +
+        "digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources " +
+        "removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging " +
+        "provider is the identity, and a new one is said at preview. Config only: no environment variable.",
+    },
+  };
 }
+
+/** The unqualified config key of the pinned stack identity: `stackIdentity`. */
+export const STACK_IDENTITY_KEY = STACK_IDENTITY_CONFIG.slice(`${PACKAGE_NAME}:`.length);
 
 /** The unqualified config key of a setting: `apiKey` for `messaging:apiKey`. */
 export function configKey(name: SettingName): string {

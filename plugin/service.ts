@@ -114,11 +114,11 @@ export function resourceProviderService(provider: MessagingProvider, version: st
     cancel: unary(() => new Empty()),
 
     checkConfig: unary((request: proto.CheckRequest) => {
-      const { inputs, failures } = provider.checkConfig(toJs(request.getNews()));
+      const { inputs, failures } = provider.checkConfig(toJs(request.getOlds()), toJs(request.getNews()), request.getUrn());
       return checkResponse(inputs, failures);
     }),
     diffConfig: resourceCall(async (request: proto.DiffRequest) =>
-      diffResponse(provider.diffConfig(toJs(request.getOlds()), toJs(request.getNews()))),
+      diffResponse(provider.diffConfig(toJs(request.getOlds()), toJs(request.getNews()), request.getId())),
     ),
     configure: unary((request: proto.ConfigureRequest) => {
       provider.configure(toJs(request.getArgs()), new Map(request.getVariablesMap().toArray()), request.getId());

@@ -1,5 +1,6 @@
 import type { MessagingClient } from "../client/messaging-client";
-import { clientFromSettings, namingTheSetting, type ConfigSource } from "../client/settings";
+import { serviceLocation } from "../client/service-location";
+import { clientFromSettings, namingTheSetting, readSetting, type ConfigSource } from "../client/settings";
 
 /**
  * What every provider method receives: a client built on first use (so preview, refresh and
@@ -22,6 +23,8 @@ export interface ProviderContext {
    * it (a refused API key, a base URL that is not the service's root); otherwise as it is.
    */
   explain(error: unknown): unknown;
+  /** Where the settings point (`client/service-location.ts`), or undefined when no base URL is set: needs no API key. */
+  serviceUrl(): string | undefined;
 }
 
 /**
@@ -48,6 +51,10 @@ export function contextFor(config: ProviderConfig | undefined): ProviderContext 
     context = {
       client: () => (client ??= clientFromSettings({ config: key })),
       explain: (error) => namingTheSetting(error, { config: key }),
+      serviceUrl: () => {
+        const baseUrl = readSetting("baseUrl", { config: key });
+        return baseUrl === undefined ? undefined : serviceLocation(baseUrl);
+      },
       warn: config?.warn ? (message) => config.warn!(message) : (message) => process.stderr.write(`${message}\n`),
     };
     contexts.set(key, context);

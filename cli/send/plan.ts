@@ -2,7 +2,7 @@ import { createHash, type Hash } from "node:crypto";
 import { ValidationError } from "../../errors";
 import { addFieldError, checkMessage, InvalidMessages, toFieldErrors, type FieldErrors } from "../../schemas";
 import type { IssueLike } from "../../schemas/field-errors";
-import { didYouMean } from "../did-you-mean";
+import { didYouMean } from "../../schemas/did-you-mean";
 import type { Message } from "../../schemas/types";
 import { CallKey, type CallKeyScope, type PlannedCall } from "../message-file/identity";
 import { readEntries, type Entry, type FileFormat } from "../message-file";

@@ -9,12 +9,13 @@
  * generated SDK shows) and `secret: true` (stored and shown as a Pulumi secret).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
+import { z } from "zod";
+import { sameService } from "../../client/service-location";
 import { UnsupportedOperationError } from "../../errors";
 import { canonicalJson } from "../../schemas/canonical-json";
 import { checkKnownInputs } from "../check-inputs";
 import { contextFor, type ProviderConfig, type ProviderContext } from "../context";
-import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, type Props } from "../protocol";
+import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, ResourceInitFailedError, type Props } from "../protocol";
 import { descriptionOf, replaceKeys, secretKeys } from "./field-meta";
 
 /**
@@ -152,23 +153,42 @@ function adapt(implementation: ResourceImplementation): ResourceRuntime {
   };
 }
 
+/**
+ * What every kind's state records beside its own fields: the service the resource lives in.
+ * Recorded at create, it makes a change of service a replacement, said at preview, rather than
+ * "unchanged" (a resource of one service means nothing to another). Null in state written by
+ * releases before it: where such a resource lives cannot be told, so it is never moved.
+ */
+export const LivesIn = z.object({
+  serviceUrl: z
+    .string()
+    .nullable()
+    .default(null)
+    .meta({
+      description:
+        "The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL " +
+        "of another service replaces the resource, making it anew there.",
+    }),
+});
+
 /** One resource kind, from its schemas and methods. */
 export function defineKind<N extends string, I extends z.ZodObject, S extends z.ZodObject, State = z.output<S>>(
   spec: KindSpec<N, I, S, State>,
 ): KindDefinition<N, I, S> {
   const inputKeys = new Set(Object.keys(spec.inputs.shape));
   const implementation = implement(spec);
+  const state = spec.state.extend(LivesIn.shape) as unknown as S;
   return {
     name: spec.name,
     description: spec.description,
     inputs: spec.inputs,
-    state: spec.state,
+    state,
     implementation,
     runtime: adapt(implementation),
     secretInputs: secretKeys(spec.inputs) as Array<keyof I["shape"] & string>,
-    secretOutputs: secretKeys(spec.state) as Array<keyof S["shape"] & string>,
-    outputOnlyKeys: Object.keys(spec.state.shape).filter((key) => !inputKeys.has(key)) as Array<keyof S["shape"] & string>,
-    describe: (key) => descriptionOf(spec.inputs, key) ?? descriptionOf(spec.state, key),
+    secretOutputs: secretKeys(state) as Array<keyof S["shape"] & string>,
+    outputOnlyKeys: Object.keys(state.shape).filter((key) => !inputKeys.has(key)) as Array<keyof S["shape"] & string>,
+    describe: (key) => descriptionOf(spec.inputs, key) ?? descriptionOf(state, key),
   };
 }
 
@@ -197,14 +217,22 @@ function implement<N extends string, I extends z.ZodObject, S extends z.ZodObjec
     },
     diff: (context, id, olds, news) => {
       const state = migrate(id, olds);
-      if (methods.diff) return methods.diff(context, id, state, typed(news));
-      const recorded = state as Props;
-      const replaces = replacing.filter(
-        (key) => containsUnknown(news[key]) || canonicalJson(recorded[key] ?? null) !== canonicalJson(news[key] ?? null),
-      );
-      return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+      const moved = movedService(context, label, id, olds);
+      const result = methods.diff ? methods.diff(context, id, state, typed(news)) : replacedInputs(replacing, state as Props, news);
+      if (!moved) return result;
+      return { ...result, changes: true, replaces: [...(result.replaces ?? []), "serviceUrl"], deleteBeforeReplace: false };
     },
-    create: (context, inputs) => methods.create(context, typed(inputs)),
+    create: async (context, inputs) => {
+      const serviceUrl = context.serviceUrl() ?? null;
+      try {
+        const result = await methods.create(context, typed(inputs));
+        return { ...result, outs: { ...result.outs, serviceUrl } };
+      } catch (error) {
+        // Half-made, it lives there all the same.
+        if (error instanceof ResourceInitFailedError) error.properties.serviceUrl = serviceUrl;
+        throw error;
+      }
+    },
     read: (context, id, props) => {
       if (methods.read) return methods.read(context, id, props);
       refuseImportRead(label, id, props);
@@ -212,11 +240,43 @@ function implement<N extends string, I extends z.ZodObject, S extends z.ZodObjec
     },
     update: async (context, id, olds, news) => {
       const state = migrate(id, olds);
-      if (methods.update) return methods.update(context, id, state, typed(news));
-      throw new UnsupportedOperationError(`The ${label} ${id} cannot be updated in place: changes replace it.`);
+      if (!methods.update) throw new UnsupportedOperationError(`The ${label} ${id} cannot be updated in place: changes replace it.`);
+      // An update never moves a resource (diff replaces it then): it stays where it was made.
+      const serviceUrl = typeof olds.serviceUrl === "string" ? olds.serviceUrl : (context.serviceUrl() ?? null);
+      try {
+        const result = await methods.update(context, id, state, typed(news));
+        return { ...result, outs: { ...result.outs, serviceUrl } };
+      } catch (error) {
+        if (error instanceof ResourceInitFailedError) error.properties.serviceUrl = serviceUrl;
+        throw error;
+      }
     },
     remove: (context, id, props) => methods.remove?.(context, id, props),
   };
+}
+
+/** The default diff: a replacement when an input the schema marks `replaceOnChanges` changed or is unknown. */
+function replacedInputs(replacing: readonly string[], recorded: Props, news: Props): pulumi.dynamic.DiffResult {
+  const replaces = replacing.filter(
+    (key) => containsUnknown(news[key]) || canonicalJson(recorded[key] ?? null) !== canonicalJson(news[key] ?? null),
+  );
+  return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/**
+ * Whether the settings now reach another service than the one the resource was recorded in;
+ * said, since it replaces the resource. Unknown either way (no base URL set, or state from a
+ * release that did not record it) is no move.
+ */
+function movedService(context: ProviderContext, label: string, id: string, olds: Props): boolean {
+  const [recorded, current] = [olds.serviceUrl, context.serviceUrl()];
+  if (typeof recorded !== "string" || current === undefined || sameService(recorded, current)) return false;
+  context.warn(
+    `warning: the ${label} ${id} lives at ${recorded}; the base URL (messaging:baseUrl or MESSAGING_BASE_URL) now reaches ` +
+      `${current}, another service, so it is replaced: made anew there (an endpoint created, a batch's messages sent). ` +
+      `What ${recorded} holds stays there: the service has no delete. To keep it, set the base URL back.`,
+  );
+  return true;
 }
 
 /**

@@ -75,7 +75,7 @@ afterAll(async () => {
 test("a MessageBatch's plain id (its key prefix) gives up no code to 10^6 guesses; an unkeyed one would", async () => {
   const client = new MessagingClient({ apiKey: API_KEY, baseUrl: emulator.url });
   try {
-    const context = { client: () => client, warn: () => undefined, explain: (error: unknown) => error };
+    const context = { client: () => client, warn: () => undefined, explain: (error: unknown) => error, serviceUrl: () => undefined };
     const created = await batch.create(context, { stream: "transactional", messages: template(CODE), idempotencyScope: SCOPE });
     // What plain state shows: the id and the key prefix (the digest is a secret output).
     const plain = new Set([created.id, created.outs!.idempotencyKeyPrefix]);

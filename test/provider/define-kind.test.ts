@@ -44,7 +44,7 @@ describe("a kind defined once", () => {
   test("its secrets, output-only keys and descriptions come from its schemas", () => {
     expect(widget.secretInputs).toEqual(["token"]);
     expect(widget.secretOutputs).toEqual(["key"]);
-    expect(widget.outputOnlyKeys).toEqual(["serial", "key"]);
+    expect(widget.outputOnlyKeys).toEqual(["serial", "key", "serviceUrl"]);
     // An input's own description, else its state field's.
     expect(widget.describe("token")).toBe("Lets the widget in.");
     expect(widget.describe("serial")).toBe("Serial number the service gave.");
@@ -63,7 +63,7 @@ describe("a kind defined once", () => {
     });
     await expect(widget.runtime.create(undefined, { label: "a", token: "t" })).resolves.toEqual({
       id: "widget-1",
-      outs: { label: "a", serial: 7, key: "key-of-t" },
+      outs: { label: "a", serial: 7, key: "key-of-t", serviceUrl: null },
     });
   });
 
@@ -86,7 +86,7 @@ describe("a kind defined once", () => {
 
   test("the TypeScript class registers every input, every output-only key, secrets wrapped", async () => {
     const props = resourceProps(widget, { label: "a", token: "t" }, { hidden: "h" });
-    expect(Object.keys(props)).toEqual(["label", "token", "serial", "key", "hidden"]);
+    expect(Object.keys(props)).toEqual(["label", "token", "serial", "key", "serviceUrl", "hidden"]);
     expect(props.label).toBe("a");
     expect(props.serial).toBeUndefined();
     expect(props.key).toBeUndefined();
@@ -110,6 +110,7 @@ describe("a kind defined once", () => {
         label: { type: "string", description: "What the widget shows." },
         serial: { type: "number", description: "Serial number the service gave." },
         key: { type: "string", description: "The widget's key, or null.", secret: true },
+        serviceUrl: { type: "string", description: expect.stringMatching(/^The service the resource was made in/) },
       },
       required: ["label", "serial"],
     });

@@ -49,13 +49,17 @@ describe("the cut (golden)", () => {
 
 test("check refuses a message too large for a call of its own, naming it, and passes the rest", () => {
   const news = { stream: "transactional", messages: [sms(0), { tos: ["+254712345678"], body: "z".repeat(CALL_MAX_BYTES) }] };
-  const result = messageBatch.implementation.check({ client: () => never(), warn: () => undefined, explain: (e) => e }, {}, news);
+  const result = messageBatch.implementation.check(
+    { client: () => never(), warn: () => undefined, explain: (e) => e, serviceUrl: () => undefined },
+    {},
+    news,
+  );
   expect(result.failures).toEqual([
     { property: "messages.1", reason: expect.stringMatching(/takes \d+ bytes as JSON.*cannot be sent even alone/) },
   ]);
   expect(
     messageBatch.implementation.check(
-      { client: () => never(), warn: () => undefined, explain: (e) => e },
+      { client: () => never(), warn: () => undefined, explain: (e) => e, serviceUrl: () => undefined },
       {},
       { ...news, messages: [sms(0)] },
     ).failures,

@@ -140,7 +140,7 @@ describe("every state shape this package has written", () => {
     expect(prefixes).toEqual(["prefix-0"]);
     // Check validated the messages: the client does not parse them again.
     expect(prevalidated).toEqual([true]);
-    expect(updated.outs).toEqual(firstReleaseNow(expect.any(String)));
+    expect(updated.outs).toEqual({ ...firstReleaseNow(expect.any(String)), serviceUrl: null });
   });
 
   test.each([

@@ -10,7 +10,7 @@ test("a changed key fingerprint is an update that warns and records the new one;
 
   const warnings: string[] = [];
   expect(identity.update({ keyFingerprint: "a" }, { keyFingerprint: "b" }, (message) => warnings.push(message))).toEqual({
-    outs: { keyFingerprint: "b" },
+    outs: { keyFingerprint: "b", pinned: null },
   });
   expect(warnings).toEqual([expect.stringMatching(/^warning: the API key .* changed since this stack's last deployment/)]);
 });

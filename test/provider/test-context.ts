@@ -11,5 +11,6 @@ export function testContext(client?: unknown): ProviderContext & { warnings: str
     },
     warn: (message) => warnings.push(message),
     explain: (error) => error,
+    serviceUrl: () => undefined,
   };
 }

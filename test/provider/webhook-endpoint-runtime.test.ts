@@ -253,6 +253,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
       workspace: null,
       live: null,
       metadata: null,
+      serviceUrl: null,
     });
     expect(context.warnings).toEqual([]);
   });
@@ -343,6 +344,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
       workspace: null,
       live: null,
       metadata: null,
+      serviceUrl: null,
     });
   });
 });

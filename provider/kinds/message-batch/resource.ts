@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Assert, SameType } from "../../../schemas/same-type";
 import type { Message } from "../../../schemas/types";
-import type { ClassOutputs, PlainArgs } from "../define-kind";
+import type { ClassOutputs, LivesIn, PlainArgs } from "../define-kind";
 import { KindResource } from "../kind-resource";
 import { messageBatch } from ".";
 import type { MessageBatchInputs, MessageBatchState } from "./schema";
@@ -34,6 +34,7 @@ export class MessageBatch extends KindResource {
   declare public readonly idempotencyKeyPrefix: pulumi.Output<string>;
   declare public readonly batchIds: pulumi.Output<(string | null)[]>;
   declare public readonly sentAt: pulumi.Output<string | null>;
+  declare public readonly serviceUrl: pulumi.Output<string | null>;
 
   constructor(name: string, args: MessageBatchArgs, opts?: pulumi.CustomResourceOptions) {
     super(messageBatch.name, name, args, { ...opts }, "declare a new MessageBatch (it sends its messages when created)");
@@ -43,3 +44,4 @@ export class MessageBatch extends KindResource {
 // The class's outputs and Args, checked against the kind's schemas at compile time.
 type _Outputs = Assert<SameType<ClassOutputs<MessageBatch, typeof MessageBatchState>, z.output<typeof MessageBatchState>>>;
 type _Args = Assert<SameType<PlainArgs<MessageBatchArgs>, z.input<typeof MessageBatchInputs>>>;
+type _LivesIn = Assert<SameType<ClassOutputs<MessageBatch, typeof LivesIn>, z.output<typeof LivesIn>>>;

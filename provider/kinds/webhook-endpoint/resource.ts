@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Assert, SameType } from "../../../schemas/same-type";
-import type { ClassOutputs, PlainArgs } from "../define-kind";
+import type { ClassOutputs, LivesIn, PlainArgs } from "../define-kind";
 import { KindResource } from "../kind-resource";
 import { webhookEndpoint } from ".";
 import type { WebhookEndpointInputs, WebhookEndpointState } from "./schema";
@@ -43,6 +43,7 @@ export class WebhookEndpoint extends KindResource {
   declare public readonly workspace: pulumi.Output<string | null>;
   declare public readonly live: pulumi.Output<boolean | null>;
   declare public readonly metadata: pulumi.Output<Record<string, string> | null>;
+  declare public readonly serviceUrl: pulumi.Output<string | null>;
 
   constructor(name: string, args: WebhookEndpointArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -58,3 +59,4 @@ export class WebhookEndpoint extends KindResource {
 // The class's outputs and Args, checked against the kind's schemas at compile time.
 type _Outputs = Assert<SameType<ClassOutputs<WebhookEndpoint, typeof WebhookEndpointState>, z.output<typeof WebhookEndpointState>>>;
 type _Args = Assert<SameType<PlainArgs<WebhookEndpointArgs>, z.input<typeof WebhookEndpointInputs>>>;
+type _LivesIn = Assert<SameType<ClassOutputs<WebhookEndpoint, typeof LivesIn>, z.output<typeof LivesIn>>>;

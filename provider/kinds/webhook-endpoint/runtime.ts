@@ -4,7 +4,9 @@ import { unreadableFields } from "../../../client/unreadable-fields";
 import { isResponseSchemaError, UnsupportedOperationError, type ResponseSchemaError } from "../../../errors";
 import { WebhookEndpointCreate, type WebhookEndpointObject } from "../../../schemas";
 import { formFieldsOf, isRepeatedField, type FormField } from "../../../schemas/form-fields";
+import { closestMatch } from "../../../schemas/did-you-mean";
 import type { FieldErrors } from "../../../schemas/field-errors";
+import { KNOWN_EVENT_TYPES } from "../../../schemas/types";
 import { IDEMPOTENCY_KEY_MEMORY_MS } from "../../../schemas/idempotency-key";
 import { checkKnownInputs } from "../../check-inputs";
 import type { ProviderContext } from "../../context";
@@ -51,9 +53,10 @@ const adoptWayOut = (id: string): string =>
  * adopted endpoint's inputs cannot change while it stays adopted (see
  * {@link adoptedEndpointChanges}).
  */
-export function check(_context: ProviderContext | undefined, olds: Props, news: Props): pulumi.dynamic.CheckResult {
+export function check(context: ProviderContext | undefined, olds: Props, news: Props): pulumi.dynamic.CheckResult {
   const checked = checkKnownInputs(WebhookEndpointInputs, news);
   if (!checked.ok) return { inputs: news, failures: checked.failures };
+  if (context && !checked.unknown.has("events")) warnOfUnknownEvents(context, olds.events, checked.data.events as string[]);
 
   const inputs: Props = { ...news };
   for (const key of WEBHOOK_ENDPOINT_REPLACE_KEYS) {
@@ -68,6 +71,26 @@ export function check(_context: ProviderContext | undefined, olds: Props, news: 
   const failures = adoptedEndpointChanges(olds, inputs);
   return failures.length > 0 ? { inputs, failures } : { inputs };
 }
+
+/**
+ * An event type the spec does not name is subscribed to as written (the service's full list is
+ * not published, so refusing would be wrong), but a new one is said, with the closest named
+ * type: `payment.succeded` would otherwise subscribe silently to nothing. The named types are
+ * `KNOWN_EVENT_TYPES` (`schemas/types.ts`), the ones the spec names.
+ */
+function warnOfUnknownEvents(context: ProviderContext, before: unknown, events: readonly string[]): void {
+  const earlier = new Set(Array.isArray(before) ? before : []);
+  events.forEach((event, index) => {
+    if (KNOWN.has(event) || earlier.has(event)) return;
+    const closest = closestMatch(event, KNOWN_EVENT_TYPES);
+    context.warn(
+      `warning: events[${index}]: ${JSON.stringify(event)} is not an event type the service is known to send` +
+        `${closest ? ` (did you mean ${closest}?)` : ""}. It is subscribed to as written, since the service does not publish ` +
+        `its full list; the types known are ${KNOWN_EVENT_TYPES.join(" and ")}.`,
+    );
+  });
+}
+const KNOWN: ReadonlySet<string> = new Set(KNOWN_EVENT_TYPES);
 
 const adoptedChangeReason = (id: string, key: string): string =>
   `${id} is an adopted endpoint, recorded as you described it, and the service has no operation to change its ${key}: ` +

@@ -1,0 +1,43 @@
+/**
+ * Which service a base URL reaches, as a resource records it: the place it lives. A resource
+ * made in one service and asked for under a base URL of another is not "unchanged" (it is made
+ * anew there); a respelling of the same base URL is the same service.
+ *
+ * The same service: the same scheme, host (case ignored; `localhost`, `127.0.0.0/8` and `::1`
+ * are one loopback host), port (a scheme's default port implied) and path (trailing slashes
+ * ignored). Credentials, query and fragment are not part of it, and are never recorded.
+ */
+
+const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
+
+/** The base URL as recorded: scheme, host, port and path, without credentials, query, fragment or trailing slash; undefined if it is no URL. */
+export function serviceLocation(baseUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+const isLoopback = (host: string): boolean => host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+
+/** A location in the one form two spellings of the same service share. */
+function canonical(location: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    return undefined;
+  }
+  const host = isLoopback(url.hostname) ? "loopback" : url.hostname;
+  const port = url.port || DEFAULT_PORTS[url.protocol] || "";
+  return `${url.protocol}//${host}:${port}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+/** Whether two base URLs (or recorded locations) reach the same service. */
+export function sameService(a: string, b: string): boolean {
+  const [left, right] = [canonical(a), canonical(b)];
+  return left !== undefined && left === right;
+}

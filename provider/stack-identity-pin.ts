@@ -1,0 +1,74 @@
+/**
+ * A stack's identity pinned in its config, `messaging:stackIdentity`: the one place that
+ * survives whatever happens to the stack's state (every resource of the package removed, a
+ * `pulumi state delete`, a plugin upgrade that makes a new default provider) and still differs
+ * between two stacks of one project and name, since each stack has a config of its own. Without
+ * it the identity is kept in the state (`stack-identity.ts`, `plugin/idempotency-scope.ts`), and
+ * each moment a new one is made is said at preview (docs/architecture.md, "Identity across runs").
+ */
+import { randomBytes } from "node:crypto";
+import { ConfigurationError } from "../errors";
+
+/** The stack config key that pins the identity. Config only: an environment variable would be shared by every stack a job deploys. */
+export const STACK_IDENTITY_CONFIG = "messaging:stackIdentity";
+
+const FORM = /^[A-Za-z0-9][A-Za-z0-9._-]{7,99}$/;
+
+/** What is wrong with a pinned identity, or undefined. */
+export function stackIdentityProblem(value: string): string | undefined {
+  return FORM.test(value)
+    ? undefined
+    : "expected 8 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit (any unguessable value: " +
+        `\`${pinCommand()}\` makes one)`;
+}
+
+/** The pinned identity from stack config, or undefined; a malformed one is a ConfigurationError naming the key. */
+export function pinnedStackIdentity(get: (key: string) => string | undefined): string | undefined {
+  const value = get(STACK_IDENTITY_CONFIG);
+  if (value === undefined || value === "") return undefined;
+  const problem = stackIdentityProblem(value);
+  if (problem) throw new ConfigurationError(`${STACK_IDENTITY_CONFIG} is not a stack identity: ${problem}.`);
+  return value;
+}
+
+/** The command that pins a fresh identity (`value` for one already in use). */
+export function pinCommand(value = randomBytes(16).toString("hex")): string {
+  return `pulumi config set ${STACK_IDENTITY_CONFIG} ${value}`;
+}
+
+/** Where an unpinned identity lives, by route, and what makes a new one there. */
+const KEPT_IN = {
+  state: {
+    where: "the state's pulumi-messaging-stack-identity resource",
+    lost: "every endpoint and batch of this package removed, or that resource deleted from the state",
+  },
+  provider: {
+    where: "the id of this stack's messaging provider",
+    lost: "every resource of this package removed, or a new plugin version (a new default provider)",
+  },
+} as const;
+
+/**
+ * Said (at preview, before any create) when an unpinned stack's identity is being made now:
+ * nothing a provider is told tells a stack's first deployment from one whose identity was lost.
+ */
+export function newIdentityWarning(route: keyof typeof KEPT_IN): string {
+  const { where, lost } = KEPT_IN[route];
+  return (
+    `warning: this stack's identity is being made now: ${STACK_IDENTITY_CONFIG} is not set, so it is kept in ${where}. Every ` +
+    "webhook endpoint and message batch this run creates is keyed by it. If this stack made them before under another " +
+    `identity (${lost}), the service does not recognize them: each such endpoint is made again and each such batch's ` +
+    "messages go out again. To keep one identity whatever happens to the state, stop and pin it first: " +
+    `\`${pinCommand()}\` for a new stack, or the identity this stack had, to keep its keys.`
+  );
+}
+
+/** Said when the identity a stack deployed under changes: as with a new API key, an unfinished create is redone under new keys. */
+export function identityChangedWarning(before: string, after: string): string {
+  return (
+    `warning: this stack's identity changes from ${before} to ${after} (${STACK_IDENTITY_CONFIG}). Resources already in ` +
+    "the stack keep what they were made with, but a create that an interrupted run left unfinished is redone under the new " +
+    "identity, and the service sends again what it had already taken. If a run of this stack was interrupted, pin " +
+    `the old identity (\`${pinCommand(before)}\`) and run \`pulumi up\` to finish it first.`
+  );
+}
