@@ -67,6 +67,10 @@ export class MessageBatch extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly sentAt: pulumi.Output<string | undefined>;
     /**
+     * The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL of another service replaces the resource, making it anew there.
+     */
+    declare public /*out*/ readonly serviceUrl: pulumi.Output<string | undefined>;
+    /**
      * Stream to send on, e.g. `transactional`.
      */
     declare public readonly stream: pulumi.Output<string>;
@@ -100,12 +104,14 @@ export class MessageBatch extends pulumi.CustomResource {
             resourceInputs["messageCount"] = undefined /*out*/;
             resourceInputs["messagesDigest"] = undefined /*out*/;
             resourceInputs["sentAt"] = undefined /*out*/;
+            resourceInputs["serviceUrl"] = undefined /*out*/;
         } else {
             resourceInputs["batchIds"] = undefined /*out*/;
             resourceInputs["idempotencyKeyPrefix"] = undefined /*out*/;
             resourceInputs["messageCount"] = undefined /*out*/;
             resourceInputs["messagesDigest"] = undefined /*out*/;
             resourceInputs["sentAt"] = undefined /*out*/;
+            resourceInputs["serviceUrl"] = undefined /*out*/;
             resourceInputs["stream"] = undefined /*out*/;
             resourceInputs["triggers"] = undefined /*out*/;
         }

@@ -34,6 +34,10 @@ export class Provider extends pulumi.ProviderResource {
      * Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
      */
     declare public readonly baseUrl: pulumi.Output<string | undefined>;
+    /**
+     * This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+     */
+    declare public readonly stackIdentity: pulumi.Output<string | undefined>;
 
     /**
      * Create a Provider resource with the given unique name, arguments, and options.
@@ -49,6 +53,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
             resourceInputs["apiVersion"] = args?.apiVersion;
             resourceInputs["baseUrl"] = args?.baseUrl;
+            resourceInputs["stackIdentity"] = args?.stackIdentity;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const secretOpts = { additionalSecretOutputs: ["apiKey"] };
@@ -73,4 +78,8 @@ export interface ProviderArgs {
      * Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
      */
     baseUrl?: pulumi.Input<string | undefined>;
+    /**
+     * This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+     */
+    stackIdentity?: pulumi.Input<string | undefined>;
 }

@@ -79,6 +79,10 @@ export class WebhookEndpoint extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly secret: pulumi.Output<string | undefined>;
     /**
+     * The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL of another service replaces the resource, making it anew there.
+     */
+    declare public /*out*/ readonly serviceUrl: pulumi.Output<string | undefined>;
+    /**
      * Endpoint status, e.g. `enabled`, or null.
      */
     declare public /*out*/ readonly status: pulumi.Output<string | undefined>;
@@ -122,6 +126,7 @@ export class WebhookEndpoint extends pulumi.CustomResource {
             resourceInputs["live"] = undefined /*out*/;
             resourceInputs["metadata"] = undefined /*out*/;
             resourceInputs["secret"] = undefined /*out*/;
+            resourceInputs["serviceUrl"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["updated"] = undefined /*out*/;
             resourceInputs["workspace"] = undefined /*out*/;
@@ -134,6 +139,7 @@ export class WebhookEndpoint extends pulumi.CustomResource {
             resourceInputs["live"] = undefined /*out*/;
             resourceInputs["metadata"] = undefined /*out*/;
             resourceInputs["secret"] = undefined /*out*/;
+            resourceInputs["serviceUrl"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["updated"] = undefined /*out*/;
             resourceInputs["url"] = undefined /*out*/;

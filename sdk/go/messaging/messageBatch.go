@@ -26,6 +26,8 @@ type MessageBatch struct {
 	MessagesDigest pulumi.StringOutput `pulumi:"messagesDigest"`
 	// When the last call was accepted, ISO 8601 UTC; null while the batch is part-sent.
 	SentAt pulumi.StringPtrOutput `pulumi:"sentAt"`
+	// The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL of another service replaces the resource, making it anew there.
+	ServiceUrl pulumi.StringPtrOutput `pulumi:"serviceUrl"`
 	// Stream to send on, e.g. `transactional`.
 	Stream pulumi.StringOutput `pulumi:"stream"`
 	// Arbitrary values; change one to send the same messages again.
@@ -166,6 +168,11 @@ func (o MessageBatchOutput) MessagesDigest() pulumi.StringOutput {
 // When the last call was accepted, ISO 8601 UTC; null while the batch is part-sent.
 func (o MessageBatchOutput) SentAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *MessageBatch) pulumi.StringPtrOutput { return v.SentAt }).(pulumi.StringPtrOutput)
+}
+
+// The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL of another service replaces the resource, making it anew there.
+func (o MessageBatchOutput) ServiceUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessageBatch) pulumi.StringPtrOutput { return v.ServiceUrl }).(pulumi.StringPtrOutput)
 }
 
 // Stream to send on, e.g. `transactional`.

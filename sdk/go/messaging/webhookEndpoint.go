@@ -32,6 +32,8 @@ type WebhookEndpoint struct {
 	Metadata pulumi.StringMapOutput `pulumi:"metadata"`
 	// Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
 	Secret pulumi.StringPtrOutput `pulumi:"secret"`
+	// The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL of another service replaces the resource, making it anew there.
+	ServiceUrl pulumi.StringPtrOutput `pulumi:"serviceUrl"`
 	// Endpoint status, e.g. `enabled`, or null.
 	Status pulumi.StringPtrOutput `pulumi:"status"`
 	// Last change time, ISO 8601 UTC, or null.
@@ -202,6 +204,11 @@ func (o WebhookEndpointOutput) Metadata() pulumi.StringMapOutput {
 // Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
 func (o WebhookEndpointOutput) Secret() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WebhookEndpoint) pulumi.StringPtrOutput { return v.Secret }).(pulumi.StringPtrOutput)
+}
+
+// The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL of another service replaces the resource, making it anew there.
+func (o WebhookEndpointOutput) ServiceUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *WebhookEndpoint) pulumi.StringPtrOutput { return v.ServiceUrl }).(pulumi.StringPtrOutput)
 }
 
 // Endpoint status, e.g. `enabled`, or null.

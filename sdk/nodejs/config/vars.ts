@@ -40,3 +40,14 @@ Object.defineProperty(exports, "baseUrl", {
     enumerable: true,
 });
 
+/**
+ * This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+ */
+export declare const stackIdentity: string | undefined;
+Object.defineProperty(exports, "stackIdentity", {
+    get() {
+        return __config.get("stackIdentity");
+    },
+    enumerable: true,
+});
+

@@ -139,6 +139,7 @@ class MessageBatch(pulumi.CustomResource):
             __props__.__dict__["message_count"] = None
             __props__.__dict__["messages_digest"] = None
             __props__.__dict__["sent_at"] = None
+            __props__.__dict__["service_url"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["messagesDigest"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(MessageBatch, __self__).__init__(
@@ -168,6 +169,7 @@ class MessageBatch(pulumi.CustomResource):
         __props__.__dict__["message_count"] = None
         __props__.__dict__["messages_digest"] = None
         __props__.__dict__["sent_at"] = None
+        __props__.__dict__["service_url"] = None
         __props__.__dict__["stream"] = None
         __props__.__dict__["triggers"] = None
         return MessageBatch(resource_name, opts=opts, __props__=__props__)
@@ -217,6 +219,14 @@ class MessageBatch(pulumi.CustomResource):
         When the last call was accepted, ISO 8601 UTC; null while the batch is part-sent.
         """
         return pulumi.get(self, "sent_at")
+
+    @_builtins.property
+    @pulumi.getter(name="serviceUrl")
+    def service_url(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL of another service replaces the resource, making it anew there.
+        """
+        return pulumi.get(self, "service_url")
 
     @_builtins.property
     @pulumi.getter

@@ -21,13 +21,15 @@ class ProviderArgs:
     def __init__(__self__, *,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_version: pulumi.Input[Optional[_builtins.str]] = None,
-                 base_url: pulumi.Input[Optional[_builtins.str]] = None):
+                 base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 stack_identity: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] api_key: API key of the messaging service (a secret). Falls back to the environment variable MESSAGING_API_KEY.
         :param pulumi.Input[_builtins.str] api_version: Value of the X-Service-Version header, YYYY-MM-DD. Falls back to MESSAGING_API_VERSION, then 2024-06-01.
         :param pulumi.Input[_builtins.str] base_url: Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
+        :param pulumi.Input[_builtins.str] stack_identity: This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
         """
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
@@ -35,6 +37,8 @@ class ProviderArgs:
             pulumi.set(__self__, "api_version", api_version)
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
+        if stack_identity is not None:
+            pulumi.set(__self__, "stack_identity", stack_identity)
 
     @_builtins.property
     @pulumi.getter(name="apiKey")
@@ -72,6 +76,18 @@ class ProviderArgs:
     def base_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "base_url", value)
 
+    @_builtins.property
+    @pulumi.getter(name="stackIdentity")
+    def stack_identity(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+        """
+        return pulumi.get(self, "stack_identity")
+
+    @stack_identity.setter
+    def stack_identity(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "stack_identity", value)
+
 
 @pulumi.type_token("pulumi:providers:messaging")
 class Provider(pulumi.ProviderResource):
@@ -82,6 +98,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_version: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 stack_identity: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         The messaging provider: where the service is and how to authenticate.
@@ -91,6 +108,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_key: API key of the messaging service (a secret). Falls back to the environment variable MESSAGING_API_KEY.
         :param pulumi.Input[_builtins.str] api_version: Value of the X-Service-Version header, YYYY-MM-DD. Falls back to MESSAGING_API_VERSION, then 2024-06-01.
         :param pulumi.Input[_builtins.str] base_url: Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
+        :param pulumi.Input[_builtins.str] stack_identity: This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
         """
         ...
     @overload
@@ -119,6 +137,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_version: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 stack_identity: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -131,6 +150,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["api_version"] = api_version
             __props__.__dict__["base_url"] = base_url
+            __props__.__dict__["stack_identity"] = stack_identity
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["apiKey"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(Provider, __self__).__init__(
@@ -162,4 +182,12 @@ class Provider(pulumi.ProviderResource):
         Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
         """
         return pulumi.get(self, "base_url")
+
+    @_builtins.property
+    @pulumi.getter(name="stackIdentity")
+    def stack_identity(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+        """
+        return pulumi.get(self, "stack_identity")
 

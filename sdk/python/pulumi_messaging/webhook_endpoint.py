@@ -179,6 +179,7 @@ class WebhookEndpoint(pulumi.CustomResource):
             __props__.__dict__["live"] = None
             __props__.__dict__["metadata"] = None
             __props__.__dict__["secret"] = None
+            __props__.__dict__["service_url"] = None
             __props__.__dict__["status"] = None
             __props__.__dict__["updated"] = None
             __props__.__dict__["workspace"] = None
@@ -214,6 +215,7 @@ class WebhookEndpoint(pulumi.CustomResource):
         __props__.__dict__["live"] = None
         __props__.__dict__["metadata"] = None
         __props__.__dict__["secret"] = None
+        __props__.__dict__["service_url"] = None
         __props__.__dict__["status"] = None
         __props__.__dict__["updated"] = None
         __props__.__dict__["url"] = None
@@ -289,6 +291,14 @@ class WebhookEndpoint(pulumi.CustomResource):
         Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
         """
         return pulumi.get(self, "secret")
+
+    @_builtins.property
+    @pulumi.getter(name="serviceUrl")
+    def service_url(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL of another service replaces the resource, making it anew there.
+        """
+        return pulumi.get(self, "service_url")
 
     @_builtins.property
     @pulumi.getter
