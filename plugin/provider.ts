@@ -122,7 +122,7 @@ export class MessagingProvider {
     if (!anotherProvider) {
       // Recorded by earlier releases only as the key itself, when it was in config.
       const before = text(olds[RECORDED.keyFingerprint]) ?? keyFingerprintOf(olds, {});
-      const after = text(news[RECORDED.keyFingerprint]);
+      const after = text(news[RECORDED.keyFingerprint]) ?? keyFingerprintOf(news, {});
       if (before !== undefined && after !== undefined && before !== after) this.warn(keyChangedWarning());
       const [was, now] = [text(reveal(olds[STACK_IDENTITY_KEY])) ?? id, text(reveal(news[STACK_IDENTITY_KEY])) ?? id];
       if (was !== undefined && now !== undefined && now !== UNKNOWN && was !== now) this.warn(identityChangedWarning(was, now));

@@ -40,6 +40,7 @@ func program(ctx *pulumi.Context) error {
 				Tos: pulumi.StringArray{pulumi.String("+254712345679")},
 				Template: &messaging.MessageBatchMessageTemplateArgs{
 					Id:    pulumi.String("tmpl_welcome"),
+					// A nil entry is reported dropped by the Go SDK before the provider sees it: leave the key out (docs/json-rule.md).
 					Model: pulumi.Map{"name": pulumi.String("Amina")},
 				},
 			},

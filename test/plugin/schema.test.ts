@@ -5,6 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { STACK_IDENTITY_CONFIG } from "../../provider/stack-identity-pin";
 import { SETTINGS } from "../../client/settings";
 import { SERVED_KINDS, tokenOf } from "../../plugin/kinds";
 import { packageSchema, type PackageSchema, type TypeSpec } from "../../plugin/schema";
@@ -124,8 +125,9 @@ test("secrets are marked: the endpoint's secret output, adopt, and the API key i
   expect(secretNames(schema.resources["messaging:index:MessageBatch"].properties)).toEqual(["messagesDigest"]);
   expect(secretNames(schema.config.variables)).toEqual(["apiKey"]);
   expect(secretNames(schema.provider.inputProperties)).toEqual(["apiKey"]);
-  // The config keys are the settings table's, without the namespace.
-  expect(Object.keys(schema.config.variables).map((key) => `messaging:${key}`)).toEqual(
-    Object.values(SETTINGS).map((setting) => setting.config),
-  );
+  // The config keys are the settings table's, without the namespace, and the pinned stack identity (config only).
+  expect(Object.keys(schema.config.variables).map((key) => `messaging:${key}`)).toEqual([
+    ...Object.values(SETTINGS).map((setting) => setting.config),
+    STACK_IDENTITY_CONFIG,
+  ]);
 });

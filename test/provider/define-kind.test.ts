@@ -84,6 +84,35 @@ describe("a kind defined once", () => {
     await expect(widget.runtime.delete(undefined, "widget-1", state)).resolves.toBeUndefined();
   });
 
+  test("every kind records the service it was made in; a base URL of another service replaces it, said; a respelling does not", async () => {
+    const warnings: string[] = [];
+    const at = (baseUrl: string) => ({
+      get: (key: string) => (key === "messaging:baseUrl" ? baseUrl : undefined),
+      warn: (m: string) => warnings.push(m),
+    });
+    const created = await widget.runtime.create(at("http://user:pw@127.0.0.1:4010/"), { label: "a" });
+    expect(created.outs).toMatchObject({ serviceUrl: "http://127.0.0.1:4010" });
+    const state = { ...created.outs };
+    await expect(widget.runtime.diff(at("http://localhost:4010"), "widget-1", state, { label: "a" })).resolves.toMatchObject({
+      changes: false,
+    });
+    await expect(widget.runtime.diff(at("https://api.example.com"), "widget-1", state, { label: "a" })).resolves.toEqual({
+      changes: true,
+      replaces: ["serviceUrl"],
+      deleteBeforeReplace: false,
+    });
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /widget widget-1 lives at http:\/\/127\.0\.0\.1:4010; .* now reaches https:\/\/api\.example\.com, another service/,
+      ),
+    ]);
+    // Recorded by a release before it, or no base URL set: where it lives cannot be told, so it never moves.
+    await expect(
+      widget.runtime.diff(at("https://api.example.com"), "widget-1", { label: "a", serial: 7, key: "k" }, { label: "a" }),
+    ).resolves.toMatchObject({ changes: false });
+    await expect(widget.runtime.diff(undefined, "widget-1", state, { label: "a" })).resolves.toMatchObject({ changes: false });
+  });
+
   test("the TypeScript class registers every input, every output-only key, secrets wrapped", async () => {
     const props = resourceProps(widget, { label: "a", token: "t" }, { hidden: "h" });
     expect(Object.keys(props)).toEqual(["label", "token", "serial", "key", "serviceUrl", "hidden"]);

@@ -47,6 +47,21 @@ describe("check", () => {
   });
 });
 
+test("an event type the spec does not name is kept as written and said once, with the closest named one", () => {
+  const context = testContext();
+  const result = impl.check(context, {}, { ...valid, events: ["payment.succeded", "payment.succeeded", "message.delivered"] });
+  expect(result.failures).toBeUndefined();
+  expect(result.inputs.events).toEqual(["payment.succeded", "payment.succeeded", "message.delivered"]);
+  expect(context.warnings).toEqual([
+    expect.stringMatching(/^warning: events\[0\]: "payment\.succeded" is not an event type .*\(did you mean payment\.succeeded\?\)/),
+    expect.stringMatching(/^warning: events\[2\]: "message\.delivered" is not an event type the service is known to send\. It is/),
+  ]);
+  // Already subscribed to: said when it was new, not on every run.
+  const again = testContext();
+  impl.check(again, { events: ["message.delivered"] }, { ...valid, events: ["message.delivered"] });
+  expect(again.warnings).toEqual([]);
+});
+
 describe("diff", () => {
   const olds = { url: valid.url, events: ["a", "b"], format: "basic", description: null, secret: "s", etag: "e", __provider: "old" };
   const news = { url: valid.url, events: ["b", "a"], format: "basic", __provider: "new provider text" };

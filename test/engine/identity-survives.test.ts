@@ -1,0 +1,173 @@
+/**
+ * The fourth ring, under the real CLI, by both routes (TypeScript: dynamic resources in an inline
+ * program; YAML: the plugin). A stack's identity pinned in its config (`messaging:stackIdentity`)
+ * survives what the state loses: every resource removed and declared again, `pulumi state
+ * delete --target-dependents` of what held the identity, and a plugin upgrade after a killed
+ * send. Each re-made create is answered from the service's record: the same endpoint, no message
+ * twice. Unpinned, a new identity is said by preview, before any create. On the plugin route a
+ * key rotated in the environment is said by preview too, and on both routes a new event type the
+ * spec does not name is said, with the closest named one.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { describeRealEngine, expectOk, messagesOf, opsByName, output, useRealEngine, type PulumiStack } from "../support/real-engine";
+
+const API_KEY = "sk_test_real_survives_51c7";
+const PINNED = "team-a-5f0c9e2d41b7";
+const NEW_IDENTITY = /this stack's identity is being made now: messaging:stackIdentity is not set/;
+
+type Route = "TypeScript" | "YAML";
+const ROUTES: Array<[Route]> = [["TypeScript"], ["YAML"]];
+
+/** The YAML twin of test/fixtures/identity-stack: the endpoint and a batch of `count` messages, each only when listed. */
+function yamlProgram(declared: readonly string[], options: { count?: number; version?: string; events?: string[] } = {}): object {
+  const resourceOptions = options.version ? { options: { version: options.version } } : {};
+  const tos = Array.from({ length: options.count ?? 3 }, (_, i) => `+2547123${String(40001 + i).padStart(5, "0")}`);
+  const resources: Record<string, object> = {};
+  if (declared.includes("payments")) {
+    resources.payments = {
+      type: "messaging:index:WebhookEndpoint",
+      properties: { url: "https://hooks.example.com/identity", events: options.events ?? ["payment.succeeded"] },
+      ...resourceOptions,
+    };
+  }
+  if (declared.includes("welcome")) {
+    resources.welcome = {
+      type: "messaging:index:MessageBatch",
+      properties: { stream: "transactional", messages: tos.map((to) => ({ tos: [to], body: "Welcome aboard" })) },
+      ...resourceOptions,
+    };
+  }
+  const outputs = declared.includes("payments") ? { endpointId: "${payments.id}" } : {};
+  return { name: "identity-yaml", runtime: "yaml", resources, outputs };
+}
+
+describeRealEngine("what a stack's identity survives", () => {
+  const suite = useRealEngine(API_KEY);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-survives-"));
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+  const recipients = (): string[] => suite.emulator.batches().flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+
+  async function newStack(route: Route, config: Record<string, string> = {}, env?: Record<string, string>): Promise<PulumiStack> {
+    if (route === "TypeScript") return suite.stack("identity-stack", { config, env });
+    const projectDir = fs.mkdtempSync(path.join(scratch, "yaml-"));
+    fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), JSON.stringify(yamlProgram(["payments", "welcome"])));
+    return suite.stack(projectDir, { projectDir, plugin: true, config, env, ...(env ? { service: false } : {}) });
+  }
+
+  /** Declares the listed resources (and the program's options) for the next operation. */
+  async function declare(stack: PulumiStack, route: Route, declared: string[], options: Parameters<typeof yamlProgram>[1] = {}) {
+    if (route === "TypeScript") {
+      await stack.setConfigObject("identity-stack:declare", declared);
+      if (options.events) await stack.setConfigObject("identity-stack:events", options.events);
+    } else {
+      fs.writeFileSync(path.join(stack.projectDir, "Pulumi.yaml"), JSON.stringify(yamlProgram(declared, options)));
+    }
+  }
+
+  test.each(ROUTES)("%s, pinned: removed and declared again, then deleted from the state: one endpoint, each message once", async (route) => {
+    const stack = await newStack(route, { "messaging:stackIdentity": PINNED });
+    const [endpointsFrom, sentFrom] = [suite.emulator.endpoints().length, recipients().length];
+
+    const first = expectOk(await stack.up());
+    expect(messagesOf(first)).not.toMatch(NEW_IDENTITY);
+    const endpointId = output(first, "endpointId");
+
+    await declare(stack, route, []);
+    expectOk(await stack.up());
+    await declare(stack, route, ["payments", "welcome"]);
+    const preview = expectOk(await stack.preview());
+    expect(messagesOf(preview)).not.toMatch(NEW_IDENTITY);
+    const again = expectOk(await stack.up());
+    expect(opsByName(again)).toEqual({ payments: ["create"], welcome: ["create"] });
+    expect(output(again, "endpointId")).toBe(endpointId);
+    expect(messagesOf(again)).toMatch(/1 of 1 calls were answered from the service's record/);
+
+    // What held the identity before it was pinned, deleted with everything that depends on it.
+    const state = await stack.exportState();
+    const holder = (state.deployment.resources ?? []).find((resource) =>
+      route === "TypeScript"
+        ? String(resource.urn).endsWith("::pulumi-messaging-stack-identity")
+        : String(resource.type) === "pulumi:providers:messaging",
+    );
+    await stack.cli(["state", "delete", String(holder!.urn), "--target-dependents", "--yes"]);
+    const afterDelete = expectOk(await stack.up());
+    expect(output(afterDelete, "endpointId")).toBe(endpointId);
+
+    expect(suite.emulator.endpoints().length - endpointsFrom).toBe(1);
+    expect(recipients().slice(sentFrom)).toHaveLength(3);
+  });
+
+  test.each(ROUTES)("%s, unpinned: a new identity is said by preview, first and when the stack's resources are declared again", async (route) => {
+    const stack = await newStack(route);
+    const calls = suite.emulator.requestCount();
+    expect(messagesOf(expectOk(await stack.preview()))).toMatch(NEW_IDENTITY);
+    expect(suite.emulator.requestCount()).toBe(calls);
+    expectOk(await stack.up());
+    // An unchanged stack says nothing.
+    expect(messagesOf(expectOk(await stack.preview({ expectNoChanges: true })))).not.toMatch(NEW_IDENTITY);
+
+    await declare(stack, route, []);
+    expectOk(await stack.up());
+    await declare(stack, route, ["payments", "welcome"]);
+    const preview = messagesOf(expectOk(await stack.preview()));
+    expect(preview).toMatch(NEW_IDENTITY);
+    expect(preview).toMatch(/each such batch's messages go out again.*pulumi config set messaging:stackIdentity [0-9a-f]{32}/s);
+  });
+
+  test("YAML, pinned: a send killed mid-way, then the plugin upgraded (a new default provider): the rest sent, nothing twice", async () => {
+    const stack = await newStack("YAML", { "messaging:stackIdentity": PINNED.replace("team-a", "team-b") });
+    await declare(stack, "YAML", ["welcome"], { count: 3001 });
+    const from = suite.emulator.batches().length;
+    const run = stack.start("up");
+    let ended = false;
+    const finished = run.done.finally(() => (ended = true));
+    while (!ended && suite.emulator.batches().length === from) await new Promise((resolve) => setTimeout(resolve, 2));
+    if (ended) throw new Error(`up ended before the service took a chunk, so it could not be killed there:\n${(await finished).text}`);
+    run.kill();
+    expect((await finished).ok).toBe(false);
+
+    // The same archive installed as the next patch release, which the program now asks for.
+    const { archive } = await suite.pluginArchive();
+    await stack.cli(["plugin", "install", "resource", "messaging", "0.1.1", "--file", archive]);
+    await stack.cli(["cancel", "--yes"]);
+    await declare(stack, "YAML", ["welcome"], { count: 3001, version: "0.1.1" });
+    expect(messagesOf(expectOk(await stack.preview()))).not.toMatch(NEW_IDENTITY);
+    expectOk(await stack.up());
+    const state = await stack.exportState();
+    expect((state.deployment.resources ?? []).map((resource) => String(resource.urn))).toContainEqual(
+      expect.stringMatching(/pulumi:providers:messaging::default_0_1_1$/),
+    );
+    const sent = suite.emulator
+      .batches()
+      .slice(from)
+      .flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+    expect(sent).toHaveLength(3001);
+    expect(new Set(sent).size).toBe(3001);
+  });
+
+  test("YAML: an API key rotated in the environment is said by preview, before any create", async () => {
+    const stack = await newStack("YAML", {}, { MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: suite.emulator.url });
+    expectOk(await stack.up());
+    stack.setEnv({ MESSAGING_API_KEY: "sk_test_rotated_in_env_0000" });
+    const calls = suite.emulator.requestCount();
+    expect(messagesOf(expectOk(await stack.preview()))).toMatch(
+      /the API key \(messaging:apiKey or MESSAGING_API_KEY\) changed since this stack's last deployment/,
+    );
+    expect(suite.emulator.requestCount()).toBe(calls);
+  });
+
+  test.each(ROUTES)("%s: a new event type the spec does not name is said with the closest named one, and subscribed to as written", async (route) => {
+    const stack = await newStack(route, { "messaging:stackIdentity": PINNED.replace("team-a", `events-${route.toLowerCase()}`) });
+    await declare(stack, route, ["payments"], { events: ["payment.succeded"] });
+    expect(messagesOf(expectOk(await stack.preview()))).toMatch(
+      /events\[0\]: "payment\.succeded" is not an event type the service is known to send \(did you mean payment\.succeeded\?\)/,
+    );
+    const up = expectOk(await stack.up());
+    const made = suite.emulator.endpoints().find((endpoint) => endpoint.id === output(up, "endpointId"));
+    expect(made?.events).toEqual(["payment.succeded"]);
+    // Said once: an unchanged endpoint says nothing again.
+    expect(messagesOf(expectOk(await stack.preview({ expectNoChanges: true })))).not.toMatch(/is not an event type/);
+  });
+});

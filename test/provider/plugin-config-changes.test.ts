@@ -1,0 +1,67 @@
+/**
+ * What the plugin's CheckConfig records and its DiffConfig says: a new provider is a new stack
+ * identity unless one is pinned; the API key's fingerprint is recorded from config or the
+ * environment, so a key rotated in either is said; a resource moved to another provider is not
+ * a changed key. (Through the real CLI: test/engine/identity-survives.test.ts, moved-service.test.ts.)
+ */
+import { MessagingProvider } from "../../plugin/provider";
+import { secret } from "../../plugin/property-values";
+
+const URN = "urn:pulumi:dev::shop::pulumi:providers:messaging::default_0_1_0";
+
+function provider(): { provider: MessagingProvider; said: string[] } {
+  const said: string[] = [];
+  return { provider: new MessagingProvider(undefined, { warn: (line) => said.push(line), flush: async () => {} }), said };
+}
+
+describe("the plugin's provider config", () => {
+  const saved = process.env.MESSAGING_API_KEY;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.MESSAGING_API_KEY;
+    else process.env.MESSAGING_API_KEY = saved;
+  });
+
+  test("a new provider (no recorded inputs) says a new identity is made, unless messaging:stackIdentity pins one", () => {
+    const { provider: plugin, said } = provider();
+    plugin.checkConfig({}, { baseUrl: "http://127.0.0.1:4010" }, URN);
+    expect(said).toEqual([expect.stringMatching(/this stack's identity is being made now.*a new plugin version/s)]);
+    plugin.checkConfig({}, { stackIdentity: "team-a-0123456789" }, URN);
+    plugin.checkConfig({ baseUrl: "http://127.0.0.1:4010" }, { baseUrl: "http://127.0.0.1:4010" }, URN);
+    expect(said).toHaveLength(1);
+  });
+
+  test("a malformed pinned identity is a failure naming the key", () => {
+    const { provider: plugin } = provider();
+    expect(plugin.checkConfig({}, { stackIdentity: "x" }, URN).failures).toEqual([
+      { property: "stackIdentity", reason: expect.stringMatching(/^expected 8 to 100 letters/) },
+    ]);
+  });
+
+  test("a key rotated in the environment is said by DiffConfig; the same key in config or environment is not", () => {
+    const { provider: plugin, said } = provider();
+    process.env.MESSAGING_API_KEY = "sk_test_first";
+    const olds = plugin.checkConfig({}, {}, URN).inputs;
+    expect(JSON.stringify(olds)).not.toContain("sk_test_first");
+    const sameInConfig = plugin.checkConfig(olds, { apiKey: secret("sk_test_first") }, URN).inputs;
+    said.length = 0;
+    plugin.diffConfig(olds, sameInConfig);
+    expect(said).toEqual([]);
+
+    process.env.MESSAGING_API_KEY = "sk_test_rotated";
+    const news = plugin.checkConfig(olds, {}, URN).inputs;
+    expect(plugin.diffConfig(olds, news)).toMatchObject({ changes: true, replaces: [] });
+    expect(said).toEqual([expect.stringMatching(/the API key \(messaging:apiKey or MESSAGING_API_KEY\) changed/)]);
+  });
+
+  test("a resource moved to another provider (the engine hands the other's inputs) is no changed key; a changed pin is said", () => {
+    const { provider: plugin, said } = provider();
+    const staging = plugin.checkConfig({}, { apiKey: secret("sk_staging") }, `${URN.replace("default_0_1_0", "staging")}`).inputs;
+    const production = plugin.checkConfig({}, { apiKey: secret("sk_production") }, `${URN.replace("default_0_1_0", "production")}`).inputs;
+    said.length = 0;
+    plugin.diffConfig(staging, production);
+    expect(said).toEqual([]);
+
+    plugin.diffConfig({ ...staging, stackIdentity: "team-a-0123456789" }, { ...staging, stackIdentity: "team-b-0123456789" });
+    expect(said).toEqual([expect.stringMatching(/identity changes from team-a-0123456789 to team-b-0123456789/)]);
+  });
+});
