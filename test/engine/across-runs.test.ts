@@ -4,7 +4,17 @@
  * is updated, never replaced with its resources), and an input made secret with the same value.
  */
 import { startRefusingProxy } from "../support/fake-services";
-import { describeRealEngine, ENDPOINT, errorsOf, expectOk, messagesOf, opsByName, output, resourcesNamed, useRealEngine } from "../support/real-engine";
+import {
+  describeRealEngine,
+  ENDPOINT,
+  errorsOf,
+  expectOk,
+  messagesOf,
+  opsByName,
+  output,
+  resourcesNamed,
+  useRealEngine,
+} from "../support/real-engine";
 
 const API_KEY = "sk_test_real_runs_a71c";
 
@@ -49,7 +59,9 @@ describeRealEngine("across runs under pulumi", () => {
       const moved = expectOk(await stack.up());
       expect(moved.steps.find((step) => step.type === "pulumi:providers:pulumi-nodejs")?.op).toBe("update");
       expect(opsByName(moved).main).toContain("create-replacement");
-      expect(messagesOf(moved)).toMatch(/lives at http:\/\/127\.0\.0\.1:\d+; the base URL .* now reaches http:\/\/127\.0\.0\.1:\d+, another service/);
+      expect(messagesOf(moved)).toMatch(
+        /lives at http:\/\/127\.0\.0\.1:\d+; the base URL .* now reaches http:\/\/127\.0\.0\.1:\d+, another service/,
+      );
       expect(output(moved, "id")).toBe(id);
       expect(suite.emulator.endpoints()).toHaveLength(endpoints);
       expect(proxy.forwarded()).toBe(1);

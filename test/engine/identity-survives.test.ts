@@ -66,55 +66,61 @@ describeRealEngine("what a stack's identity survives", () => {
     }
   }
 
-  test.each(ROUTES)("%s, pinned: removed and declared again, then deleted from the state: one endpoint, each message once", async (route) => {
-    const stack = await newStack(route, { "messaging:stackIdentity": PINNED });
-    const [endpointsFrom, sentFrom] = [suite.emulator.endpoints().length, recipients().length];
+  test.each(ROUTES)(
+    "%s, pinned: removed and declared again, then deleted from the state: one endpoint, each message once",
+    async (route) => {
+      const stack = await newStack(route, { "messaging:stackIdentity": PINNED });
+      const [endpointsFrom, sentFrom] = [suite.emulator.endpoints().length, recipients().length];
 
-    const first = expectOk(await stack.up());
-    expect(messagesOf(first)).not.toMatch(NEW_IDENTITY);
-    const endpointId = output(first, "endpointId");
+      const first = expectOk(await stack.up());
+      expect(messagesOf(first)).not.toMatch(NEW_IDENTITY);
+      const endpointId = output(first, "endpointId");
 
-    await declare(stack, route, []);
-    expectOk(await stack.up());
-    await declare(stack, route, ["payments", "welcome"]);
-    const preview = expectOk(await stack.preview());
-    expect(messagesOf(preview)).not.toMatch(NEW_IDENTITY);
-    const again = expectOk(await stack.up());
-    expect(opsByName(again)).toEqual({ payments: ["create"], welcome: ["create"] });
-    expect(output(again, "endpointId")).toBe(endpointId);
-    expect(messagesOf(again)).toMatch(/1 of 1 calls were answered from the service's record/);
+      await declare(stack, route, []);
+      expectOk(await stack.up());
+      await declare(stack, route, ["payments", "welcome"]);
+      const preview = expectOk(await stack.preview());
+      expect(messagesOf(preview)).not.toMatch(NEW_IDENTITY);
+      const again = expectOk(await stack.up());
+      expect(opsByName(again)).toEqual({ payments: ["create"], welcome: ["create"] });
+      expect(output(again, "endpointId")).toBe(endpointId);
+      expect(messagesOf(again)).toMatch(/1 of 1 calls were answered from the service's record/);
 
-    // What held the identity before it was pinned, deleted with everything that depends on it.
-    const state = await stack.exportState();
-    const holder = (state.deployment.resources ?? []).find((resource) =>
-      route === "TypeScript"
-        ? String(resource.urn).endsWith("::pulumi-messaging-stack-identity")
-        : String(resource.type) === "pulumi:providers:messaging",
-    );
-    await stack.cli(["state", "delete", String(holder!.urn), "--target-dependents", "--yes"]);
-    const afterDelete = expectOk(await stack.up());
-    expect(output(afterDelete, "endpointId")).toBe(endpointId);
+      // What held the identity before it was pinned, deleted with everything that depends on it.
+      const state = await stack.exportState();
+      const holder = (state.deployment.resources ?? []).find((resource) =>
+        route === "TypeScript"
+          ? String(resource.urn).endsWith("::pulumi-messaging-stack-identity")
+          : String(resource.type) === "pulumi:providers:messaging",
+      );
+      await stack.cli(["state", "delete", String(holder!.urn), "--target-dependents", "--yes"]);
+      const afterDelete = expectOk(await stack.up());
+      expect(output(afterDelete, "endpointId")).toBe(endpointId);
 
-    expect(suite.emulator.endpoints().length - endpointsFrom).toBe(1);
-    expect(recipients().slice(sentFrom)).toHaveLength(3);
-  });
+      expect(suite.emulator.endpoints().length - endpointsFrom).toBe(1);
+      expect(recipients().slice(sentFrom)).toHaveLength(3);
+    },
+  );
 
-  test.each(ROUTES)("%s, unpinned: a new identity is said by preview, first and when the stack's resources are declared again", async (route) => {
-    const stack = await newStack(route);
-    const calls = suite.emulator.requestCount();
-    expect(messagesOf(expectOk(await stack.preview()))).toMatch(NEW_IDENTITY);
-    expect(suite.emulator.requestCount()).toBe(calls);
-    expectOk(await stack.up());
-    // An unchanged stack says nothing.
-    expect(messagesOf(expectOk(await stack.preview({ expectNoChanges: true })))).not.toMatch(NEW_IDENTITY);
+  test.each(ROUTES)(
+    "%s, unpinned: a new identity is said by preview, first and when the stack's resources are declared again",
+    async (route) => {
+      const stack = await newStack(route);
+      const calls = suite.emulator.requestCount();
+      expect(messagesOf(expectOk(await stack.preview()))).toMatch(NEW_IDENTITY);
+      expect(suite.emulator.requestCount()).toBe(calls);
+      expectOk(await stack.up());
+      // An unchanged stack says nothing.
+      expect(messagesOf(expectOk(await stack.preview({ expectNoChanges: true })))).not.toMatch(NEW_IDENTITY);
 
-    await declare(stack, route, []);
-    expectOk(await stack.up());
-    await declare(stack, route, ["payments", "welcome"]);
-    const preview = messagesOf(expectOk(await stack.preview()));
-    expect(preview).toMatch(NEW_IDENTITY);
-    expect(preview).toMatch(/each such batch's messages go out again.*pulumi config set messaging:stackIdentity [0-9a-f]{32}/s);
-  });
+      await declare(stack, route, []);
+      expectOk(await stack.up());
+      await declare(stack, route, ["payments", "welcome"]);
+      const preview = messagesOf(expectOk(await stack.preview()));
+      expect(preview).toMatch(NEW_IDENTITY);
+      expect(preview).toMatch(/each such batch's messages go out again.*pulumi config set messaging:stackIdentity [0-9a-f]{32}/s);
+    },
+  );
 
   test("YAML, pinned: a send killed mid-way, then the plugin upgraded (a new default provider): the rest sent, nothing twice", async () => {
     const stack = await newStack("YAML", { "messaging:stackIdentity": PINNED.replace("team-a", "team-b") });
@@ -158,16 +164,19 @@ describeRealEngine("what a stack's identity survives", () => {
     expect(suite.emulator.requestCount()).toBe(calls);
   });
 
-  test.each(ROUTES)("%s: a new event type the spec does not name is said with the closest named one, and subscribed to as written", async (route) => {
-    const stack = await newStack(route, { "messaging:stackIdentity": PINNED.replace("team-a", `events-${route.toLowerCase()}`) });
-    await declare(stack, route, ["payments"], { events: ["payment.succeded"] });
-    expect(messagesOf(expectOk(await stack.preview()))).toMatch(
-      /events\[0\]: "payment\.succeded" is not an event type the service is known to send \(did you mean payment\.succeeded\?\)/,
-    );
-    const up = expectOk(await stack.up());
-    const made = suite.emulator.endpoints().find((endpoint) => endpoint.id === output(up, "endpointId"));
-    expect(made?.events).toEqual(["payment.succeded"]);
-    // Said once: an unchanged endpoint says nothing again.
-    expect(messagesOf(expectOk(await stack.preview({ expectNoChanges: true })))).not.toMatch(/is not an event type/);
-  });
+  test.each(ROUTES)(
+    "%s: a new event type the spec does not name is said with the closest named one, and subscribed to as written",
+    async (route) => {
+      const stack = await newStack(route, { "messaging:stackIdentity": PINNED.replace("team-a", `events-${route.toLowerCase()}`) });
+      await declare(stack, route, ["payments"], { events: ["payment.succeded"] });
+      expect(messagesOf(expectOk(await stack.preview()))).toMatch(
+        /events\[0\]: "payment\.succeded" is not an event type the service is known to send \(did you mean payment\.succeeded\?\)/,
+      );
+      const up = expectOk(await stack.up());
+      const made = suite.emulator.endpoints().find((endpoint) => endpoint.id === output(up, "endpointId"));
+      expect(made?.events).toEqual(["payment.succeded"]);
+      // Said once: an unchanged endpoint says nothing again.
+      expect(messagesOf(expectOk(await stack.preview({ expectNoChanges: true })))).not.toMatch(/is not an event type/);
+    },
+  );
 });

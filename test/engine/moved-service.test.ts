@@ -12,7 +12,8 @@ import { startEmulator, type Emulator } from "../../emulator";
 import { describeRealEngine, expectOk, messagesOf, opsByName, output, useRealEngine, type PulumiStack } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_moved_8a21";
-const MOVED = /lives at (\S+); the base URL \(messaging:baseUrl or MESSAGING_BASE_URL\) now reaches (\S+), another service, so it is replaced/;
+const MOVED =
+  /lives at (\S+); the base URL \(messaging:baseUrl or MESSAGING_BASE_URL\) now reaches (\S+), another service, so it is replaced/;
 
 type Route = "TypeScript" | "YAML";
 
@@ -32,7 +33,12 @@ function yamlProgram(providers: Record<string, { baseUrl: string; apiKey: string
     properties: { stream: "transactional", messages: [1, 2, 3].map((i) => ({ tos: [`+25471235000${i}`], body: "Moved" })) },
     ...options,
   };
-  return { name: "moved-yaml", runtime: "yaml", resources, outputs: { endpointId: "${payments.id}", serviceUrl: "${payments.serviceUrl}" } };
+  return {
+    name: "moved-yaml",
+    runtime: "yaml",
+    resources,
+    outputs: { endpointId: "${payments.id}", serviceUrl: "${payments.serviceUrl}" },
+  };
 }
 
 describeRealEngine("a resource lives in one service", () => {
