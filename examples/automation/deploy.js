@@ -7,6 +7,7 @@
 // PULUMI_BACKEND_URL). The provider reads MESSAGING_API_KEY and MESSAGING_BASE_URL from the
 // environment, so the key is never written to the stack's config or state.
 "use strict";
+const { randomBytes } = require("node:crypto");
 const pulumi = require("@pulumi/pulumi");
 const { LocalWorkspace } = require("@pulumi/pulumi/automation");
 const { WebhookEndpoint } = require("pulumi-messaging");
@@ -44,6 +45,9 @@ async function deploy(operation, options = {}) {
     { workDir: __dirname },
   );
   if (options.receiverBaseUrl) await stack.setConfig("receiverBaseUrl", { value: options.receiverBaseUrl });
+  // Pinned once: the stack's identity then survives whatever happens to its state (docs/configuration.md).
+  const config = await stack.getAllConfig();
+  if (!config["messaging:stackIdentity"]) await stack.setConfig("messaging:stackIdentity", { value: randomBytes(16).toString("hex") });
   const run = { onOutput: options.onOutput, expectNoChanges: options.expectNoChanges, color: "never" };
   switch (operation) {
     case "up": {
