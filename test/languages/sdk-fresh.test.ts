@@ -42,7 +42,7 @@ function committable(dir: string): string[] {
 test("sdk/schema.json is the schema the packed plugin serves (else: npm run sdk:generate)", async () => {
   requireBuild();
   const plugin = await packPlugin(scratch);
-  const started = await startProviderPlugin(path.join(plugin.directory, "pulumi-resource-messaging"), {
+  const started = await startProviderPlugin(plugin.executable, {
     cwd: plugin.directory,
     env: withoutMessagingEnv(),
   });
