@@ -54,7 +54,7 @@ export async function makeSingleExecutable(
         config,
         JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false }),
       );
-      execFileSync(blobWriter(hostRuntime), ["--experimental-sea-config", config], { stdio: ["ignore", "ignore", "inherit"] });
+      execFileSync(blobWriter(hostRuntime), ["--experimental-sea-config", config], { stdio: "pipe" });
       const executable = path.join(work, "executable");
       fs.copyFileSync(nodeRuntime(runtime).binary, executable);
       fs.chmodSync(executable, 0o755);
