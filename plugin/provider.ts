@@ -10,7 +10,7 @@ import { UnsupportedOperationError } from "../errors";
 import { IDEMPOTENCY_SCOPE, PROVIDER_KEY, UNKNOWN } from "../provider/protocol";
 import { idempotencyScopeOf } from "./idempotency-scope";
 import { kindOfToken, SERVED_KINDS, type KindDefinition } from "./kinds";
-import { markSecrets, reveal, revealProps } from "./property-values";
+import { markSecrets, reveal, revealProps, secret } from "./property-values";
 import { configKey } from "./schema";
 import { keyChangedWarning } from "../client/identity-key";
 import { checkConfig, checkedConfig, configSource, diffConfig, type ConfigFailure } from "./provider-config";
@@ -110,7 +110,11 @@ export class MessagingProvider {
   async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
     const definition = this.kindOf(urn);
     const result = await definition.runtime.check(this.config, revealProps(olds), revealProps(news));
-    const inputs = markSecrets(result.inputs ?? revealProps(news), news, definition.secretInputs);
+    const checked = markSecrets(result.inputs ?? revealProps(news), news, definition.secretInputs);
+    // What check adds (a file's digest, `MESSAGES_FILE_READ`) is derived from content: kept secret in state.
+    const inputs = Object.fromEntries(
+      Object.entries(checked).map(([key, value]) => [key, key in news || value === null ? value : secret(value)]),
+    );
     return { inputs, failures: (result.failures ?? []).map(({ property, reason }) => ({ property, reason })) };
   }
 

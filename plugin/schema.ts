@@ -18,6 +18,8 @@ type JsonSchema = {
   additionalProperties?: boolean | JsonSchema;
   anyOf?: JsonSchema[];
   enum?: unknown[];
+  /** Set through a field's `.meta()`: `"asset"` for a Pulumi asset (`pulumi.json#/Asset`). */
+  pulumiType?: string;
 };
 
 /** A Pulumi type spec (`pulumi.json` `typeSpec`). */
@@ -70,6 +72,7 @@ export interface ResourceSpec {
 const REPOSITORY_PATH = "github.com/pulumi-messaging/pulumi-messaging";
 
 const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
+const ASSET: TypeSpec = { $ref: "pulumi.json#/Asset" };
 const pascal = (name: string): string => name[0].toUpperCase() + name.slice(1);
 // Array items are named for one element: `messages` holds `Message`s.
 const singular = (name: string): string => (name.endsWith("s") ? name.slice(0, -1) : name);
@@ -125,6 +128,8 @@ class TypeTranslator {
   readonly types: Record<string, ObjectTypeSpec> = {};
 
   typeOf(schema: JsonSchema, name: string): TypeSpec {
+    // An asset's wire form is the engine's business: every SDK takes its own asset class.
+    if (schema.pulumiType === "asset") return ASSET;
     const plain = withoutNull(schema);
     switch (plain.type) {
       case "string":

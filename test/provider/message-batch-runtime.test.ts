@@ -29,15 +29,15 @@ const sent = (sentAt: string | null) => ({
 });
 
 describe("check", () => {
-  test("names each bad message field; preview unknowns pass", () => {
-    const failures = impl.check(testContext(), {}, { stream: "", messages: [{ tos: ["0700"], body: "x" }] }).failures!;
+  test("names each bad message field; preview unknowns pass", async () => {
+    const failures = (await impl.check(testContext(), {}, { stream: "", messages: [{ tos: ["0700"], body: "x" }] })).failures!;
     expect(failures.map((failure) => failure.property)).toEqual(expect.arrayContaining(["stream", "messages.0.tos.0"]));
-    expect(impl.check(testContext(), {}, { stream: "transactional", messages: UNKNOWN }).failures).toBeUndefined();
+    expect((await impl.check(testContext(), {}, { stream: "transactional", messages: UNKNOWN })).failures).toBeUndefined();
   });
 });
 
 describe("diff", () => {
-  test("unchanged inputs of a sent batch: no change", () => {
+  test("unchanged inputs of a sent batch: no change", async () => {
     expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), inputs).changes).toBe(false);
   });
   test.each([
@@ -47,7 +47,7 @@ describe("diff", () => {
   ])("a change to %s replaces (sends again)", (key, change) => {
     expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), { ...inputs, ...change }).replaces).toEqual([key]);
   });
-  test("a part-sent batch reports a change without replacing, so the engine calls update whatever refresh cleared; diff prints nothing", () => {
+  test("a part-sent batch reports a change without replacing, so the engine calls update whatever refresh cleared; diff prints nothing", async () => {
     const context = testContext();
     expect(impl.diff(context, "prefix-1", sent(null), inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(context.warnings).toEqual([]);
@@ -81,7 +81,7 @@ describe("every state shape this package has written", () => {
     sentAt,
   });
 
-  test("migrate: golden recorded states of every release, each as the current state", () => {
+  test("migrate: golden recorded states of every release, each as the current state", async () => {
     const current = { ...sent("2026-01-01T00:00:00Z") };
     const { [PROVIDER_KEY]: _provider, ...currentState } = current;
     expect(batch.migrate(current, "prefix-1")).toEqual(currentState);
@@ -93,7 +93,7 @@ describe("every state shape this package has written", () => {
     expect(() => batch.migrate({ stream: "transactional" }, "prefix-9")).toThrow(/message batch prefix-9: its recorded state has a shape/);
   });
 
-  test("a legacy locale-ordered digest of the same messages: unchanged", () => {
+  test("a legacy locale-ordered digest of the same messages: unchanged", async () => {
     expect(legacyLocaleDigest(templated)).not.toBe(messagesDigest(templated));
     const olds = { ...sent("2026-01-01T00:00:00Z"), messagesDigest: legacyLocaleDigest(templated), messageCount: 1 };
     expect(impl.diff(testContext(), "prefix-1", olds, templatedInputs)).toEqual({
@@ -104,7 +104,7 @@ describe("every state shape this package has written", () => {
     expect(impl.diff(testContext(), "prefix-1", olds, { ...templatedInputs, messages: messages }).replaces).toEqual(["messages"]);
   });
 
-  test("the first release's shape: unchanged when the messages are, whatever their key order; a real change replaces", () => {
+  test("the first release's shape: unchanged when the messages are, whatever their key order; a real change replaces", async () => {
     const reordered = [{ template: { model: { Zeta: { A: 2, b: 1 }, age: 3, Name: "Amina" }, id: "t_1" }, tos: ["+254700000001"] }];
     expect(impl.diff(testContext(), "prefix-0", firstRelease("2026-01-01T00:00:00Z"), { ...templatedInputs, messages: reordered })).toEqual(
       {
@@ -169,14 +169,14 @@ describe("the key prefix of a new batch (mb2)", () => {
   const key = IdentityKey.fromApiKey("sk_test_golden");
   const prefixOf = (scopeOf: unknown, batchInputs: Parameters<typeof batch.batchKeyPrefix>[2], under = key) =>
     batch.batchKeyPrefix(under, scopeOf, batchInputs);
-  test("golden: the same resource, stream, messages and triggers under the same API key get the same prefix on every create, in every version", () => {
+  test("golden: the same resource, stream, messages and triggers under the same API key get the same prefix on every create, in every version", async () => {
     expect(prefixOf(scope, { stream: "transactional", messages })).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
     expect(prefixOf(scope, { stream: "transactional", messages, triggers: ["2026-11-22"] })).toBe("mb2-1a1da0880e547c277988ae8a51fcb3e3");
     // Key order inside a message is not part of its identity.
     const reordered = messages.map(({ tos, body }) => ({ body, tos }));
     expect(prefixOf(scope, { stream: "transactional", messages: reordered })).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
   });
-  test("another resource, stack, stream, message, trigger or API key gets another prefix; without a scope, none", () => {
+  test("another resource, stack, stream, message, trigger or API key gets another prefix; without a scope, none", async () => {
     const prefix = prefixOf(scope, { stream: "transactional", messages });
     const others = [
       prefixOf("proj/prod/reminders", { stream: "transactional", messages }),
