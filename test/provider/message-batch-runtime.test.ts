@@ -29,6 +29,24 @@ const sent = (sentAt: string | null) => ({
 });
 
 describe("check", () => {
+  test("messages equal to the recorded ones are not judged again (the inputs come back as given); changed ones are, in full", async () => {
+    const news = { stream: "transactional", messages: messages.map((message) => ({ ...message })) };
+    const unchanged = await impl.check(testContext(), inputs, news);
+    expect(unchanged).toEqual({ inputs: news });
+    expect(unchanged.inputs).toBe(news);
+    // A recorded list holding a message no check would pass now: equal, so not judged (it was when recorded).
+    const recordedBad = [{ tos: ["0700"], body: "x" }];
+    expect(
+      (await impl.check(testContext(), { ...inputs, messages: recordedBad }, { ...news, messages: recordedBad })).failures,
+    ).toBeUndefined();
+    const changed = await impl.check(testContext(), inputs, { ...news, messages: [...messages, { tos: ["0700"], body: "x" }] });
+    expect(changed.failures?.map((failure) => failure.property)).toEqual(["messages.2.tos.0"]);
+    // Another stream: judged again.
+    expect(
+      (await impl.check(testContext(), { ...inputs, messages: recordedBad }, { stream: "marketing", messages: recordedBad })).failures,
+    ).toHaveLength(1);
+  });
+
   test("names each bad message field; preview unknowns pass", async () => {
     const failures = (await impl.check(testContext(), {}, { stream: "", messages: [{ tos: ["0700"], body: "x" }] })).failures!;
     expect(failures.map((failure) => failure.property)).toEqual(expect.arrayContaining(["stream", "messages.0.tos.0"]));

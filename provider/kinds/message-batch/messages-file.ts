@@ -41,7 +41,7 @@ export async function fileHash(file: string): Promise<string> {
   const hash = createHash("sha256");
   const handle = await open(file, "r");
   try {
-    for await (const chunk of handle.createReadStream({ highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+    for await (const chunk of handle.createReadStream({ highWaterMark: 64 * 1024 })) hash.update(chunk as Buffer);
   } finally {
     await handle.close();
   }
