@@ -59,8 +59,11 @@ function pulumiBin() {
 }
 
 /** The processes of one run, from process-usage.js: the plugin and the TypeScript route's provider host. */
-function usageOf(dir) {
-  const records = fs.readdirSync(dir).map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")));
+function usageOf(dir, since) {
+  const records = fs
+    .readdirSync(dir)
+    .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")))
+    .filter((record) => record.startedAt >= since);
   const provider = records.filter((r) => /plugin\.js|plugin[/\\]main\.js|dynamic-provider/.test(r.argv));
   return {
     providerCpuMs: provider.reduce((sum, r) => sum + r.cpuMs, 0),
@@ -111,12 +114,13 @@ async function workspaceFor(auto, route, row, { dir, cliRoot, pluginDir, file, e
 async function timedUp(stack, usageDir) {
   fs.rmSync(usageDir, { recursive: true, force: true });
   fs.mkdirSync(usageDir);
+  const since = Date.now();
   const start = now();
   const result = await stack.up();
   const wallMs = msSince(start);
   // process-usage.js writes every 50 ms: let a process the engine stopped leave its last figures.
   await new Promise((resolve) => setTimeout(resolve, 100));
-  return { wallMs, result, ...usageOf(usageDir) };
+  return { wallMs, result, ...usageOf(usageDir, since) };
 }
 
 async function unchangedUp({ progress, startChild, exited }) {
