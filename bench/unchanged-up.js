@@ -200,6 +200,8 @@ async function unchangedUp({ progress, startChild, exited }) {
           });
         } finally {
           if (host.connected) host.disconnect();
+          // A row that failed left its emulator serving, which would keep the host alive.
+          if (host.exitCode === null && host.signalCode === null) host.kill();
           await exited(host);
         }
       }

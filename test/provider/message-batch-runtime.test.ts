@@ -28,6 +28,56 @@ const sent = (sentAt: string | null) => ({
   [PROVIDER_KEY]: "serialized",
 });
 
+describe("the TypeScript class's messages text (messagesJson)", () => {
+  const text = JSON.stringify(messages);
+  test("the same text as recorded is not parsed; another is, and judged in full; state recorded with messages reads it as unchanged", async () => {
+    const recorded = { stream: "transactional", messagesJson: "not parsed" };
+    expect(await impl.check(testContext(), recorded, recorded)).toEqual({ inputs: recorded });
+    const bad = JSON.stringify([...messages, { tos: ["0700"], body: "x" }]);
+    const judged = await impl.check(
+      testContext(),
+      { stream: "transactional", messagesJson: text },
+      { stream: "transactional", messagesJson: bad },
+    );
+    expect(judged.failures?.map((failure) => failure.property)).toEqual(["messages.2.tos.0"]);
+    expect((await impl.check(testContext(), {}, { stream: "transactional", messagesJson: "[" })).failures).toEqual([
+      { property: "messages", reason: expect.stringMatching(/^not valid JSON/) },
+    ]);
+    // An upgrade: the recorded inputs hold the messages, the new ones their text.
+    const upgraded = { stream: "transactional", messagesJson: text };
+    expect(await impl.check(testContext(), inputs, upgraded)).toEqual({ inputs: upgraded });
+    expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), upgraded)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), { ...upgraded, messagesJson: bad }).replaces).toEqual([
+      "messages",
+    ]);
+  });
+
+  test("created from the text: the same messages, digest and key prefix as from the objects", async () => {
+    const key = IdentityKey.fromApiKey("sk_test_text");
+    const seen: unknown[] = [];
+    const client = {
+      [IDENTITY_KEY]: key,
+      [SEND_PLANNED]: async (sentMessages: unknown, options: { idempotencyKeyPrefix: string }) => {
+        seen.push(sentMessages, options.idempotencyKeyPrefix);
+        return { batches: [{ index: 0, id: "msba_1", count: 2, idempotencyKey: "k" }] };
+      },
+    };
+    const fromText = await batch.create(testContext(client), {
+      stream: "transactional",
+      messagesJson: text,
+      idempotencyScope: "s",
+    } as never);
+    const fromObjects = await batch.create(testContext(client), { ...inputs, idempotencyScope: "s" });
+    expect(fromText.id).toBe(fromObjects.id);
+    expect(fromText.outs?.messagesDigest).toBe(messagesDigest(messages));
+    expect(seen[0]).toEqual(messages);
+  });
+});
+
 describe("check", () => {
   test("messages equal to the recorded ones are not judged again (the inputs come back as given); changed ones are, in full", async () => {
     const news = { stream: "transactional", messages: messages.map((message) => ({ ...message })) };

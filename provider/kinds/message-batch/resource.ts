@@ -4,8 +4,9 @@ import type { Assert, SameType } from "../../../schemas/same-type";
 import type { Message } from "../../../schemas/types";
 import type { ClassOutputs, PlainArgs } from "../define-kind";
 import { KindResource } from "../kind-resource";
+import { refuseProtoKeys } from "../../resource-options";
 import { messageBatch } from ".";
-import { MESSAGES_FILE_READ, type MessageBatchInputs, type MessageBatchState } from "./schema";
+import { MESSAGES_FILE_READ, MESSAGES_JSON, type MessageBatchInputs, type MessageBatchState } from "./schema";
 
 /**
  * Inputs of a {@link MessageBatch}. Changing any of them replaces the batch: it is sent
@@ -42,9 +43,19 @@ export class MessageBatch extends KindResource {
     // What `check` reads of a file is kept among the inputs; registered as a secret so that the
     // engine keeps it encrypted in state (a provider that takes no secrets gets its inputs'
     // secrecy by name): it holds the messages' digest.
-    super(messageBatch.name, name, args, { ...opts }, "declare a new MessageBatch (it sends its messages when created)", {
-      [MESSAGES_FILE_READ]: pulumi.secret(null),
-    });
+    // The messages go as one JSON text (see MESSAGES_JSON), secret when they are; checked here
+    // first, as every input is (the text would hide a `__proto__` key from that check).
+    refuseProtoKeys(messageBatch.name, name, args);
+    const messagesJson =
+      args.messages === undefined ? undefined : pulumi.output(args.messages).apply((messages) => JSON.stringify(messages));
+    super(
+      messageBatch.name,
+      name,
+      { ...args, messages: undefined },
+      { ...opts },
+      "declare a new MessageBatch (it sends its messages when created)",
+      { [MESSAGES_FILE_READ]: pulumi.secret(null), [MESSAGES_JSON]: messagesJson },
+    );
   }
 }
 

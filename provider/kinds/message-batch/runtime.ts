@@ -5,7 +5,7 @@ import { SEND_PLANNED } from "../../../client/send-messages";
 import { isApiError, isPartialSendError, UnsupportedOperationError } from "../../../errors";
 import type { ProviderContext } from "../../context";
 import { canonical, digestMatches, messagesDigest } from "../../messages-digest";
-import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError, type Props } from "../../protocol";
+import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError, UNKNOWN, type Props } from "../../protocol";
 import { checkKnownInputs } from "../../check-inputs";
 import { sameValue } from "../../same-value";
 import { unknownShape, type KindInputs } from "../define-kind";
@@ -15,9 +15,16 @@ import { FileError } from "../../../cli/message-file";
 import { CALL_MAX_BYTES, callSizes, cutIntoCalls, oversizedMessages } from "./calls";
 import { assetHash } from "./file-asset";
 import { messagesOfFile, MessagesFileChanged, readMessagesFile } from "./messages-file";
-import { MESSAGES_FILE_READ, MessageBatchInputs, MessagesFileRead, type MessageBatchState, RecordedMessageBatch } from "./schema";
+import {
+  MESSAGES_FILE_READ,
+  MESSAGES_JSON,
+  MessageBatchInputs,
+  MessagesFileRead,
+  type MessageBatchState,
+  RecordedMessageBatch,
+} from "./schema";
 
-type Inputs = KindInputs<typeof MessageBatchInputs> & { readonly [MESSAGES_FILE_READ]?: unknown };
+type Inputs = KindInputs<typeof MessageBatchInputs> & { readonly [MESSAGES_FILE_READ]?: unknown; readonly [MESSAGES_JSON]?: unknown };
 
 /**
  * The recorded state, in any shape this package has written, as the current one (see
@@ -43,6 +50,18 @@ export function migrate(recorded: Props, id: string): MessageBatchState {
 }
 
 /**
+ * The inputs with the TypeScript class's messages text ({@link MESSAGES_JSON}) read as
+ * `messages`; as they are otherwise. A text not known yet (preview) is unknown messages.
+ * @throws SyntaxError for a text that is not JSON (only `check` meets one: it refuses it)
+ */
+function withMessages<P extends Props>(props: P): P {
+  const text = props[MESSAGES_JSON];
+  if (typeof text !== "string") return props;
+  const { [MESSAGES_JSON]: _text, ...rest } = props;
+  return { ...rest, messages: text === UNKNOWN ? UNKNOWN : JSON.parse(text) } as unknown as P;
+}
+
+/**
  * The inputs validated against the schema, exactly one of `messages` and `messagesFile` set,
  * and each message checked to fit in a call of its own (at most {@link CALL_MAX_BYTES} of JSON
  * with its envelope): one that cannot would stop the send for good. A file is read and every
@@ -54,14 +73,26 @@ export async function check(_context: ProviderContext, olds: Props, news: Props)
   const { [MESSAGES_FILE_READ]: _stale, ...rest } = news;
   // The news as given when nothing is left out (the plugin then answers with the request's own bytes).
   const inputs = MESSAGES_FILE_READ in news ? rest : news;
+  const sameStream = inputs.stream === olds.stream;
+  // The class's text, the same as recorded: not even parsed.
+  if (typeof inputs[MESSAGES_JSON] === "string" && inputs[MESSAGES_JSON] === olds[MESSAGES_JSON] && sameStream) {
+    const checked = checkKnownInputs(MessageBatchInputs, { ...inputs, [MESSAGES_JSON]: undefined });
+    return checked.ok ? { inputs } : { inputs, failures: checked.failures };
+  }
+  let given: Props;
+  try {
+    given = withMessages(inputs);
+  } catch (error) {
+    return { inputs, failures: [{ property: "messages", reason: `not valid JSON: ${(error as Error).message}` }] };
+  }
   // Messages equal to the recorded ones passed this check when recorded: an unchanged pass
   // compares them (tens of milliseconds for 30,000) instead of judging each again.
-  const judged = Array.isArray(inputs.messages) && inputs.stream === olds.stream && sameValue(olds.messages, inputs.messages);
-  const checked = checkKnownInputs(MessageBatchInputs, judged ? { ...inputs, messages: undefined } : inputs);
+  const judged = Array.isArray(given.messages) && sameStream && sameValue(withMessages(olds).messages, given.messages);
+  const checked = checkKnownInputs(MessageBatchInputs, judged ? { ...given, messages: undefined } : given);
   if (!checked.ok) return { inputs, failures: checked.failures };
-  const given = ["messages", "messagesFile"].filter((key) => inputs[key] != null);
-  if (given.length !== 1) {
-    const reason = given.length === 0 ? "expected `messages` or `messagesFile`" : "expected `messages` or `messagesFile`, not both";
+  const set = ["messages", "messagesFile"].filter((key) => given[key] != null);
+  if (set.length !== 1) {
+    const reason = set.length === 0 ? "expected `messages` or `messagesFile`" : "expected `messages` or `messagesFile`, not both";
     return { inputs, failures: [{ property: "messages", reason }] };
   }
   const { stream, messages, messagesFile } = checked.data as Partial<MessageBatchInputs>;
@@ -96,7 +127,8 @@ export async function check(_context: ProviderContext, olds: Props, news: Props)
  * is refused (see {@link editedWhilePartSent}). Prints nothing: `diff` also runs at preview and
  * refresh.
  */
-export function diff(_context: ProviderContext, id: string, olds: MessageBatchState, news: Inputs): pulumi.dynamic.DiffResult {
+export function diff(_context: ProviderContext, id: string, olds: MessageBatchState, given: Inputs): pulumi.dynamic.DiffResult {
+  const news = withMessages(given);
   const messagesKey = news.messagesFile != null ? "messagesFile" : "messages";
   const changed = (key: "stream" | "triggers" | "messages"): boolean => {
     if (key === "messages") return messagesChanged(olds, news);
@@ -284,9 +316,10 @@ export function batchKeyPrefix(
 
 export async function create(
   context: ProviderContext,
-  inputs: Inputs,
+  given: Inputs,
   idempotencyKeyPrefix?: string,
 ): Promise<pulumi.dynamic.CreateResult<MessageBatchState>> {
+  const inputs = withMessages(given);
   const prefix =
     idempotencyKeyPrefix ??
     batchKeyPrefix(context.client()[IDENTITY_KEY], inputs[IDEMPOTENCY_SCOPE], inputs, contentOf(inputs).digest) ??
@@ -312,7 +345,7 @@ export async function update(
       `message batch ${id} was only part-sent: sending the rest. Chunks the service confirmed are not sent again; the one in flight ` +
         "goes again under its idempotency key, so the service sends no message twice.",
     );
-    return { outs: await send(context, news, olds.idempotencyKeyPrefix, olds.batchIds) };
+    return { outs: await send(context, withMessages(news), olds.idempotencyKeyPrefix, olds.batchIds) };
   }
   throw new UnsupportedOperationError(`Message batch ${id} cannot be updated: sent messages cannot be changed; changes replace the batch.`);
 }
