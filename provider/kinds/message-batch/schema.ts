@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { Message, Stream } from "../../../schemas";
-import { replaceKeys, replacingOnChanges } from "../field-meta";
+import { replacingOnChanges } from "../field-meta";
 import { FileAsset } from "./file-asset";
 
 /**
@@ -67,8 +67,6 @@ export const MESSAGES_JSON = "messagesJson";
 
 /** The hidden input holding a {@link MessagesFileRead}, set by `check`. */
 export const MESSAGES_FILE_READ = "messagesFileRead";
-
-export const MESSAGE_BATCH_REPLACE_KEYS = replaceKeys(MessageBatchInputs) as Array<keyof MessageBatchInputs>;
 
 /**
  * What state records: a digest of the messages rather than a second copy (Pulumi keeps the
