@@ -2,7 +2,7 @@
 // Child process of bench/run.js: hosts one emulator for one send case, so the emulator's
 // memory and CPU are its own (the client runs in another child). Driven over IPC; every
 // command gets one reply:
-//   { cmd: "start" }                 → { kind: "started", url, apiKey }
+//   { cmd: "start", options? }       → { kind: "started", url, apiKey } (options: startEmulator's, e.g. larger stores)
 //   { cmd: "faults", settings }      → { kind: "faults", settings }
 //   { cmd: "requests" }              → { kind: "requests", count }
 //   { cmd: "stats", count? }         → { kind: "stats", retainedHeapBytes, batchesRecorded, maxRssBytes; with count: messagesRecorded, distinctRecipients }
@@ -19,7 +19,7 @@ serveCommands(async (message) => {
     case "start":
       collectGarbage();
       heapBeforeStart = process.memoryUsage().heapUsed;
-      emulator = await startEmulator({ port: 0 });
+      emulator = await startEmulator({ ...message.options, port: 0 });
       return { kind: "started", url: emulator.url, apiKey: emulator.apiKey };
     case "faults":
       return { kind: "faults", settings: emulator.setFaults(message.settings) };

@@ -11,6 +11,7 @@ const { requireTimes } = require("./require-time");
 const { sendFile } = require("./send-file");
 const { longLine, printLongLine } = require("./long-line");
 const { emulatorFlood, printEmulatorFlood } = require("./emulator-flood");
+const { unchangedUp, printUnchangedUp } = require("./unchanged-up");
 
 const asJson = process.argv.includes("--json");
 // `--only 5,8`: run those sections only (the others are left out of the report).
@@ -407,6 +408,10 @@ function printReport(report) {
     out.push("");
     printEmulatorFlood(report.emulatorFlood, out);
   }
+  if (report.unchangedUp) {
+    out.push("");
+    printUnchangedUp(report.unchangedUp, out);
+  }
   console.log(out.join("\n"));
 }
 
@@ -425,6 +430,7 @@ async function main() {
   if (runs(8)) report.sendFile = await sendFileCase();
   if (runs(9)) report.longLine = await longLine(progress);
   if (runs(10)) report.emulatorFlood = await emulatorFlood(progress);
+  if (runs(11)) report.unchangedUp = await unchangedUp({ progress, startChild, exited });
   report.totalMs = msSince(start);
   if (asJson) console.log(JSON.stringify(report, null, 2));
   else printReport(report);

@@ -106,6 +106,11 @@ export interface PlannedSendHooks {
    * own cut (a `MessageBatch` cuts by bytes as well as count). Default: `batchSize` each.
    */
   readonly chunkSizes?: readonly number[];
+  /**
+   * The caller's own cut of a streamed input (a `MessageBatch` read from a file): the chunks, in
+   * order, made lazily from the source. Takes precedence over `chunkSizes` and `batchSize`.
+   */
+  readonly cut?: (source: Iterable<unknown> | AsyncIterable<unknown>) => AsyncIterable<Chunk<unknown>>;
   /** The idempotency key of chunk `index`. Default `${prefix}-${index}`. */
   readonly keyOf?: (index: number) => string;
   /**
@@ -232,7 +237,11 @@ export async function sendInChunks(
 
   let nextIndex = 0;
   try {
-    const cut = hooks.chunkSizes && Array.isArray(source) ? sizedChunks(source, hooks.chunkSizes) : chunks(source, batchSize);
+    const cut = hooks.cut
+      ? hooks.cut(source)
+      : hooks.chunkSizes && Array.isArray(source)
+        ? sizedChunks(source, hooks.chunkSizes)
+        : chunks(source, batchSize);
     for await (const raw of cut) {
       nextIndex = raw.index;
       if (failure !== undefined) break;

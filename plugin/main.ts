@@ -7,6 +7,7 @@
  * `newPlugin`). A line for the user goes to the engine's `Log` (`./engine-log.ts`): the engine
  * hides a resource plugin's stderr.
  */
+import { setFlagsFromString } from "node:v8";
 import * as grpc from "@grpc/grpc-js";
 import { PACKAGE_VERSION } from "../client/version";
 import { engineAddress, engineLog } from "./engine-log";
@@ -42,7 +43,22 @@ export async function servePlugin(args: readonly string[] = []): Promise<{ port:
   return { port, server };
 }
 
+/**
+ * What a batch from a file may cost the plugin: it reads the file twice (check, then the send)
+ * and holds one call's messages at a time, but every message read is garbage the old generation
+ * collects only at a full GC, which V8 lets wait until the heap is up to 4 times what the last
+ * one left live. So, as `messaging send` does (`cli/send/command.ts`, `cli/main.ts`): the heap
+ * may grow by half before a full GC, and undici's WebAssembly parser stays on the baseline tier
+ * (its optimizing compile alone peaks at about 30 MiB). Bench section 11 shows the peak RSS of
+ * a 1,000,000-line file's first `up`.
+ */
+function boundMemory(): void {
+  setFlagsFromString("--liftoff-only");
+  setFlagsFromString("--heap-growing-percent=50");
+}
+
 if (require.main === module) {
+  boundMemory();
   const args = process.argv.slice(2);
   const engine = engineAddress(args);
   // A plugin whose engine is gone stops, as a cancelled run does: nothing it did from now on

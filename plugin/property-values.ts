@@ -27,12 +27,31 @@ export function containsSecret(value: unknown): boolean {
   return typeof value === "object" && value !== null && Object.values(value).some(containsSecret);
 }
 
-/** The value with every secret wrapper removed: what a runtime reads. */
+/**
+ * The value with every secret wrapper removed: what a runtime reads. A value holding no secret
+ * is returned as it is (not copied): a batch's 30,000 messages are read on every pass.
+ */
 export function reveal(value: unknown): unknown {
   if (isSecret(value)) return reveal(value.value);
-  if (Array.isArray(value)) return value.map(reveal);
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const inner = reveal(value[i]);
+      if (inner !== value[i]) (copy ??= value.slice())[i] = inner;
+    }
+    return copy ?? value;
+  }
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, reveal(inner)]));
+    let copy: Props | undefined;
+    for (const [key, inner] of Object.entries(value)) {
+      const revealed = reveal(inner);
+      // Never an assignment to a copy made by spreading: a `__proto__` key must stay an own key.
+      if (revealed !== inner) {
+        copy ??= Object.fromEntries(Object.entries(value));
+        Object.defineProperty(copy, key, { value: revealed, writable: true, enumerable: true, configurable: true });
+      }
+    }
+    return copy ?? value;
   }
   return value;
 }

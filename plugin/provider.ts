@@ -10,7 +10,8 @@ import { UnsupportedOperationError } from "../errors";
 import { IDEMPOTENCY_SCOPE, PROVIDER_KEY, UNKNOWN } from "../provider/protocol";
 import { idempotencyScopeOf } from "./idempotency-scope";
 import { kindOfToken, SERVED_KINDS, type KindDefinition } from "./kinds";
-import { markSecrets, reveal, revealProps } from "./property-values";
+import { markSecrets, reveal, revealProps, secret } from "./property-values";
+import { STACK_IDENTITY_KEY } from "./schema";
 import { keyChangedWarning } from "../client/identity-key";
 import { identityChangedWarning, identityPinnedWarning, newIdentityWarning } from "../provider/stack-identity-pin";
 import {
@@ -23,7 +24,6 @@ import {
   RECORDED,
   type ConfigFailure,
 } from "./provider-config";
-import { STACK_IDENTITY_KEY } from "./schema";
 import type { Props } from "../provider/protocol";
 
 /** A check failure on one property (`property` is a dotted path). */
@@ -71,6 +71,12 @@ const isInitFailed = (error: unknown): error is { id: string; reasons: string[];
 function outputs(definition: KindDefinition, outs: Props, ...secretSources: Props[]): Props {
   const { [PROVIDER_KEY]: _provider, ...rest } = outs;
   return secretSources.reduce((marked, source) => markSecrets(marked, source, definition.secretOutputs), rest);
+}
+
+/** True when both maps hold the same keys with the very same values. */
+function sameEntries(a: Props, b: Props): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
 }
 
 /** The plugin's provider: one per process, configured once by the engine. */
@@ -140,12 +146,27 @@ export class MessagingProvider {
     this.config = { ...configSource(args, variables), ...(log ? { warn: (message: string) => log.warn(message) } : {}) };
   }
 
-  /** Check: the runtime's validation; the checked inputs keep their secrets (and `adopt` is one). */
-  async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[] }> {
+  /**
+   * Check: the runtime's validation; the checked inputs keep their secrets (and `adopt` is one).
+   * `asSent` when they are the news exactly as sent (no secret to mark, nothing added or
+   * changed), so the answer can be the request's own bytes.
+   */
+  async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[]; asSent: boolean }> {
     const definition = this.kindOf(urn);
-    const result = await definition.runtime.check(this.config, revealProps(olds), revealProps(news));
-    const inputs = markSecrets(result.inputs ?? revealProps(news), news, definition.secretInputs);
-    return { inputs, failures: (result.failures ?? []).map(({ property, reason }) => ({ property, reason })) };
+    const revealed = revealProps(news);
+    const result = await definition.runtime.check(this.config, revealProps(olds), revealed);
+    const failures = (result.failures ?? []).map(({ property, reason }) => ({ property, reason }));
+    const given = result.inputs ?? revealed;
+    if (revealed === news && sameEntries(given, news) && !definition.secretInputs.some((key) => key in news)) {
+      return { inputs: news, failures, asSent: true };
+    }
+    const checked = markSecrets(given, news, definition.secretInputs);
+    // A hidden input check adds (a file's digest, `MESSAGES_FILE_READ`) is derived from content: kept secret in state.
+    const hidden = (key: string) => !(key in news) && !Object.hasOwn(definition.inputs.shape, key);
+    const inputs = Object.fromEntries(
+      Object.entries(checked).map(([key, value]) => [key, hidden(key) && value !== null ? secret(value) : value]),
+    );
+    return { inputs, failures, asSent: false };
   }
 
   /** Diff: the runtime's, so both routes replace on the same changes. */

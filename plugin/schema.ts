@@ -19,6 +19,8 @@ type JsonSchema = {
   additionalProperties?: boolean | JsonSchema;
   anyOf?: JsonSchema[];
   enum?: unknown[];
+  /** Set through a field's `.meta()`: `"asset"` for a Pulumi asset (`pulumi.json#/Asset`). */
+  pulumiType?: string;
 };
 
 /** A Pulumi type spec (`pulumi.json` `typeSpec`). */
@@ -81,6 +83,7 @@ const REPOSITORY_PATH = "github.com/pulumi-messaging/pulumi-messaging";
 export const PLUGIN_DOWNLOAD_URL = `github://api.${REPOSITORY_PATH}`;
 
 const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
+const ASSET: TypeSpec = { $ref: "pulumi.json#/Asset" };
 const pascal = (name: string): string => name[0].toUpperCase() + name.slice(1);
 // Array items are named for one element: `messages` holds `Message`s.
 const singular = (name: string): string => (name.endsWith("s") ? name.slice(0, -1) : name);
@@ -136,6 +139,8 @@ class TypeTranslator {
   readonly types: Record<string, ObjectTypeSpec> = {};
 
   typeOf(schema: JsonSchema, name: string): TypeSpec {
+    // An asset's wire form is the engine's business: every SDK takes its own asset class.
+    if (schema.pulumiType === "asset") return ASSET;
     const plain = withoutNull(schema);
     switch (plain.type) {
       case "string":

@@ -17,29 +17,29 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { InitFailure, MessagingProvider } from "./provider";
-import { decodeStruct, messageField } from "./struct-decoder";
+import { checkResponseBytes, readCheckRequest, readDiffRequest, type RawCheckRequest, type RawDiffRequest } from "./raw-requests";
 import type { Props } from "../provider/protocol";
 
 const toJs = (struct: Struct | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
 // `undefined` cannot cross (Struct rejects it): JSON drops it, as a provider's outputs never hold one on purpose.
 const toStruct = (props: Props): Struct => Struct.fromJavaScript(JSON.parse(JSON.stringify(props)));
 
-// Check's new inputs as the engine sent them (`CheckRequest.news`, field 3), read from the
-// request's bytes (./struct-decoder.ts): google-protobuf's reader loses a `__proto__` key.
-const CHECK_NEWS_FIELD = 3;
-const checkNews = new WeakMap<proto.CheckRequest, Props>();
-
-/** The service's definition as the server adds it: Check's request is also read for its new inputs as sent. */
+/**
+ * The service's definition as the server adds it: Check and Diff are read from their bytes
+ * (`./raw-requests.ts`: faster, and a `__proto__` key kept), and Check's answer may be bytes
+ * already written.
+ */
 export const resourceProviderDefinition: typeof ResourceProviderService = {
   ...ResourceProviderService,
   check: {
     ...ResourceProviderService.check,
-    requestDeserialize: (bytes: Buffer) => {
-      const request = ResourceProviderService.check.requestDeserialize(bytes);
-      const news = messageField(bytes, CHECK_NEWS_FIELD);
-      checkNews.set(request, news ? decodeStruct(news) : {});
-      return request;
-    },
+    requestDeserialize: (bytes: Buffer) => readCheckRequest(bytes) as unknown as proto.CheckRequest,
+    responseSerialize: (response: proto.CheckResponse | Buffer) =>
+      Buffer.isBuffer(response) ? response : ResourceProviderService.check.responseSerialize(response),
+  },
+  diff: {
+    ...ResourceProviderService.diff,
+    requestDeserialize: (bytes: Buffer) => readDiffRequest(bytes) as unknown as proto.DiffRequest,
   },
 };
 
@@ -128,14 +128,16 @@ export function resourceProviderService(provider: MessagingProvider, version: st
       return new proto.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(false).setSupportspreview(false);
     }),
 
-    check: resourceCall(async (request: proto.CheckRequest) => {
-      const news = checkNews.get(request) ?? toJs(request.getNews());
-      const { inputs, failures } = await provider.check(request.getUrn(), toJs(request.getOlds()), news);
-      return checkResponse(inputs, failures);
+    // Read by `resourceProviderDefinition` from the request's bytes; an answer of the news as sent is those bytes.
+    check: resourceCall(async (raw: proto.CheckRequest) => {
+      const request = raw as unknown as RawCheckRequest;
+      const { inputs, failures, asSent } = await provider.check(request.urn, request.olds, request.news);
+      return (asSent ? checkResponseBytes(request.newsBytes, failures) : checkResponse(inputs, failures)) as proto.CheckResponse;
     }),
-    diff: resourceCall(async (request: proto.DiffRequest) =>
-      diffResponse(await provider.diff(request.getUrn(), request.getId(), toJs(request.getOlds()), toJs(request.getNews()))),
-    ),
+    diff: resourceCall(async (raw: proto.DiffRequest) => {
+      const request = raw as unknown as RawDiffRequest;
+      return diffResponse(await provider.diff(request.urn, request.id, request.olds, request.news));
+    }),
     create: resourceCall(async (request: proto.CreateRequest) => {
       // Not called in a preview (supportsPreview is false); answered like the engine would, should it be.
       if (request.getPreview()) return new proto.CreateResponse().setProperties(request.getProperties());

@@ -12,7 +12,7 @@
  * A future version must write a form v1 cannot be confused with (e.g. `v2:<hex>`) and keep
  * reading every form above.
  */
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { canonicalJson } from "../schemas/canonical-json";
 
 // What the earlier release used: keys in the runtime's default collation, `undefined` as `null`.
@@ -31,6 +31,32 @@ export const canonical = (value: unknown): string => canonicalJson(value);
  * and tested against the definition v1 was first written with. Frozen: see the module comment.
  */
 export const messagesDigest = (messages: unknown): string => sha256Hex(canonicalJson(messages));
+
+/**
+ * The v1 digest of messages that arrive one at a time (a file read as a stream): the same text
+ * as {@link messagesDigest} of the array, `[`, each message's canonical JSON with commas between,
+ * `]`, hashed as it comes. So a batch from a file and an inline batch of the same messages have
+ * the same digest, and moving messages from the program into a file (or back) changes nothing.
+ */
+export class MessagesDigest {
+  readonly #hash: Hash = createHash("sha256").update("[");
+  #count = 0;
+
+  /** Adds the next message. */
+  add(message: unknown): void {
+    this.#hash.update(this.#count++ === 0 ? canonicalJson(message) : `,${canonicalJson(message)}`);
+  }
+
+  /** Messages added. */
+  get count(): number {
+    return this.#count;
+  }
+
+  /** The hex digest; the object is spent. */
+  finish(): string {
+    return this.#hash.update("]").digest("hex");
+  }
+}
 
 /** The locale-ordered digest an earlier release wrote; read only, so its batches are not sent again. */
 export const legacyLocaleDigest = (messages: unknown): string => sha256Hex(legacyJson(messages));

@@ -1,11 +1,10 @@
 import { createHash, type Hash } from "node:crypto";
 import { ValidationError } from "../../errors";
-import { addFieldError, checkMessage, InvalidMessages, toFieldErrors, type FieldErrors } from "../../schemas";
-import type { IssueLike } from "../../schemas/field-errors";
-import { didYouMean } from "../../schemas/did-you-mean";
+import { InvalidMessages } from "../../schemas";
 import type { Message } from "../../schemas/types";
 import { CallKey, type CallKeyScope, type PlannedCall } from "../message-file/identity";
-import { readEntries, type Entry, type FileFormat } from "../message-file";
+import { checkedValue } from "../message-file/checked-entry";
+import { readEntries, type FileFormat } from "../message-file";
 
 /** What the first pass decided. */
 export interface SendPlan {
@@ -136,38 +135,6 @@ export async function* plannedMessages(
 
 /** The file's content is not what the first pass checked. */
 export class FileChanged extends Error {}
-
-/** The entry's value when it is a valid message; its problems added to `invalid` otherwise. */
-function checkedValue(entry: Entry, invalid: InvalidMessages): unknown {
-  if (entry.problem) {
-    invalid.addReason(entry.problem.field ? `${entry.location}: ${entry.problem.field}` : entry.location, entry.problem.reason);
-    return undefined;
-  }
-  const verdict = checkMessage(entry.value);
-  if (!verdict.ok) {
-    const issues = verdict.issues.flatMap(withSuggestions);
-    if (entry.nameOf === undefined) invalid.addIssues(entry.location, issues);
-    else {
-      const errors: FieldErrors = {};
-      for (const [field, reasons] of Object.entries(toFieldErrors(issues)))
-        addFieldError(errors, `${entry.location}: ${entry.nameOf(field)}`, ...reasons);
-      invalid.addFieldErrors(errors);
-    }
-    return undefined;
-  }
-  return entry.value;
-}
-
-// The fields of a message, and of its template, for "did you mean" on an unknown one.
-const MESSAGE_FIELDS = ["tos", "body", "template"];
-const TEMPLATE_FIELDS = ["id", "model"];
-
-/** An unknown field as one issue per key, each with the known field it most likely mistypes (`to` → `tos`). */
-function withSuggestions(issue: IssueLike): IssueLike[] {
-  if (issue.code !== "unrecognized_keys" || issue.keys === undefined) return [issue];
-  const known = issue.path.length === 0 ? MESSAGE_FIELDS : issue.path.length === 1 && issue.path[0] === "template" ? TEMPLATE_FIELDS : [];
-  return issue.keys.map((key) => ({ code: "custom", path: [...issue.path, key], message: `unknown field${didYouMean(key, known)}` }));
-}
 
 /** A set of positions, one bit each: a million skipped messages take 125 KB. */
 export class Positions {

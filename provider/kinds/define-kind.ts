@@ -62,7 +62,7 @@ export interface KindMethods<I extends z.ZodObject, State> {
   /** Makes the resource. Nothing else calls the service to make one. */
   create(context: ProviderContext, inputs: KindInputs<I>): Promise<pulumi.dynamic.CreateResult>;
   /** Default: the known inputs validated against the schema, one failure per issue; unknowns pass. */
-  check?(context: ProviderContext, olds: Props, news: Props): pulumi.dynamic.CheckResult;
+  check?(context: ProviderContext, olds: Props, news: Props): pulumi.dynamic.CheckResult | Promise<pulumi.dynamic.CheckResult>;
   /** Default: replaces when an input the schema marks `replaceOnChanges` changed (or is unknown); nothing else changes. */
   diff?(context: ProviderContext, id: string, olds: State, news: KindInputs<I>): pulumi.dynamic.DiffResult;
   /** Default: keeps the recorded state (the service has no retrieve operation); import is refused. */
@@ -84,7 +84,7 @@ export interface KindMethods<I extends z.ZodObject, State> {
 
 /** The methods of a kind as the adapters call them: raw properties in, every default filled in. */
 export interface ResourceImplementation {
-  check(context: ProviderContext, olds: Props, news: Props): pulumi.dynamic.CheckResult;
+  check(context: ProviderContext, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
   diff(context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult;
   create(context: ProviderContext, inputs: Props): Promise<pulumi.dynamic.CreateResult>;
   read(context: ProviderContext, id: string, props: Props): pulumi.dynamic.ReadResult;
@@ -210,7 +210,7 @@ function implement<N extends string, I extends z.ZodObject, S extends z.ZodObjec
   };
   const typed = (news: Props) => news as KindInputs<I>;
   return {
-    check: (context, olds, news) => {
+    check: async (context, olds, news) => {
       if (methods.check) return methods.check(context, olds, news);
       const checked = checkKnownInputs(spec.inputs, news);
       return checked.ok ? { inputs: news } : { inputs: news, failures: checked.failures };

@@ -15,19 +15,26 @@ const shellOf = (kind: ResourceKind): pulumi.dynamic.ResourceProvider => {
 /**
  * The one constructor of the resource classes: refuses `import` (with what to do instead),
  * warns once of a plain API key, and registers the kind's inputs, its output-only keys, the
- * hidden scope that keys the resource's idempotency to its place in the stack, and its secret
- * outputs. (The kind is named, not passed: the declarations of the package root carry no zod type.)
+ * hidden scope that keys the resource's idempotency to its place in the stack (and the kind's
+ * own `hidden` inputs), and its secret outputs. (The kind is named, not passed: the declarations of the package root carry no zod type.)
  */
 export abstract class KindResource extends pulumi.dynamic.Resource {
   // `kind` is a plain string here: a `ResourceKind` would bring the registry, and with it zod, into the declarations.
-  protected constructor(kind: string, name: string, args: object, opts: pulumi.CustomResourceOptions, importInstead: string) {
+  protected constructor(
+    kind: string,
+    name: string,
+    args: object,
+    opts: pulumi.CustomResourceOptions,
+    importInstead: string,
+    hidden: pulumi.Inputs = {},
+  ) {
     const definition = KINDS[kind as ResourceKind];
     refuseImport(kind, name, opts, importInstead);
     warnIfApiKeyNotSecret();
     super(
       shellOf(definition.name),
       name,
-      resourceProps(definition, refuseProtoKeys(kind, name, args), { [IDEMPOTENCY_SCOPE]: resourceScope(name, opts) }),
+      resourceProps(definition, refuseProtoKeys(kind, name, args), { ...hidden, [IDEMPOTENCY_SCOPE]: resourceScope(name, opts) }),
       withSecretOutputs(definition, opts),
       "messaging",
       kind,

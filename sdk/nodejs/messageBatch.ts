@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Sends a set of messages once, when created; again only when replaced (a change to `stream`, `messages` or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
+ * Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
  */
 export class MessageBatch extends pulumi.CustomResource {
     /**
@@ -90,13 +90,11 @@ export class MessageBatch extends pulumi.CustomResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
-            if (args?.messages === undefined && !opts.urn) {
-                throw new Error("Missing required property 'messages'");
-            }
             if (args?.stream === undefined && !opts.urn) {
                 throw new Error("Missing required property 'stream'");
             }
             resourceInputs["messages"] = args?.messages;
+            resourceInputs["messagesFile"] = args?.messagesFile;
             resourceInputs["stream"] = args?.stream;
             resourceInputs["triggers"] = args?.triggers;
             resourceInputs["batchIds"] = undefined /*out*/;
@@ -127,9 +125,13 @@ export class MessageBatch extends pulumi.CustomResource {
  */
 export interface MessageBatchArgs {
     /**
-     * Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
+     * Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
      */
-    messages: pulumi.Input<pulumi.Input<inputs.MessageBatchMessageArgs>[]>;
+    messages?: pulumi.Input<pulumi.Input<inputs.MessageBatchMessageArgs>[] | undefined>;
+    /**
+     * A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
+     */
+    messagesFile?: pulumi.Input<pulumi.asset.Asset | pulumi.asset.Archive | undefined>;
     /**
      * Stream to send on, e.g. `transactional`.
      */

@@ -36,13 +36,16 @@ describeRealEngine("state from earlier releases under pulumi", () => {
       .slice(from)
       .flatMap((batch) => batch.messages.map((message) => message.tos[0]));
 
-  /** The messages the program registered, as the state's inputs hold them. */
-  const registeredMessages = (resource: Record<string, unknown>): unknown[] =>
-    revealed((resource.inputs as Record<string, unknown>).messages) as unknown[];
+  /** The messages the program registered, as the state's inputs hold them (the class sends them as one JSON text). */
+  const registeredMessages = (resource: Record<string, unknown>): unknown[] => {
+    const inputs = resource.inputs as Record<string, unknown>;
+    return inputs.messagesJson === undefined ? (revealed(inputs.messages) as unknown[]) : JSON.parse(String(revealed(inputs.messagesJson)));
+  };
 
-  /** The first release's outputs: the messages themselves, no digest. */
+  /** The first release's inputs and outputs: the messages themselves among both, no digest. */
   const firstReleaseShape = (resource: Record<string, unknown>) => ({
     ...resource,
+    inputs: { ...without(resource.inputs, "messagesJson", "messagesFileRead"), messages: registeredMessages(resource) },
     outputs: { ...without(resource.outputs, "messagesDigest"), messages: registeredMessages(resource) },
   });
 

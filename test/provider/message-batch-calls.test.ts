@@ -16,7 +16,7 @@ const long = (i: number) => ({ tos: [`+2547${String(10000000 + i).padStart(8, "0
 const mixed = () => [...Array.from({ length: 1000 }, (_, i) => sms(i)), ...Array.from({ length: 1000 }, (_, i) => long(1000 + i))];
 
 describe("the cut (golden)", () => {
-  test("calls of 1,000 that fit are cut as every earlier release cut them: by count", () => {
+  test("calls of 1,000 that fit are cut as every earlier release cut them: by count", async () => {
     expect(
       callSizes(
         "transactional",
@@ -31,7 +31,7 @@ describe("the cut (golden)", () => {
     ).toEqual(Array(30).fill(1000));
   });
 
-  test("larger messages are cut by bytes too: pinned, and every call's body is within the limit", () => {
+  test("larger messages are cut by bytes too: pinned, and every call's body is within the limit", async () => {
     const messages = mixed();
     const sizes = callSizes("transactional", messages);
     expect(sizes).toEqual([1000, 949, 51]);
@@ -47,9 +47,9 @@ describe("the cut (golden)", () => {
   });
 });
 
-test("check refuses a message too large for a call of its own, naming it, and passes the rest", () => {
+test("check refuses a message too large for a call of its own, naming it, and passes the rest", async () => {
   const news = { stream: "transactional", messages: [sms(0), { tos: ["+254712345678"], body: "z".repeat(CALL_MAX_BYTES) }] };
-  const result = messageBatch.implementation.check(
+  const result = await messageBatch.implementation.check(
     { client: () => never(), warn: () => undefined, explain: (e) => e, serviceUrl: () => undefined },
     {},
     news,
@@ -58,10 +58,12 @@ test("check refuses a message too large for a call of its own, naming it, and pa
     { property: "messages.1", reason: expect.stringMatching(/takes \d+ bytes as JSON.*cannot be sent even alone/) },
   ]);
   expect(
-    messageBatch.implementation.check(
-      { client: () => never(), warn: () => undefined, explain: (e) => e, serviceUrl: () => undefined },
-      {},
-      { ...news, messages: [sms(0)] },
+    (
+      await messageBatch.implementation.check(
+        { client: () => never(), warn: () => undefined, explain: (e) => e, serviceUrl: () => undefined },
+        {},
+        { ...news, messages: [sms(0)] },
+      )
     ).failures,
   ).toBeUndefined();
 });

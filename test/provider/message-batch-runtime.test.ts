@@ -28,16 +28,84 @@ const sent = (sentAt: string | null) => ({
   [PROVIDER_KEY]: "serialized",
 });
 
+describe("the TypeScript class's messages text (messagesJson)", () => {
+  const text = JSON.stringify(messages);
+  test("the same text as recorded is not parsed; another is, and judged in full; state recorded with messages reads it as unchanged", async () => {
+    const recorded = { stream: "transactional", messagesJson: "not parsed" };
+    expect(await impl.check(testContext(), recorded, recorded)).toEqual({ inputs: recorded });
+    const bad = JSON.stringify([...messages, { tos: ["0700"], body: "x" }]);
+    const judged = await impl.check(
+      testContext(),
+      { stream: "transactional", messagesJson: text },
+      { stream: "transactional", messagesJson: bad },
+    );
+    expect(judged.failures?.map((failure) => failure.property)).toEqual(["messages.2.tos.0"]);
+    expect((await impl.check(testContext(), {}, { stream: "transactional", messagesJson: "[" })).failures).toEqual([
+      { property: "messages", reason: expect.stringMatching(/^not valid JSON/) },
+    ]);
+    // An upgrade: the recorded inputs hold the messages, the new ones their text.
+    const upgraded = { stream: "transactional", messagesJson: text };
+    expect(await impl.check(testContext(), inputs, upgraded)).toEqual({ inputs: upgraded });
+    expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), upgraded)).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
+    expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), { ...upgraded, messagesJson: bad }).replaces).toEqual([
+      "messages",
+    ]);
+  });
+
+  test("created from the text: the same messages, digest and key prefix as from the objects", async () => {
+    const key = IdentityKey.fromApiKey("sk_test_text");
+    const seen: unknown[] = [];
+    const client = {
+      [IDENTITY_KEY]: key,
+      [SEND_PLANNED]: async (sentMessages: unknown, options: { idempotencyKeyPrefix: string }) => {
+        seen.push(sentMessages, options.idempotencyKeyPrefix);
+        return { batches: [{ index: 0, id: "msba_1", count: 2, idempotencyKey: "k" }] };
+      },
+    };
+    const fromText = await batch.create(testContext(client), {
+      stream: "transactional",
+      messagesJson: text,
+      idempotencyScope: "s",
+    } as never);
+    const fromObjects = await batch.create(testContext(client), { ...inputs, idempotencyScope: "s" });
+    expect(fromText.id).toBe(fromObjects.id);
+    expect(fromText.outs?.messagesDigest).toBe(messagesDigest(messages));
+    expect(seen[0]).toEqual(messages);
+  });
+});
+
 describe("check", () => {
-  test("names each bad message field; preview unknowns pass", () => {
-    const failures = impl.check(testContext(), {}, { stream: "", messages: [{ tos: ["0700"], body: "x" }] }).failures!;
+  test("messages equal to the recorded ones are not judged again (the inputs come back as given); changed ones are, in full", async () => {
+    const news = { stream: "transactional", messages: messages.map((message) => ({ ...message })) };
+    const unchanged = await impl.check(testContext(), inputs, news);
+    expect(unchanged).toEqual({ inputs: news });
+    expect(unchanged.inputs).toBe(news);
+    // A recorded list holding a message no check would pass now: equal, so not judged (it was when recorded).
+    const recordedBad = [{ tos: ["0700"], body: "x" }];
+    expect(
+      (await impl.check(testContext(), { ...inputs, messages: recordedBad }, { ...news, messages: recordedBad })).failures,
+    ).toBeUndefined();
+    const changed = await impl.check(testContext(), inputs, { ...news, messages: [...messages, { tos: ["0700"], body: "x" }] });
+    expect(changed.failures?.map((failure) => failure.property)).toEqual(["messages.2.tos.0"]);
+    // Another stream: judged again.
+    expect(
+      (await impl.check(testContext(), { ...inputs, messages: recordedBad }, { stream: "marketing", messages: recordedBad })).failures,
+    ).toHaveLength(1);
+  });
+
+  test("names each bad message field; preview unknowns pass", async () => {
+    const failures = (await impl.check(testContext(), {}, { stream: "", messages: [{ tos: ["0700"], body: "x" }] })).failures!;
     expect(failures.map((failure) => failure.property)).toEqual(expect.arrayContaining(["stream", "messages.0.tos.0"]));
-    expect(impl.check(testContext(), {}, { stream: "transactional", messages: UNKNOWN }).failures).toBeUndefined();
+    expect((await impl.check(testContext(), {}, { stream: "transactional", messages: UNKNOWN })).failures).toBeUndefined();
   });
 });
 
 describe("diff", () => {
-  test("unchanged inputs of a sent batch: no change", () => {
+  test("unchanged inputs of a sent batch: no change", async () => {
     expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), inputs).changes).toBe(false);
   });
   test.each([
@@ -47,7 +115,7 @@ describe("diff", () => {
   ])("a change to %s replaces (sends again)", (key, change) => {
     expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), { ...inputs, ...change }).replaces).toEqual([key]);
   });
-  test("a part-sent batch reports a change without replacing, so the engine calls update whatever refresh cleared; diff prints nothing", () => {
+  test("a part-sent batch reports a change without replacing, so the engine calls update whatever refresh cleared; diff prints nothing", async () => {
     const context = testContext();
     expect(impl.diff(context, "prefix-1", sent(null), inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(context.warnings).toEqual([]);
@@ -81,7 +149,7 @@ describe("every state shape this package has written", () => {
     sentAt,
   });
 
-  test("migrate: golden recorded states of every release, each as the current state", () => {
+  test("migrate: golden recorded states of every release, each as the current state", async () => {
     const current = { ...sent("2026-01-01T00:00:00Z") };
     const { [PROVIDER_KEY]: _provider, ...currentState } = current;
     expect(batch.migrate(current, "prefix-1")).toEqual(currentState);
@@ -93,7 +161,7 @@ describe("every state shape this package has written", () => {
     expect(() => batch.migrate({ stream: "transactional" }, "prefix-9")).toThrow(/message batch prefix-9: its recorded state has a shape/);
   });
 
-  test("a legacy locale-ordered digest of the same messages: unchanged", () => {
+  test("a legacy locale-ordered digest of the same messages: unchanged", async () => {
     expect(legacyLocaleDigest(templated)).not.toBe(messagesDigest(templated));
     const olds = { ...sent("2026-01-01T00:00:00Z"), messagesDigest: legacyLocaleDigest(templated), messageCount: 1 };
     expect(impl.diff(testContext(), "prefix-1", olds, templatedInputs)).toEqual({
@@ -104,7 +172,7 @@ describe("every state shape this package has written", () => {
     expect(impl.diff(testContext(), "prefix-1", olds, { ...templatedInputs, messages: messages }).replaces).toEqual(["messages"]);
   });
 
-  test("the first release's shape: unchanged when the messages are, whatever their key order; a real change replaces", () => {
+  test("the first release's shape: unchanged when the messages are, whatever their key order; a real change replaces", async () => {
     const reordered = [{ template: { model: { Zeta: { A: 2, b: 1 }, age: 3, Name: "Amina" }, id: "t_1" }, tos: ["+254700000001"] }];
     expect(impl.diff(testContext(), "prefix-0", firstRelease("2026-01-01T00:00:00Z"), { ...templatedInputs, messages: reordered })).toEqual(
       {
@@ -169,14 +237,14 @@ describe("the key prefix of a new batch (mb2)", () => {
   const key = IdentityKey.fromApiKey("sk_test_golden");
   const prefixOf = (scopeOf: unknown, batchInputs: Parameters<typeof batch.batchKeyPrefix>[2], under = key) =>
     batch.batchKeyPrefix(under, scopeOf, batchInputs);
-  test("golden: the same resource, stream, messages and triggers under the same API key get the same prefix on every create, in every version", () => {
+  test("golden: the same resource, stream, messages and triggers under the same API key get the same prefix on every create, in every version", async () => {
     expect(prefixOf(scope, { stream: "transactional", messages })).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
     expect(prefixOf(scope, { stream: "transactional", messages, triggers: ["2026-11-22"] })).toBe("mb2-1a1da0880e547c277988ae8a51fcb3e3");
     // Key order inside a message is not part of its identity.
     const reordered = messages.map(({ tos, body }) => ({ body, tos }));
     expect(prefixOf(scope, { stream: "transactional", messages: reordered })).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
   });
-  test("another resource, stack, stream, message, trigger or API key gets another prefix; without a scope, none", () => {
+  test("another resource, stack, stream, message, trigger or API key gets another prefix; without a scope, none", async () => {
     const prefix = prefixOf(scope, { stream: "transactional", messages });
     const others = [
       prefixOf("proj/prod/reminders", { stream: "transactional", messages }),

@@ -18,14 +18,14 @@ const diff = (id: string, olds: Record<string, unknown>, news: Record<string, un
 const valid = { url: "https://hooks.example.com/a", events: ["payment.succeeded"], __provider: "serialized" };
 
 describe("check", () => {
-  test("fills the default format, drops duplicate events keeping their order, keeps __provider", () => {
-    const result = check({ ...valid, events: ["b.x", "a.y", "b.x"] });
+  test("fills the default format, drops duplicate events keeping their order, keeps __provider", async () => {
+    const result = await check({ ...valid, events: ["b.x", "a.y", "b.x"] });
     expect(result.failures).toBeUndefined();
     expect(result.inputs).toEqual({ url: valid.url, events: ["b.x", "a.y"], format: "basic", __provider: "serialized" });
   });
 
-  test("returns one failure per bad property instead of throwing", () => {
-    const result = check({ url: "ftp://x", events: [""], format: "xml", description: 5 });
+  test("returns one failure per bad property instead of throwing", async () => {
+    const result = await check({ url: "ftp://x", events: [""], format: "xml", description: 5 });
     expect(result.failures).toEqual(
       expect.arrayContaining([
         { property: "url", reason: "expected an absolute http(s) URL" },
@@ -36,20 +36,22 @@ describe("check", () => {
     );
   });
 
-  test("missing required inputs are named", () => {
-    const properties = check({}).failures!.map((failure) => failure.property);
+  test("missing required inputs are named", async () => {
+    const properties = (await check({})).failures!.map((failure) => failure.property);
     expect(properties).toEqual(expect.arrayContaining(["url", "events"]));
   });
 
-  test("preview unknowns pass through unvalidated; known fields are still checked", () => {
-    expect(check({ url: UNKNOWN, events: [UNKNOWN] })).toEqual({ inputs: { url: UNKNOWN, events: [UNKNOWN], format: "basic" } });
-    expect(check({ url: UNKNOWN, events: [] }).failures).toEqual([{ property: "events", reason: "expected at least one event type" }]);
+  test("preview unknowns pass through unvalidated; known fields are still checked", async () => {
+    expect(await check({ url: UNKNOWN, events: [UNKNOWN] })).toEqual({ inputs: { url: UNKNOWN, events: [UNKNOWN], format: "basic" } });
+    expect((await check({ url: UNKNOWN, events: [] })).failures).toEqual([
+      { property: "events", reason: "expected at least one event type" },
+    ]);
   });
 });
 
-test("an event type the spec does not name is kept as written and said once, with the closest named one", () => {
+test("an event type the spec does not name is kept as written and said once, with the closest named one", async () => {
   const context = testContext();
-  const result = impl.check(context, {}, { ...valid, events: ["payment.succeded", "payment.succeeded", "message.delivered"] });
+  const result = await impl.check(context, {}, { ...valid, events: ["payment.succeded", "payment.succeeded", "message.delivered"] });
   expect(result.failures).toBeUndefined();
   expect(result.inputs.events).toEqual(["payment.succeded", "payment.succeeded", "message.delivered"]);
   expect(context.warnings).toEqual([
@@ -58,7 +60,7 @@ test("an event type the spec does not name is kept as written and said once, wit
   ]);
   // Already subscribed to: said when it was new, not on every run.
   const again = testContext();
-  impl.check(again, { events: ["message.delivered"] }, { ...valid, events: ["message.delivered"] });
+  await impl.check(again, { events: ["message.delivered"] }, { ...valid, events: ["message.delivered"] });
   expect(again.warnings).toEqual([]);
 });
 
@@ -66,7 +68,7 @@ describe("diff", () => {
   const olds = { url: valid.url, events: ["a", "b"], format: "basic", description: null, secret: "s", etag: "e", __provider: "old" };
   const news = { url: valid.url, events: ["b", "a"], format: "basic", __provider: "new provider text" };
 
-  test("no change: events compare as a set, a missing description equals null, __provider is ignored", () => {
+  test("no change: events compare as a set, a missing description equals null, __provider is ignored", async () => {
     expect(diff("we_1", olds, news)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
 
@@ -80,7 +82,7 @@ describe("diff", () => {
     expect(diff("we_1", olds, { ...news, ...change })).toEqual({ changes: true, replaces: [field], deleteBeforeReplace: false });
   });
 
-  test("an unknown input may change: it replaces", () => {
+  test("an unknown input may change: it replaces", async () => {
     expect(diff("we_1", olds, { ...news, url: UNKNOWN }).replaces).toEqual(["url"]);
     expect(diff("we_1", olds, { ...news, events: ["a", UNKNOWN] }).replaces).toEqual(["events"]);
   });
@@ -88,20 +90,20 @@ describe("diff", () => {
 
 describe("createIdempotencyKey", () => {
   const request = { url: "https://a.example.com", events: ["x", "y"], format: "basic" as const };
-  test("the same resource with the same inputs gets the same key on every up; event order does not matter", () => {
+  test("the same resource with the same inputs gets the same key on every up; event order does not matter", async () => {
     const key = createIdempotencyKey("proj/dev/payments", request);
     // Golden: an up after an upgrade must find the endpoint an earlier version's create made.
     expect(key).toBe("we-create-b523fac424211733c243ec63f5f4b0e3c65ce84462dbab1fc3b76f7c4b84f1d2");
     expect(createIdempotencyKey("proj/dev/payments", { ...request, events: ["y", "x"] })).toBe(key);
   });
-  test("another resource, stack or input gets another key", () => {
+  test("another resource, stack or input gets another key", async () => {
     const key = createIdempotencyKey("proj/dev/payments", request);
     expect(createIdempotencyKey("proj/prod/payments", request)).not.toBe(key);
     expect(createIdempotencyKey("proj/dev/identity", request)).not.toBe(key);
     expect(createIdempotencyKey("proj/dev/payments", { ...request, url: "https://b.example.com" })).not.toBe(key);
     expect(createIdempotencyKey("proj/dev/payments", { ...request, description: "d" })).not.toBe(key);
   });
-  test("every create field counts, in schema order; a field added later and left unset changes no key", () => {
+  test("every create field counts, in schema order; a field added later and left unset changes no key", async () => {
     const fields = [...formFieldsOf(WebhookEndpointCreate), { key: "labels", name: "labels[]", repeated: true }];
     const key = createIdempotencyKey("proj/dev/payments", request);
     expect(createIdempotencyKey("proj/dev/payments", request, fields)).toBe(key);
@@ -118,7 +120,7 @@ describe("createIdempotencyKey", () => {
     ).toBe("we-create-17e0fe1f8fb12d2ae39d15a43a728dfae652d7201b5daf723820b834d8878225");
     expect(createIdempotencyKey("proj/dev/payments", { ...request, format: "cloudEvents" })).not.toBe(key);
   });
-  test("without a scope the client picks a random key", () => {
+  test("without a scope the client picks a random key", async () => {
     expect(createIdempotencyKey(undefined, request)).toBeUndefined();
   });
 });
@@ -180,7 +182,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     ...record,
   });
 
-  test("migrate: golden recorded states, each field as recorded or null (an earlier release's half-made record lacks three)", () => {
+  test("migrate: golden recorded states, each field as recorded or null (an earlier release's half-made record lacks three)", async () => {
     const { __provider: _provider, ...recorded } = halfMade();
     expect(endpointRuntime.migrate(halfMade())).toEqual(recorded);
     const earlier = { ...request, secret: null, __provider: "p" };
@@ -236,7 +238,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     expect(Date.parse(failure.properties.createRequestedAt)).toBeGreaterThanOrEqual(before - 1000);
   });
 
-  test("diff: unchanged inputs are a change without replacement (the engine calls update), and diff prints nothing", () => {
+  test("diff: unchanged inputs are a change without replacement (the engine calls update), and diff prints nothing", async () => {
     const context = testContext();
     expect(impl.diff(context, "we_half", halfMade(), news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
     expect(impl.diff(context, "we_half", halfMade(), { ...news, url: "https://other.example.com" })).toEqual({
@@ -247,7 +249,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     expect(context.warnings).toEqual([]);
   });
 
-  test("read returns it as recorded, so refresh keeps it", () => {
+  test("read returns it as recorded, so refresh keeps it", async () => {
     expect(impl.read(testContext(), "we_half", halfMade())).toEqual({ id: "we_half", props: halfMade() });
   });
 
@@ -371,8 +373,8 @@ describe("adopt", () => {
     expect(result.id).toBe("we_dash");
     expect(result.outs).toMatchObject({ url: valid.url, secret: "whsec_dash", etag: null });
   });
-  test("check names a bad adopt field", () => {
-    expect(check({ ...valid, adopt: { id: "nope", secret: "" } }).failures).toEqual(
+  test("check names a bad adopt field", async () => {
+    expect((await check({ ...valid, adopt: { id: "nope", secret: "" } })).failures).toEqual(
       expect.arrayContaining([expect.objectContaining({ property: "adopt.id" }), expect.objectContaining({ property: "adopt.secret" })]),
     );
   });
@@ -391,24 +393,29 @@ describe("adopt", () => {
     expect(updated.outs).toMatchObject({ url: valid.url, events: ["a"], format: "basic", description: null, secret: "whsec_fixed" });
   });
 
-  test("changing an adopted endpoint's other inputs is refused by check, one failure per input, saying why and what to do", () => {
+  test("changing an adopted endpoint's other inputs is refused by check, one failure per input, saying why and what to do", async () => {
     const olds = { url: valid.url, events: ["a"], format: "basic", adopt };
-    const result = impl.check(testContext(), olds, { ...olds, url: "https://moved.example.com", events: ["a", "b"], description: "d" });
+    const result = await impl.check(testContext(), olds, {
+      ...olds,
+      url: "https://moved.example.com",
+      events: ["a", "b"],
+      description: "d",
+    });
     expect(result.failures!.map((failure) => failure.property)).toEqual(["url", "events", "description"]);
     expect(result.failures![0].reason).toMatch(
       /we_dash is an adopted endpoint, recorded as you described it, and the service has no operation to change its url.*Keep the old value, or remove `adopt`.*we_dash is then left in place/,
     );
     // Unchanged inputs, reordered events, another adopted id, or no adopt any more: no failure.
-    expect(impl.check(testContext(), olds, { ...olds, events: ["a", "a"] }).failures).toBeUndefined();
+    expect((await impl.check(testContext(), olds, { ...olds, events: ["a", "a"] })).failures).toBeUndefined();
     expect(
-      impl.check(testContext(), olds, { ...olds, url: "https://moved.example.com", adopt: { ...adopt, id: "we_other" } }).failures,
+      (await impl.check(testContext(), olds, { ...olds, url: "https://moved.example.com", adopt: { ...adopt, id: "we_other" } })).failures,
     ).toBeUndefined();
-    expect(impl.check(testContext(), olds, { url: "https://moved.example.com", events: ["a"] }).failures).toBeUndefined();
+    expect((await impl.check(testContext(), olds, { url: "https://moved.example.com", events: ["a"] })).failures).toBeUndefined();
     // A value not known yet in a preview is not refused.
-    expect(impl.check(testContext(), olds, { ...olds, url: UNKNOWN }).failures).toBeUndefined();
+    expect((await impl.check(testContext(), olds, { ...olds, url: UNKNOWN })).failures).toBeUndefined();
   });
 
-  test("adopt naming the recorded endpoint with changed inputs is refused by diff too (old inputs without adopt)", () => {
+  test("adopt naming the recorded endpoint with changed inputs is refused by diff too (old inputs without adopt)", async () => {
     expect(() => diff("we_dash", recorded, { url: "https://moved.example.com", events: ["a"], format: "basic", adopt })).toThrow(
       /we_dash is an adopted endpoint.*change its url/,
     );

@@ -6,10 +6,10 @@ import { MessageBatchInputs, MessageBatchState } from "./schema";
 export const messageBatch = defineKind({
   name: "MessageBatch",
   description:
-    "Sends a set of messages once, when created; again only when replaced (a change to `stream`, `messages` or " +
-    "`triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending " +
-    "anything twice. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: " +
-    "an upgrade alone sends nothing.",
+    "Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline " +
+    "or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` " +
+    "without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls " +
+    "nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.",
   inputs: MessageBatchInputs,
   state: MessageBatchState,
   methods: { check, create, diff, update, remove, migrate },

@@ -5,13 +5,26 @@ import { SEND_PLANNED } from "../../../client/send-messages";
 import { isApiError, isPartialSendError, UnsupportedOperationError } from "../../../errors";
 import type { ProviderContext } from "../../context";
 import { canonical, digestMatches, messagesDigest } from "../../messages-digest";
-import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError, type Props } from "../../protocol";
+import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError, UNKNOWN, type Props } from "../../protocol";
 import { checkKnownInputs } from "../../check-inputs";
+import { sameValue } from "../../same-value";
 import { unknownShape, type KindInputs } from "../define-kind";
-import { CALL_MAX_BYTES, callSizes, oversizedMessages } from "./calls";
-import { MESSAGE_BATCH_REPLACE_KEYS, MessageBatchInputs, type MessageBatchState, RecordedMessageBatch } from "./schema";
+import type { Chunk } from "../../../client/chunks";
+import type { Message } from "../../../schemas/types";
+import { FileError } from "../../../cli/message-file";
+import { CALL_MAX_BYTES, callSizes, cutIntoCalls, oversizedMessages } from "./calls";
+import { assetHash } from "./file-asset";
+import { messagesOfFile, MessagesFileChanged, readMessagesFile } from "./messages-file";
+import {
+  MESSAGES_FILE_READ,
+  MESSAGES_JSON,
+  MessageBatchInputs,
+  MessagesFileRead,
+  type MessageBatchState,
+  RecordedMessageBatch,
+} from "./schema";
 
-type Inputs = KindInputs<typeof MessageBatchInputs>;
+type Inputs = KindInputs<typeof MessageBatchInputs> & { readonly [MESSAGES_FILE_READ]?: unknown; readonly [MESSAGES_JSON]?: unknown };
 
 /**
  * The recorded state, in any shape this package has written, as the current one (see
@@ -37,50 +50,132 @@ export function migrate(recorded: Props, id: string): MessageBatchState {
 }
 
 /**
- * The inputs validated against the schema, and each message checked to fit in a call of its
- * own (at most {@link CALL_MAX_BYTES} of JSON with its envelope): one that cannot would stop
- * the send for good.
+ * The inputs with the TypeScript class's messages text ({@link MESSAGES_JSON}) read as
+ * `messages`; as they are otherwise. A text not known yet (preview) is unknown messages.
+ * @throws SyntaxError for a text that is not JSON (only `check` meets one: it refuses it)
  */
-export function check(_context: ProviderContext, _olds: Props, news: Props): pulumi.dynamic.CheckResult {
-  const checked = checkKnownInputs(MessageBatchInputs, news);
-  if (!checked.ok) return { inputs: news, failures: checked.failures };
-  const { stream, messages } = checked.data as Partial<MessageBatchInputs>;
-  if (typeof stream !== "string" || !Array.isArray(messages)) return { inputs: news };
+function withMessages<P extends Props>(props: P): P {
+  const text = props[MESSAGES_JSON];
+  if (typeof text !== "string") return props;
+  const { [MESSAGES_JSON]: _text, ...rest } = props;
+  return { ...rest, messages: text === UNKNOWN ? UNKNOWN : JSON.parse(text) } as unknown as P;
+}
+
+/**
+ * The inputs validated against the schema, exactly one of `messages` and `messagesFile` set,
+ * and each message checked to fit in a call of its own (at most {@link CALL_MAX_BYTES} of JSON
+ * with its envelope): one that cannot would stop the send for good. A file is read and every
+ * message judged, unless it is the file recorded (same hash, same stream): then what was read
+ * then is kept and the file is not opened. The result is kept among the inputs
+ * ({@link MESSAGES_FILE_READ}) for `diff`, which sees the file's hash only.
+ */
+export async function check(_context: ProviderContext, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const { [MESSAGES_FILE_READ]: _stale, ...rest } = news;
+  // The news as given when nothing is left out (the plugin then answers with the request's own bytes).
+  const inputs = MESSAGES_FILE_READ in news ? rest : news;
+  const sameStream = inputs.stream === olds.stream;
+  // The class's text, the same as recorded: not even parsed.
+  if (typeof inputs[MESSAGES_JSON] === "string" && inputs[MESSAGES_JSON] === olds[MESSAGES_JSON] && sameStream) {
+    const checked = checkKnownInputs(MessageBatchInputs, { ...inputs, [MESSAGES_JSON]: undefined });
+    return checked.ok ? { inputs } : { inputs, failures: checked.failures };
+  }
+  let given: Props;
+  try {
+    given = withMessages(inputs);
+  } catch (error) {
+    return { inputs, failures: [{ property: "messages", reason: `not valid JSON: ${(error as Error).message}` }] };
+  }
+  // Messages equal to the recorded ones passed this check when recorded: an unchanged pass
+  // compares them (tens of milliseconds for 30,000) instead of judging each again.
+  const judged = Array.isArray(given.messages) && sameStream && sameValue(withMessages(olds).messages, given.messages);
+  const checked = checkKnownInputs(MessageBatchInputs, judged ? { ...given, messages: undefined } : given);
+  if (!checked.ok) return { inputs, failures: checked.failures };
+  const set = ["messages", "messagesFile"].filter((key) => given[key] != null);
+  if (set.length !== 1) {
+    const reason = set.length === 0 ? "expected `messages` or `messagesFile`" : "expected `messages` or `messagesFile`, not both";
+    return { inputs, failures: [{ property: "messages", reason }] };
+  }
+  const { stream, messages, messagesFile } = checked.data as Partial<MessageBatchInputs>;
+  if (typeof stream !== "string") return { inputs };
+  if (messagesFile !== undefined) {
+    const recorded = MessagesFileRead.safeParse(olds[MESSAGES_FILE_READ]);
+    if (recorded.success && recorded.data.hash === assetHash(messagesFile) && recorded.data.stream === stream) {
+      return { inputs: { ...inputs, [MESSAGES_FILE_READ]: recorded.data } };
+    }
+    const result = await readMessagesFile(messagesFile, stream);
+    return "failures" in result ? { inputs, failures: result.failures } : { inputs: { ...inputs, [MESSAGES_FILE_READ]: result.read } };
+  }
+  if (!Array.isArray(messages) || judged) return { inputs };
   const failures = oversizedMessages(stream, messages).map(({ index, bytes }) => ({
     property: `messages.${index}`,
     reason:
       `the message takes ${bytes} bytes as JSON; one call carries at most ${CALL_MAX_BYTES} bytes (10 MiB) in all, so it ` +
       "cannot be sent even alone: shorten it or split it",
   }));
-  return failures.length > 0 ? { inputs: news, failures } : { inputs: news };
+  return failures.length > 0 ? { inputs, failures } : { inputs };
 }
 
 /**
  * Messages cannot be changed once sent: a change to the messages, `stream` or `triggers`
- * replaces the batch, which sends again. Messages are compared with what state recorded in
- * whichever shape it was written (a digest, current or legacy; or, from the first release,
- * the messages themselves), so an upgrade alone never re-sends. A part-sent batch with
- * unchanged inputs reports a change without replacing, so the engine calls `update`, which
- * sends the rest: this does not depend on the engine's recorded init error, which
- * `pulumi refresh` clears. Prints nothing: `diff` also runs at preview and refresh.
+ * replaces the batch, which sends again. Messages are compared by content with what state
+ * recorded in whichever shape it was written (a digest, current or legacy; or, from the first
+ * release, the messages themselves), so an upgrade alone never re-sends; a file's by the digest
+ * `check` recorded of it, so the same messages inline or in a file, in any format, are the same
+ * batch. A part-sent batch with unchanged inputs reports a change without replacing, so the
+ * engine calls `update`, which sends the rest: this does not depend on the engine's recorded
+ * init error, which `pulumi refresh` clears. A part-sent batch whose messages or stream changed
+ * is refused (see {@link editedWhilePartSent}). Prints nothing: `diff` also runs at preview and
+ * refresh.
  */
-export function diff(_context: ProviderContext, _id: string, olds: MessageBatchState, news: Inputs): pulumi.dynamic.DiffResult {
-  const changed = (key: keyof MessageBatchInputs): boolean => {
+export function diff(_context: ProviderContext, id: string, olds: MessageBatchState, given: Inputs): pulumi.dynamic.DiffResult {
+  const news = withMessages(given);
+  const messagesKey = news.messagesFile != null ? "messagesFile" : "messages";
+  const changed = (key: "stream" | "triggers" | "messages"): boolean => {
+    if (key === "messages") return messagesChanged(olds, news);
     if (containsUnknown(news[key])) return true;
-    if (key === "messages") return !digestMatches(olds.messagesDigest, news.messages);
     return canonical(olds[key] ?? null) !== canonical(news[key] ?? null);
   };
-  const replaces = MESSAGE_BATCH_REPLACE_KEYS.filter(changed);
-  if (replaces.length === 0 && olds.sentAt === null) return { changes: true, replaces: [], deleteBeforeReplace: false };
+  const replaces = (["stream", "messages", "triggers"] as const).filter(changed).map((key) => (key === "messages" ? messagesKey : key));
+  if (olds.sentAt === null) {
+    if (replaces.length === 0) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    if (!replaces.includes("triggers")) throw editedWhilePartSent(id, olds, replaces);
+  }
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
 
+/** True when the new messages (inline or from a file) are not those recorded. */
+function messagesChanged(olds: MessageBatchState, news: Inputs): boolean {
+  if (news.messagesFile != null) {
+    const read = MessagesFileRead.safeParse(news[MESSAGES_FILE_READ]);
+    // Unread (an asset not known until `up`): taken as changed, as any unknown input is.
+    return !read.success || read.data.digest !== olds.messagesDigest;
+  }
+  if (containsUnknown(news.messages)) return true;
+  return !digestMatches(olds.messagesDigest, news.messages);
+}
+
 /**
- * Sends every message once, chunked by 1,000, one chunk at a time, all chunks under one
- * idempotency key prefix. `confirmed` are the ids of the first chunks, which an earlier
- * attempt had confirmed: they are not sent again, not even under their keys (the service may
- * have forgotten them by now); only the chunk that was in flight relies on the service's
- * memory of its key.
+ * A part-sent batch whose messages or stream changed: replacing it would send again the
+ * messages the service already confirmed, and finishing it would send what was never checked
+ * against them. Refused, naming the ways out, with nothing sent: restore what was sent (the
+ * next `up` finishes it), or change `triggers` to send the new messages as a new batch.
+ */
+function editedWhilePartSent(id: string, olds: MessageBatchState, replaces: string[]): UnsupportedOperationError {
+  const confirmed = olds.batchIds.length;
+  return new UnsupportedOperationError(
+    `message batch ${id} was only part-sent (${confirmed} call(s) of its ${olds.messageCount} messages confirmed) and its ` +
+      `${replaces.join(" and ")} changed since. Replacing it would send the confirmed messages again, so nothing was sent. ` +
+      "Either restore the messages (the file, or the inline list) as they were and run `pulumi up` to send the rest, " +
+      "or change `triggers` to send the new messages as a new batch (the confirmed messages go out again).",
+  );
+}
+
+/**
+ * Sends every message once, in calls cut by the frozen rule (`calls.ts`), one call at a time,
+ * all under one idempotency key prefix. `confirmed` are the ids of the first calls, which an
+ * earlier attempt had confirmed: they are not sent again, not even under their keys (the
+ * service may have forgotten them by now); only the call that was in flight relies on the
+ * service's memory of its key. A file's messages are read as they are sent, one call's at a time.
  */
 async function send(
   context: ProviderContext,
@@ -88,29 +183,40 @@ async function send(
   idempotencyKeyPrefix: string,
   confirmed: ReadonlyArray<string | null> = [],
 ): Promise<MessageBatchState> {
-  const { messages, stream } = inputs;
+  const { stream } = inputs;
+  const content = contentOf(inputs);
   const base = {
     stream,
     triggers: inputs.triggers ?? null,
-    messageCount: messages.length,
-    messagesDigest: messagesDigest(messages),
+    messageCount: content.count,
+    messagesDigest: content.digest,
     idempotencyKeyPrefix,
   };
-  const chunkSizes = callSizes(stream, messages);
+  // The size of every call met, in order (for a file, known once read).
+  const chunkSizes: number[] = content.messages ? callSizes(stream, content.messages) : [];
   let replayed = 0;
   try {
     const skipChunks = new Set(confirmed.keys());
-    // `check` validated these very messages (the engine passes its inputs on, unchanged): not parsed again.
+    const source = content.messages ?? messagesOfFile(inputs.messagesFile!, content.read!);
+    // `check` validated inline messages (the engine passes its inputs on, unchanged): not parsed
+    // again. A file's are read again, so the client checks each call's before it goes.
+    const hooks = content.messages
+      ? { prevalidated: true, chunkSizes }
+      : {
+          cut: (messages: AsyncIterable<unknown> | Iterable<unknown>) =>
+            sized(cutIntoCalls(stream, messages as AsyncIterable<unknown>), chunkSizes),
+        };
     const result = await context
       .client()
       [SEND_PLANNED](
-        messages,
+        source as AsyncIterable<Message>,
         { stream, idempotencyKeyPrefix, skipChunks },
-        { prevalidated: true, chunkSizes, onReplayed: () => void replayed++ },
+        { ...hooks, onReplayed: () => void replayed++ },
       );
     if (replayed > 0) context.warn(replayedCalls(idempotencyKeyPrefix, replayed, chunkSizes.length - confirmed.length));
     return { ...base, batchIds: [...confirmed, ...result.batches.map((batch) => batch.id ?? null)], sentAt: new Date().toISOString() };
   } catch (error) {
+    if (isMessagesFileChanged(error)) throw error;
     if (!isPartialSendError(error)) throw context.explain(error);
     // Even with no chunk confirmed, the first may have been processed: record the batch under
     // its key prefix, so the next `pulumi up` resends with the same keys.
@@ -122,7 +228,7 @@ async function send(
     throw new ResourceInitFailedError(
       idempotencyKeyPrefix,
       [
-        `message batch ${idempotencyKeyPrefix}: ${accepted} of ${messages.length} messages were confirmed before sending stopped ` +
+        `message batch ${idempotencyKeyPrefix}: ${accepted} of ${content.count} messages were confirmed before sending stopped ` +
           `(${cause}). The batch is kept in state as part-sent. ${whatNext(explained)} Every call keeps its idempotency key, ` +
           "so the service does not send a call twice.",
       ],
@@ -130,6 +236,29 @@ async function send(
       inputs,
     );
   }
+}
+
+/** A file that is not what `check` read, found before any call of this send: nothing to record. */
+const isMessagesFileChanged = (error: unknown): boolean => error instanceof MessagesFileChanged || error instanceof FileError;
+
+/** Passes the calls on, noting each one's size. */
+async function* sized<T>(calls: AsyncIterable<Chunk<T>>, sizes: number[]): AsyncGenerator<Chunk<T>, void, undefined> {
+  for await (const call of calls) {
+    sizes.push(call.items.length);
+    yield call;
+  }
+}
+
+/** What a batch sends: its inline messages, or what `check` read of its file. */
+function contentOf(inputs: Inputs): { count: number; digest: string; messages?: Message[]; read?: MessagesFileRead } {
+  if (inputs.messagesFile != null) {
+    const read = MessagesFileRead.safeParse(inputs[MESSAGES_FILE_READ]);
+    // `check` always records it; only inputs that never went through this version's `check` lack it.
+    if (!read.success) throw new UnsupportedOperationError("The batch's messages file was not checked: run `pulumi up` again.");
+    return { count: read.data.count, digest: read.data.digest, read: read.data };
+  }
+  const messages = inputs.messages ?? [];
+  return { count: messages.length, digest: messagesDigest(messages), messages };
 }
 
 /**
@@ -177,18 +306,24 @@ export function batchKeyPrefix(
   key: IdentityKey,
   scope: unknown,
   inputs: Pick<MessageBatchInputs, "stream" | "messages" | "triggers">,
+  digest: string = messagesDigest(inputs.messages),
 ): string | undefined {
   if (typeof scope !== "string" || scope === "") return undefined;
-  const identity = canonical([scope, inputs.stream, messagesDigest(inputs.messages), inputs.triggers ?? null]);
+  // A file's messages give the digest of the same messages inline (`MessagesDigest`): the same key prefix.
+  const identity = canonical([scope, inputs.stream, digest, inputs.triggers ?? null]);
   return `mb2-${key.digest("pulumi-messaging batch mb2", identity)}`;
 }
 
 export async function create(
   context: ProviderContext,
-  inputs: Inputs,
+  given: Inputs,
   idempotencyKeyPrefix?: string,
 ): Promise<pulumi.dynamic.CreateResult<MessageBatchState>> {
-  const prefix = idempotencyKeyPrefix ?? batchKeyPrefix(context.client()[IDENTITY_KEY], inputs[IDEMPOTENCY_SCOPE], inputs) ?? randomUUID();
+  const inputs = withMessages(given);
+  const prefix =
+    idempotencyKeyPrefix ??
+    batchKeyPrefix(context.client()[IDENTITY_KEY], inputs[IDEMPOTENCY_SCOPE], inputs, contentOf(inputs).digest) ??
+    randomUUID();
   return { id: prefix, outs: await send(context, inputs, prefix) };
 }
 
@@ -210,7 +345,7 @@ export async function update(
       `message batch ${id} was only part-sent: sending the rest. Chunks the service confirmed are not sent again; the one in flight ` +
         "goes again under its idempotency key, so the service sends no message twice.",
     );
-    return { outs: await send(context, news, olds.idempotencyKeyPrefix, olds.batchIds) };
+    return { outs: await send(context, withMessages(news), olds.idempotencyKeyPrefix, olds.batchIds) };
   }
   throw new UnsupportedOperationError(`Message batch ${id} cannot be updated: sent messages cannot be changed; changes replace the batch.`);
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Sends a set of messages once, when created; again only when replaced (a change to `stream`, `messages` or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
+// Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
 type MessageBatch struct {
 	pulumi.CustomResourceState
 
@@ -41,9 +41,6 @@ func NewMessageBatch(ctx *pulumi.Context,
 		return nil, errors.New("missing one or more required arguments")
 	}
 
-	if args.Messages == nil {
-		return nil, errors.New("invalid value for required argument 'Messages'")
-	}
 	if args.Stream == nil {
 		return nil, errors.New("invalid value for required argument 'Stream'")
 	}
@@ -90,8 +87,10 @@ func MessageBatchExists(ctx *pulumi.Context,
 }
 
 type messageBatchArgs struct {
-	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
+	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
 	Messages []MessageBatchMessage `pulumi:"messages"`
+	// A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
+	MessagesFile pulumi.AssetOrArchive `pulumi:"messagesFile"`
 	// Stream to send on, e.g. `transactional`.
 	Stream string `pulumi:"stream"`
 	// Arbitrary values; change one to send the same messages again.
@@ -100,8 +99,10 @@ type messageBatchArgs struct {
 
 // The set of arguments for constructing a MessageBatch resource.
 type MessageBatchArgs struct {
-	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
+	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
 	Messages MessageBatchMessageArrayInput
+	// A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
+	MessagesFile pulumi.AssetOrArchiveInput
 	// Stream to send on, e.g. `transactional`.
 	Stream pulumi.StringInput
 	// Arbitrary values; change one to send the same messages again.

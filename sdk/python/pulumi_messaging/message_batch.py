@@ -20,32 +20,25 @@ __all__ = ['MessageBatchArgs', 'MessageBatch']
 @pulumi.input_type
 class MessageBatchArgs:
     def __init__(__self__, *,
-                 messages: pulumi.Input[Sequence[pulumi.Input['MessageBatchMessageArgs']]],
                  stream: pulumi.Input[_builtins.str],
+                 messages: pulumi.Input[Optional[Sequence[pulumi.Input['MessageBatchMessageArgs']]]] = None,
+                 messages_file: pulumi.Input[Optional[Union[pulumi.Asset, pulumi.Archive]]] = None,
                  triggers: pulumi.Input[Optional[Sequence[Any]]] = None):
         """
         The set of arguments for constructing a MessageBatch resource.
 
-        :param pulumi.Input[Sequence[pulumi.Input['MessageBatchMessageArgs']]] messages: Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
         :param pulumi.Input[_builtins.str] stream: Stream to send on, e.g. `transactional`.
+        :param pulumi.Input[Sequence[pulumi.Input['MessageBatchMessageArgs']]] messages: Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
+        :param pulumi.Input[Union[pulumi.Asset, pulumi.Archive]] messages_file: A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
         :param pulumi.Input[Sequence[Any]] triggers: Arbitrary values; change one to send the same messages again.
         """
-        pulumi.set(__self__, "messages", messages)
         pulumi.set(__self__, "stream", stream)
+        if messages is not None:
+            pulumi.set(__self__, "messages", messages)
+        if messages_file is not None:
+            pulumi.set(__self__, "messages_file", messages_file)
         if triggers is not None:
             pulumi.set(__self__, "triggers", triggers)
-
-    @_builtins.property
-    @pulumi.getter
-    def messages(self) -> pulumi.Input[Sequence[pulumi.Input['MessageBatchMessageArgs']]]:
-        """
-        Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
-        """
-        return pulumi.get(self, "messages")
-
-    @messages.setter
-    def messages(self, value: pulumi.Input[Sequence[pulumi.Input['MessageBatchMessageArgs']]]):
-        pulumi.set(self, "messages", value)
 
     @_builtins.property
     @pulumi.getter
@@ -58,6 +51,30 @@ class MessageBatchArgs:
     @stream.setter
     def stream(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "stream", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def messages(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['MessageBatchMessageArgs']]]]:
+        """
+        Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
+        """
+        return pulumi.get(self, "messages")
+
+    @messages.setter
+    def messages(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['MessageBatchMessageArgs']]]]):
+        pulumi.set(self, "messages", value)
+
+    @_builtins.property
+    @pulumi.getter(name="messagesFile")
+    def messages_file(self) -> pulumi.Input[Optional[Union[pulumi.Asset, pulumi.Archive]]]:
+        """
+        A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
+        """
+        return pulumi.get(self, "messages_file")
+
+    @messages_file.setter
+    def messages_file(self, value: pulumi.Input[Optional[Union[pulumi.Asset, pulumi.Archive]]]):
+        pulumi.set(self, "messages_file", value)
 
     @_builtins.property
     @pulumi.getter
@@ -79,15 +96,17 @@ class MessageBatch(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  messages: pulumi.Input[Optional[Sequence[pulumi.Input[Union['MessageBatchMessageArgs', 'MessageBatchMessageArgsDict']]]]] = None,
+                 messages_file: pulumi.Input[Optional[Union[pulumi.Asset, pulumi.Archive]]] = None,
                  stream: pulumi.Input[Optional[_builtins.str]] = None,
                  triggers: pulumi.Input[Optional[Sequence[Any]]] = None,
                  __props__=None):
         """
-        Sends a set of messages once, when created; again only when replaced (a change to `stream`, `messages` or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
+        Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['MessageBatchMessageArgs', 'MessageBatchMessageArgsDict']]]] messages: Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['MessageBatchMessageArgs', 'MessageBatchMessageArgsDict']]]] messages: Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
+        :param pulumi.Input[Union[pulumi.Asset, pulumi.Archive]] messages_file: A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
         :param pulumi.Input[_builtins.str] stream: Stream to send on, e.g. `transactional`.
         :param pulumi.Input[Sequence[Any]] triggers: Arbitrary values; change one to send the same messages again.
         """
@@ -98,7 +117,7 @@ class MessageBatch(pulumi.CustomResource):
                  args: MessageBatchArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Sends a set of messages once, when created; again only when replaced (a change to `stream`, `messages` or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
+        Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
 
         :param str resource_name: The name of the resource.
         :param MessageBatchArgs args: The arguments to use to populate this resource's properties.
@@ -116,6 +135,7 @@ class MessageBatch(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  messages: pulumi.Input[Optional[Sequence[pulumi.Input[Union['MessageBatchMessageArgs', 'MessageBatchMessageArgsDict']]]]] = None,
+                 messages_file: pulumi.Input[Optional[Union[pulumi.Asset, pulumi.Archive]]] = None,
                  stream: pulumi.Input[Optional[_builtins.str]] = None,
                  triggers: pulumi.Input[Optional[Sequence[Any]]] = None,
                  __props__=None):
@@ -127,9 +147,8 @@ class MessageBatch(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = MessageBatchArgs.__new__(MessageBatchArgs)
 
-            if messages is None and not opts.urn:
-                raise TypeError("Missing required property 'messages'")
             __props__.__dict__["messages"] = messages
+            __props__.__dict__["messages_file"] = messages_file
             if stream is None and not opts.urn:
                 raise TypeError("Missing required property 'stream'")
             __props__.__dict__["stream"] = stream

@@ -1,0 +1,157 @@
+/**
+ * A batch's messages file, read with `messaging send`'s reader (`cli/message-file/`: NDJSON,
+ * CSV or a JSON array, streamed, errors naming the line), twice at most per change: `check`
+ * judges every message and records what it read ({@link MessagesFileRead}); `create` or
+ * `update` reads it again to send it, one call's messages held at a time. Memory is bounded by
+ * the largest call, not by the file.
+ */
+import { createHash } from "node:crypto";
+import { open } from "node:fs/promises";
+import type * as pulumi from "@pulumi/pulumi";
+import { InvalidMessages } from "../../../schemas";
+import type { Message } from "../../../schemas/types";
+import { checkedValue } from "../../../cli/message-file/checked-entry";
+import { fileFormat, FileError, readEntries, type DeclaredStream, type FileFormat } from "../../../cli/message-file";
+import { MessagesDigest } from "../../messages-digest";
+import { CALL_MAX_BYTES, oversizedMessages } from "./calls";
+import { assetFilePath, type FileAsset } from "./file-asset";
+import type { MessagesFileRead } from "./schema";
+
+const PROPERTY = "messagesFile";
+
+/** The file's format from its extension, or a check failure naming the path. */
+function formatOf(file: string): FileFormat | pulumi.dynamic.CheckFailure {
+  const format = fileFormat(file, undefined);
+  if (format === "ndjson" || format === "json" || format === "csv") return format;
+  return { property: PROPERTY, reason: `${file}: the format cannot be told from the extension: name it .ndjson, .jsonl, .json or .csv` };
+}
+
+/** Opens and closes the file: a missing or unreadable file is said by name before anything else. */
+async function readable(file: string): Promise<string | undefined> {
+  try {
+    await (await open(file, "r")).close();
+    return undefined;
+  } catch (error) {
+    return `${file} cannot be read: ${(error as Error).message}`;
+  }
+}
+
+/** The SHA-256 (hex) of a file's bytes, as the engine hashes an asset. */
+export async function fileHash(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  const handle = await open(file, "r");
+  try {
+    for await (const chunk of handle.createReadStream({ highWaterMark: 64 * 1024 })) hash.update(chunk as Buffer);
+  } finally {
+    await handle.close();
+  }
+  return hash.digest("hex");
+}
+
+/**
+ * Reads and judges every message of the file against `stream`, as `messaging send` does: the
+ * result is what `check` records, or the failures naming the file and the lines (at most
+ * `MAX_REPORTED_INVALID_MESSAGES` listed). Holds one chunk of the file at a time.
+ */
+export async function readMessagesFile(
+  asset: FileAsset,
+  stream: string,
+): Promise<{ read: MessagesFileRead } | { failures: pulumi.dynamic.CheckFailure[] }> {
+  const file = assetFilePath(asset);
+  const format = formatOf(file);
+  if (typeof format !== "string") return { failures: [format] };
+  const unreadable = await readable(file);
+  if (unreadable) return { failures: [{ property: PROPERTY, reason: unreadable }] };
+
+  const invalid = new InvalidMessages("(file)");
+  const digest = new MessagesDigest();
+  const bytes = createHash("sha256");
+  let declared: DeclaredStream | undefined;
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  try {
+    for await (const entries of readEntries(
+      file,
+      format,
+      (chunk) => bytes.update(chunk),
+      (found) => (declared = found),
+    )) {
+      for (const entry of entries) {
+        const value = checkedValue(entry, invalid);
+        if (value === undefined) continue;
+        // The exact limit (the reader's own check allows for any stream's envelope): as for inline messages.
+        if (entry.source.length * 6 + 1024 > CALL_MAX_BYTES) {
+          for (const { bytes: size } of oversizedMessages(stream, [value])) {
+            invalid.addReason(
+              entry.location,
+              `the message takes ${size} bytes as JSON; one call carries at most ${CALL_MAX_BYTES} bytes (10 MiB)`,
+            );
+          }
+        }
+        digest.add(value);
+      }
+      entries.length = 0;
+    }
+  } catch (error) {
+    if (!(error instanceof FileError)) throw error;
+    return { failures: [{ property: PROPERTY, reason: `${file}: ${error.message}` }] };
+  }
+  const errors = invalid.fieldErrors();
+  if (errors) {
+    for (const [where, reasons] of Object.entries(errors))
+      failures.push({ property: PROPERTY, reason: `${file}: ${where}: ${reasons.join("; ")}` });
+  }
+  if (declared !== undefined && declared.stream !== stream) {
+    failures.push({
+      property: PROPERTY,
+      reason: `${file}: line ${declared.line}: the file's "stream" is '${declared.stream}' but the batch's stream is '${stream}': remove one, or make them agree`,
+    });
+  }
+  if (failures.length === 0 && digest.count === 0) failures.push({ property: PROPERTY, reason: `${file}: no messages found` });
+  const hash = bytes.digest("hex");
+  if (failures.length === 0 && asset.hash !== undefined && asset.hash !== hash) {
+    failures.push({
+      property: PROPERTY,
+      reason: `${file} changed while it was being read (its hash is no longer the engine's): run again`,
+    });
+  }
+  if (failures.length > 0) return { failures };
+  return { read: { hash, stream, digest: digest.finish(), count: digest.count } };
+}
+
+/** The file is not what `check` read. */
+export class MessagesFileChanged extends Error {}
+
+/**
+ * The file's messages, in order, to send (`check` judged them; the client checks each call's
+ * again before it goes). The file's bytes are hashed first, so a file that is not the one
+ * `check` read stops the send before any call; its messages' digest is checked again as they
+ * are read, so an edit during the send stops it at the next call.
+ * @throws MessagesFileChanged, or a `FileError` naming the path
+ */
+export async function* messagesOfFile(asset: FileAsset, read: MessagesFileRead): AsyncGenerator<Message, void, undefined> {
+  const file = assetFilePath(asset);
+  const format = formatOf(file);
+  if (typeof format !== "string") throw new FileError(format.reason);
+  const unreadable = await readable(file);
+  if (unreadable) throw new FileError(unreadable);
+  if ((await fileHash(file)) !== read.hash) {
+    throw new MessagesFileChanged(
+      `${file} is not the file that was checked (its content changed since): nothing was sent from it; run again`,
+    );
+  }
+  const digest = new MessagesDigest();
+  for await (const entries of readEntries(file, format)) {
+    const messages: Message[] = [];
+    for (const entry of entries) {
+      if (entry.problem) throw new MessagesFileChanged(`${file} changed while being sent (${entry.location} cannot be read now)`);
+      digest.add(entry.value);
+      messages.push(entry.value as Message);
+    }
+    // Entries let go before the messages are handed over (see cli/send/plan.ts `plannedMessages`).
+    entries.length = 0;
+    yield* messages;
+  }
+  if (digest.count !== read.count || digest.finish() !== read.digest) {
+    throw new MessagesFileChanged(`${file} changed while being sent: its messages are not those that were checked`);
+  }
+}
