@@ -7,7 +7,7 @@ import {
   startEmulator,
   type EmulatorOptions,
 } from "../emulator";
-import { isHostName } from "../emulator/host-check";
+import { isHostName } from "../emulator/http";
 import { COMMANDS, usageError } from "./commands";
 import { parseCommandArgs } from "./command-args";
 

@@ -1,6 +1,6 @@
 import { MessagingClient } from "../client/messaging-client";
 import { readSetting } from "../client/settings";
-import { EmulatorClient } from "../emulator/emulator-client";
+import { EmulatorClient } from "../emulator/operations";
 import { isApiError, isMessagingError } from "../errors/messaging-error";
 import { parseCommandArgs } from "./command-args";
 import { COMMANDS, flagOf, usageError } from "./commands";

@@ -1,4 +1,4 @@
-import { EmulatorClient } from "../emulator/emulator-client";
+import { EmulatorClient } from "../emulator/operations";
 import { isApiError } from "../errors/messaging-error";
 import { parseCommandArgs } from "./command-args";
 import { COMMANDS, usageError } from "./commands";

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { MessagingClient } from "../client/messaging-client";
 import { SETTINGS } from "../client/settings";
 import type { Delivery, Emulator } from "../emulator";
-import { EmulatorClient } from "../emulator/emulator-client";
+import { EmulatorClient } from "../emulator/operations";
 import { isApiError } from "../errors/messaging-error";
 import { parseCommandArgs } from "./command-args";
 import { COMMANDS, usageError } from "./commands";

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { EmulatorClient } from "../emulator/emulator-client";
+import { EmulatorClient } from "../emulator/operations";
 import { isApiError } from "../errors/messaging-error";
 import { findJsonHazards, jsonHazardField } from "../schemas";
 import { KNOWN_EVENT_TYPES } from "../schemas/types";

@@ -11,7 +11,7 @@ import {
   parseStrictJson,
   wideEncoding,
 } from "../../schemas";
-import { mulberry32 } from "../../emulator/faults";
+import { mulberry32 } from "../../emulator/faults/fault-choice";
 import { HOSTILE_CASES } from "../support/hostile-cases";
 import { NUMBER_SPELLINGS } from "./number-spellings";
 

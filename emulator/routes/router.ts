@@ -1,13 +1,13 @@
-import { OPERATIONS, type OperationName } from "../schemas/operations";
-import { EMULATOR_OPERATIONS, type EmulatorOperationName } from "./emulator-operations";
+import { OPERATIONS, type OperationName } from "../../schemas/operations";
+import { EMULATOR_OPERATIONS, type EmulatorOperationName } from "../operations";
 import type { RouteHandler } from "./route-context";
-import { emulatorEventHandlers } from "./routes/emulator-events";
-import { emulatorFaultHandlers } from "./routes/emulator-faults";
-import { emulatorRetryHandlers } from "./routes/emulator-retry";
-import { emulatorStateHandlers } from "./routes/emulator-state";
-import { showInspector } from "./routes/inspector";
-import { messageBatchHandlers } from "./routes/message-batches";
-import { webhookEndpointHandlers } from "./routes/webhook-endpoints";
+import { emulatorEventHandlers } from "./emulator-events";
+import { emulatorFaultHandlers } from "./emulator-faults";
+import { emulatorRetryHandlers } from "./emulator-retry";
+import { emulatorStateHandlers } from "./emulator-state";
+import { showInspector } from "./inspector";
+import { messageBatchHandlers } from "./message-batches";
+import { webhookEndpointHandlers } from "./webhook-endpoints";
 
 /**
  * The one answer to "is this a request to the service's API?": a `/v1` path. Those are the

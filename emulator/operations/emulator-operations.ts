@@ -8,9 +8,10 @@
  * browser, not an operation, and is routed beside these.
  */
 import { z } from "zod";
-import { EventData, EventType, JsonObject, Message, MessagingEvent, WebhookEndpointCreate, WebhookEndpointObject } from "../schemas";
-import { FAULT_KINDS } from "./faults";
-import { RandomFaults, ScriptedFault, ScriptedFaults } from "./fault-injector";
+import { EventData, EventType, JsonObject, Message, MessagingEvent, WebhookEndpointCreate, WebhookEndpointObject } from "../../schemas";
+import { FaultSettingsSchema, RandomFaults, ScriptedFault, ScriptedFaults, type FaultSettings } from "../faults";
+
+export type { FaultSettings };
 
 /** Largest `limit` of `GET /_emulator/batches`. */
 export const MAX_BATCH_PAGE = 10_000;
@@ -59,15 +60,15 @@ const optionalCreateFields = Object.fromEntries(
     .map(([key]) => [key, (WebhookEndpointObject.shape[key as keyof WireShape] as z.ZodOptional).unwrap()]),
 ) as unknown as { [K in OptionalCreateKey]: ReturnType<WireShape[K]["unwrap"]> };
 
-/** The schema of {@link RecordedWebhookEndpoint}: every field of the wire object present; an optional create field null when not given. */
-export const RecordedWebhookEndpointSchema = z.object({ ...present(WebhookEndpointObject.shape), ...optionalCreateFields });
+/** The schema of {@link EmulatedWebhookEndpoint}: every field of the wire object present; an optional create field null when not given. */
+export const EmulatedWebhookEndpointSchema = z.object({ ...present(WebhookEndpointObject.shape), ...optionalCreateFields });
 /**
  * A webhook endpoint as the emulator creates, records and lists it: every field of spec §2.2
  * present; only `description` may be null. (The client's type requires only `id` and `secret`,
  * since a real service may leave others out; the emulator always sends them all.) The values
  * the emulator gives each field are in `routes/webhook-endpoints.ts`.
  */
-export type RecordedWebhookEndpoint = Readonly<z.output<typeof RecordedWebhookEndpointSchema>>;
+export type EmulatedWebhookEndpoint = Readonly<z.output<typeof EmulatedWebhookEndpointSchema>>;
 
 /** The schema of {@link Delivery}. */
 export const DeliverySchema = z.object({
@@ -146,20 +147,6 @@ export const RecordedBatchSchema = z.object({
 /** A batch the emulator accepted, as `GET /_emulator/batches` lists it. */
 export type RecordedBatch = Readonly<z.output<typeof RecordedBatchSchema>>;
 
-/** The schema of {@link FaultSettings}. */
-export const FaultSettingsSchema = z.object({
-  /** Probability in [0, 1] that an API request fails (0 while a script runs). */
-  failureRate: z.number(),
-  /** The PRNG seed in use. */
-  seed: z.number(),
-  /** The faults chosen among. */
-  kinds: z.array(z.enum(FAULT_KINDS)).readonly(),
-  /** The script's entries not used yet; absent when faults are drawn at random. */
-  script: z.array(ScriptedFault).readonly().optional(),
-});
-/** Fault settings in force (what `POST /_emulator/faults` answers). */
-export type FaultSettings = Readonly<z.output<typeof FaultSettingsSchema>>;
-
 const PAGE_LIMIT_RULE = { error: `expected a whole number from 1 to ${MAX_BATCH_PAGE}` };
 
 /** `limit` of `GET /_emulator/batches`, as the query string carries it: 1–10,000. */
@@ -207,7 +194,7 @@ export const EMULATOR_OPERATIONS = {
     path: "/_emulator/endpoints",
     params: NONE,
     query: NONE,
-    response: z.array(RecordedWebhookEndpointSchema),
+    response: z.array(EmulatedWebhookEndpointSchema),
   },
   /**
    * `GET /_emulator/batches[?limit=N][&after=ID]`: the stored batches, oldest first, with the

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
-import { JSON_CONTENT_TYPE } from "../schemas/http";
+import { JSON_CONTENT_TYPE } from "../../schemas/http";
 
 /**
  * A complete, already-serialized HTTP answer. Kept as bytes-ready text so an idempotent

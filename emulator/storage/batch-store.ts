@@ -1,5 +1,5 @@
-import type { Message } from "../schemas";
-import type { RecordedBatch } from "./emulator-operations";
+import type { Message } from "../../schemas";
+import type { RecordedBatch } from "../operations";
 import { RECORD_OVERHEAD_BYTES, stringBytes } from "./stored-bytes";
 import type { StoredText } from "./stored-text";
 

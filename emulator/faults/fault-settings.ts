@@ -1,9 +1,12 @@
-import { randomInt } from "node:crypto";
+/**
+ * Fault settings as data: what `POST /_emulator/faults` and `Emulator.setFaults` take, and
+ * what the injector answers. Both the operations table and the injector read these schemas,
+ * so neither imports the other.
+ */
 import { z } from "zod";
-import { ValidationError } from "../errors/messaging-error";
-import { toFieldErrors } from "../schemas/field-errors";
-import type { FaultSettings } from "./emulator-operations";
-import { chooseFault, FAULT_KINDS, mulberry32, type FaultKind } from "./faults";
+import { ValidationError } from "../../errors/messaging-error";
+import { toFieldErrors } from "../../schemas/field-errors";
+import { FAULT_KINDS } from "./fault-choice";
 
 /** A scripted request's answer: a fault, or `"none"` to serve it normally. */
 export const ScriptedFault = z.enum([...FAULT_KINDS, "none"]);
@@ -52,45 +55,16 @@ export function faultSettingsOrThrow(input: unknown): ParsedFaultSettings {
   return result.data;
 }
 
-/**
- * Holds the current fault settings, the seeded PRNG or the script, and the log of what each
- * API request met since the settings were last set; one per emulator.
- */
-export class FaultInjector {
-  private current: Omit<FaultSettings, "script"> = { failureRate: 0, seed: 0, kinds: FAULT_KINDS };
-  private random: () => number = mulberry32(0);
-  private script: ScriptedFault[] | undefined;
-  private met: ScriptedFault[] = [];
-
-  /** Replaces the settings (parsed by {@link parseFaultSettings}), restarts the PRNG from the seed, and clears the log. */
-  configure(parsed: ParsedFaultSettings): FaultSettings {
-    this.met = [];
-    if ("script" in parsed) {
-      this.script = [...parsed.script];
-      this.current = { failureRate: 0, seed: 0, kinds: FAULT_KINDS };
-      return this.settings();
-    }
-    const seed = parsed.seed ?? randomInt(2 ** 31);
-    this.script = undefined;
-    this.current = { failureRate: parsed.failureRate, seed, kinds: parsed.kinds ?? FAULT_KINDS };
-    this.random = mulberry32(seed);
-    return this.settings();
-  }
-
-  /** The settings in force. */
-  settings(): FaultSettings {
-    return { ...this.current, kinds: [...this.current.kinds], ...(this.script ? { script: [...this.script] } : {}) };
-  }
-
-  /** What each API request met since the settings were last set, in order (`"none"`: served normally). */
-  log(): ScriptedFault[] {
-    return [...this.met];
-  }
-
-  /** The fault for the next API request, or undefined to serve it normally. */
-  next(): FaultKind | undefined {
-    const fault = this.script ? this.script.shift() : chooseFault(this.current.failureRate, this.current.kinds, this.random);
-    this.met.push(fault ?? "none");
-    return fault === "none" ? undefined : fault;
-  }
-}
+/** The schema of {@link FaultSettings}. */
+export const FaultSettingsSchema = z.object({
+  /** Probability in [0, 1] that an API request fails (0 while a script runs). */
+  failureRate: z.number(),
+  /** The PRNG seed in use. */
+  seed: z.number(),
+  /** The faults chosen among. */
+  kinds: z.array(z.enum(FAULT_KINDS)).readonly(),
+  /** The script's entries not used yet; absent when faults are drawn at random. */
+  script: z.array(ScriptedFault).readonly().optional(),
+});
+/** Fault settings in force (what `POST /_emulator/faults` answers). */
+export type FaultSettings = Readonly<z.output<typeof FaultSettingsSchema>>;

@@ -1,5 +1,5 @@
-import { MAX_MESSAGES_PER_BATCH, MessageBatchRequest, type Message } from "../schemas";
-import { isCertainlyValidMessage } from "../schemas/message-check";
+import { MAX_MESSAGES_PER_BATCH, MessageBatchRequest, type Message } from "../../schemas";
+import { isCertainlyValidMessage } from "../../schemas/message-check";
 
 /**
  * The body of `POST /v1/message_batches` as the `MessageBatchRequest` schema outputs it,

@@ -1,19 +1,33 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from "../schemas/http";
-import { assertAuthenticated } from "./auth";
-import { MAX_BODY_BYTES, readBody, type BodyResult } from "./body";
-import type { DeliveryQueue } from "./delivery-queue";
-import type { FaultInjector } from "./fault-injector";
-import type { MemoryGuard } from "./memory-guard";
-import { faultStatus, type FaultKind } from "./faults";
-import { IdempotencyStore, checkIdempotencyKey, keyInUseProblem, keyReusedProblem, requestFingerprint } from "./idempotency";
-import { assertHostAllowed, type HostAllowList } from "./host-check";
-import { randomId } from "./ids";
-import { ProblemError, RETRY_AFTER_SECONDS, problem, problemReply } from "./problem-response";
-import { isStreamed, writeReply, writeStreamedReply, type Reply, type StreamedReply } from "./reply";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from "../../schemas/http";
+import { assertAuthenticated } from "../auth";
+import {
+  MAX_BODY_BYTES,
+  readBody,
+  type BodyResult,
+  IdempotencyStore,
+  checkIdempotencyKey,
+  keyInUseProblem,
+  keyReusedProblem,
+  requestFingerprint,
+  assertHostAllowed,
+  type HostAllowList,
+  ProblemError,
+  RETRY_AFTER_SECONDS,
+  problem,
+  problemReply,
+  isStreamed,
+  writeReply,
+  writeStreamedReply,
+  type Reply,
+  type StreamedReply,
+  assertVersionHeader,
+} from "../http";
+import type { DeliveryQueue } from "../delivery";
+import { type FaultInjector, faultStatus, type FaultKind } from "../faults";
+import type { MemoryGuard } from "../memory-guard";
+import { randomId, type EmulatorStore } from "../storage";
 import { isApiPath, matchRoute } from "./router";
-import type { EmulatorStore } from "./store";
-import { assertVersionHeader } from "./version-header";
 
 /** Per-emulator state the pipeline works on. */
 export interface EmulatorState {

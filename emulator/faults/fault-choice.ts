@@ -3,8 +3,8 @@
  * yields the same sequence of faults and each case can be tested on its own.
  */
 
-import type { ProblemTitle } from "../schemas";
-import { RETRY_AFTER_SECONDS } from "./problem-response";
+import type { ProblemTitle } from "../../schemas";
+import { RETRY_AFTER_SECONDS } from "../http";
 
 /**
  * The faults an API request can meet:

@@ -1,9 +1,9 @@
 import http from "node:http";
 import https from "node:https";
-import { SIGNATURE_HEADER } from "../schemas/http";
-import type { EventPayload } from "./events";
+import { SIGNATURE_HEADER } from "../../schemas/http";
+import type { EventPayload } from "../events";
 import { signatureHeader } from "./signature";
-import type { RecordedWebhookEndpoint } from "./emulator-operations";
+import type { EmulatedWebhookEndpoint } from "../operations";
 
 /** How long one delivery may take, in milliseconds, before it is recorded as timed out. */
 export const DELIVERY_TIMEOUT_MS = 5000;
@@ -121,7 +121,7 @@ export function deliveryHeaders(secret: string, payload: EventPayload, attempted
  * throws: an unreachable or slow receiver becomes a result with `status: null` and an `error`.
  */
 export async function attemptDelivery(
-  endpoint: RecordedWebhookEndpoint,
+  endpoint: EmulatedWebhookEndpoint,
   payload: EventPayload,
   options: DeliverOptions = {},
 ): Promise<AttemptResult> {

@@ -1,11 +1,11 @@
 import { Agent, request, type Dispatcher } from "undici";
 import type { z } from "zod";
-import { errorFromResponse } from "../errors/from-response";
-import { ConfigurationError, ResponseSchemaError, ValidationError, type RequestInfo } from "../errors/messaging-error";
-import { toFieldErrors } from "../schemas/field-errors";
-import { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from "../schemas/http";
-import { DEFAULT_EMULATOR_API_KEY } from "./auth";
-import type { BatchTotals } from "./batch-store";
+import { errorFromResponse } from "../../errors/from-response";
+import { ConfigurationError, ResponseSchemaError, ValidationError, type RequestInfo } from "../../errors/messaging-error";
+import { toFieldErrors } from "../../schemas/field-errors";
+import { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from "../../schemas/http";
+import { DEFAULT_EMULATOR_API_KEY } from "../auth";
+import type { BatchTotals } from "../storage";
 import { EMULATOR_OPERATIONS, type EmulatorOperation, type EmulatorOperationName } from "./emulator-operations";
 
 /** Options of {@link EmulatorClient}. */

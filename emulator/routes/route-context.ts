@@ -1,10 +1,10 @@
 import type { IncomingMessage } from "node:http";
-import type { OperationName } from "../schemas/operations";
-import type { EmulatorOperationName } from "./emulator-operations";
-import type { DeliveryQueue } from "./delivery-queue";
-import type { FaultInjector } from "./fault-injector";
-import type { Reply, StreamedReply } from "./reply";
-import type { EmulatorStore } from "./store";
+import type { OperationName } from "../../schemas/operations";
+import type { EmulatorOperationName } from "../operations";
+import type { DeliveryQueue } from "../delivery";
+import type { FaultInjector } from "../faults";
+import type { Reply, StreamedReply } from "../http";
+import type { EmulatorStore } from "../storage";
 
 /** What a route handler gets: the request, its body bytes and the emulator's state. */
 export interface RouteContext {

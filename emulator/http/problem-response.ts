@@ -1,4 +1,4 @@
-import { PROBLEM_CONTENT_TYPE, buildProblem, describeFieldErrors, type FieldErrors, type ProblemTitle } from "../schemas";
+import { PROBLEM_CONTENT_TYPE, buildProblem, describeFieldErrors, type FieldErrors, type ProblemTitle } from "../../schemas";
 import type { Reply } from "./reply";
 
 /**

@@ -1,5 +1,5 @@
 import { BatchStore, type StoredBatch } from "./batch-store";
-import type { Delivery, RecordedEvent, RecordedWebhookEndpoint } from "./emulator-operations";
+import type { Delivery, RecordedEvent, EmulatedWebhookEndpoint } from "../operations";
 import { randomId } from "./ids";
 import { DEFAULT_MAX_STORED_BYTES, recordBytes } from "./stored-bytes";
 
@@ -105,8 +105,8 @@ export class EmulatorStore {
   readonly maxEndpoints: number;
   /** The byte budget (see {@link StoreLimits.maxStoredBytes}). */
   readonly maxStoredBytes: number;
-  private readonly endpointList: RecordedWebhookEndpoint[] = [];
-  private readonly endpointsById = new Map<string, RecordedWebhookEndpoint>();
+  private readonly endpointList: EmulatedWebhookEndpoint[] = [];
+  private readonly endpointsById = new Map<string, EmulatedWebhookEndpoint>();
   private endpointBytes = 0;
   private readonly attemptList: CountedList<Delivery>;
   private readonly eventList: CountedList<RecordedEvent>;
@@ -144,7 +144,7 @@ export class EmulatorStore {
    * Why `endpoint` cannot be recorded, or undefined: endpoints are never evicted, so all of
    * them together must fit in the byte budget.
    */
-  endpointRefusal(endpoint: RecordedWebhookEndpoint): string | undefined {
+  endpointRefusal(endpoint: EmulatedWebhookEndpoint): string | undefined {
     if (this.endpointList.length >= this.maxEndpoints) {
       return `This emulator already has ${this.maxEndpoints} webhook endpoints, its limit; start a fresh one.`;
     }
@@ -155,7 +155,7 @@ export class EmulatorStore {
   }
 
   /** Records a created endpoint (checked with {@link endpointRefusal}), taking ownership of it. */
-  addEndpoint(endpoint: RecordedWebhookEndpoint): void {
+  addEndpoint(endpoint: EmulatedWebhookEndpoint): void {
     this.endpointList.push(endpoint);
     this.endpointsById.set(endpoint.id, endpoint);
     this.endpointBytes += recordBytes(endpoint);
@@ -163,17 +163,17 @@ export class EmulatorStore {
   }
 
   /** Endpoints in creation order (the recorded objects: do not change them). */
-  endpoints(): readonly RecordedWebhookEndpoint[] {
+  endpoints(): readonly EmulatedWebhookEndpoint[] {
     return this.endpointList;
   }
 
   /** The endpoint with this id (the recorded object), or undefined. */
-  endpoint(id: string): RecordedWebhookEndpoint | undefined {
+  endpoint(id: string): EmulatedWebhookEndpoint | undefined {
     return this.endpointsById.get(id);
   }
 
   /** Endpoints whose `events` include `type`, in creation order (the recorded objects). */
-  subscribersOf(type: string): readonly RecordedWebhookEndpoint[] {
+  subscribersOf(type: string): readonly EmulatedWebhookEndpoint[] {
     return this.endpointList.filter((endpoint) => endpoint.events.includes(type));
   }
 

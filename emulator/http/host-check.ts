@@ -1,4 +1,4 @@
-import { ConfigurationError } from "../errors/messaging-error";
+import { ConfigurationError } from "../../errors/messaging-error";
 import { problem } from "./problem-response";
 
 /** The names the emulator always answers to, whatever it listens on. */

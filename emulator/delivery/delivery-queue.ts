@@ -1,11 +1,10 @@
-import type { MessagingEvent } from "../schemas";
+import type { MessagingEvent } from "../../schemas";
 import { attemptDelivery, DELIVERY_TIMEOUT_MS } from "./deliveries";
 import { classifyAttempt, retryDelaySeconds } from "./delivery-policy";
-import { eventPayload, type EventPayload } from "./events";
-import { randomId } from "./ids";
-import { problem } from "./problem-response";
-import type { Delivery, RecordedWebhookEndpoint } from "./emulator-operations";
-import type { EmulatorStore } from "./store";
+import { eventPayload, type EventPayload } from "../events";
+import { randomId, type EmulatorStore } from "../storage";
+import { problem } from "../http";
+import type { Delivery, EmulatedWebhookEndpoint } from "../operations";
 
 /** Settings of a {@link DeliveryQueue}. */
 export interface DeliveryQueueOptions {
@@ -28,7 +27,7 @@ export const DEFAULT_MAX_TRACKED_DELIVERIES = 1_000;
 
 interface DeliveryState {
   readonly id: string;
-  readonly endpoint: RecordedWebhookEndpoint;
+  readonly endpoint: EmulatedWebhookEndpoint;
   readonly event: MessagingEvent;
   /** The exact bytes sent on every attempt (only the signature's timestamp changes). */
   readonly payload: EventPayload;
@@ -67,7 +66,7 @@ export class DeliveryQueue {
    * Emits `event` to `endpoints`: records the event, makes the first attempt of each delivery
    * concurrently, and resolves with those first attempts (retries follow on their own).
    */
-  async emit(event: MessagingEvent, endpoints: readonly RecordedWebhookEndpoint[]): Promise<Delivery[]> {
+  async emit(event: MessagingEvent, endpoints: readonly EmulatedWebhookEndpoint[]): Promise<Delivery[]> {
     const states = endpoints.map((endpoint) => this.track(event, endpoint));
     this.store.addEvent({ event, deliveryIds: states.map((state) => state.id) });
     return Promise.all(states.map((state) => this.attempt(state, "initial")));
@@ -100,7 +99,7 @@ export class DeliveryQueue {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private track(event: MessagingEvent, endpoint: RecordedWebhookEndpoint): DeliveryState {
+  private track(event: MessagingEvent, endpoint: EmulatedWebhookEndpoint): DeliveryState {
     const state: DeliveryState = {
       id: randomId("dlv_"),
       endpoint,

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from "node:http";
-import { addFieldError, decodeUtf8Text, jsonHazardField, parseStrictJson, wideEncoding, type FieldErrors } from "../schemas";
-import { JSON_CONTENT_TYPE, MAX_REQUEST_BODY_BYTES } from "../schemas/http";
+import { addFieldError, decodeUtf8Text, jsonHazardField, parseStrictJson, wideEncoding, type FieldErrors } from "../../schemas";
+import { JSON_CONTENT_TYPE, MAX_REQUEST_BODY_BYTES } from "../../schemas/http";
 import { problem, validationProblem } from "./problem-response";
 
-export { firstInvalidUtf8 } from "../schemas/utf8-text";
+export { firstInvalidUtf8 } from "../../schemas/utf8-text";
 
 /** Largest request body the emulator accepts: 10 MiB (`MAX_REQUEST_BODY_BYTES`). Larger bodies get 413. */
 export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;

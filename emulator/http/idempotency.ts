@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_MEMORY_MS, IdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "../schemas";
+import { IDEMPOTENCY_KEY_IN_USE, IDEMPOTENCY_KEY_MEMORY_MS, IdempotencyKey, MAX_IDEMPOTENCY_KEY_LENGTH } from "../../schemas";
 import { ProblemError, RETRY_AFTER_SECONDS, problem } from "./problem-response";
 import type { Reply } from "./reply";
 

@@ -1,4 +1,4 @@
-import { ApiVersion } from "../schemas";
+import { ApiVersion } from "../../schemas";
 import { problem } from "./problem-response";
 
 /**
