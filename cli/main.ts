@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   // By name, so the registry never imports a command's file (which imports the registry).
-  const code: CommandModule = await import(command.folder ? `./${name}/command` : `./${name}-command`);
+  const code: CommandModule = await import(command.folder ? `./${name}/command` : `./commands/${name}/${name}-command`);
   if (first === "help" || rest.includes("--help") || rest.includes("-h")) {
     process.stdout.write(await code.help());
     return EXIT.ok;

@@ -1,4 +1,4 @@
-import { readSetting, SETTINGS } from "../client/settings";
+import { readSetting, SETTINGS } from "../../../client/settings";
 import {
   DEFAULT_EMULATOR_API_KEY,
   DEFAULT_MAX_STORED_BYTES,
@@ -6,10 +6,10 @@ import {
   parseRetrySchedule,
   startEmulator,
   type EmulatorOptions,
-} from "../emulator";
-import { isHostName } from "../emulator/http";
-import { COMMANDS, usageError } from "./commands";
-import { parseCommandArgs } from "./command-args";
+} from "../../../emulator";
+import { isHostName } from "../../../emulator/http";
+import { COMMANDS, usageError } from "..";
+import { parseCommandArgs } from "../../command-args";
 
 /** Where the key came from, for the ready line (the key itself is printed only when it is the public default). */
 type KeySource = "default" | "--api-key" | "environment";
@@ -107,4 +107,4 @@ export async function runEmulatorCommand(argv: string[], env: NodeJS.ProcessEnv 
 
 /** The registry's entry points (see `CommandModule` in `commands.ts`). */
 export const run = (argv: string[]): Promise<number> => runEmulatorCommand(argv);
-export const help = async (): Promise<string> => (await import("./command-help")).EMULATOR_HELP;
+export const help = async (): Promise<string> => (await import("./help")).HELP;

@@ -1,17 +1,17 @@
-import { MessagingClient } from "../client/messaging-client";
-import { readSetting } from "../client/settings";
-import { EmulatorClient } from "../emulator/operations";
-import { isApiError, isMessagingError } from "../errors/messaging-error";
-import { parseCommandArgs } from "./command-args";
-import { COMMANDS, flagOf, usageError } from "./commands";
-import { didYouMean } from "../schemas/did-you-mean";
-import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "./emulator-connection";
-import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
-import { EXIT } from "./exit-codes";
-import { displaySecret } from "./secret-display";
-import { WebhookEndpointCreate } from "../schemas/webhook-endpoint";
-import { processIo, type CommandIo } from "./command-io";
-import { programName } from "./program-name";
+import { MessagingClient } from "../../../client/messaging-client";
+import { readSetting } from "../../../client/settings";
+import { EmulatorClient } from "../../../emulator/operations";
+import { isApiError, isMessagingError } from "../../../errors/messaging-error";
+import { parseCommandArgs } from "../../command-args";
+import { COMMANDS, flagOf, usageError } from "..";
+import { didYouMean } from "../../../schemas/did-you-mean";
+import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "../../emulator-connection";
+import { parseEventsOption, parseFormatOption } from "../../endpoint-settings";
+import { EXIT } from "../../exit-codes";
+import { displaySecret } from "../../secret-display";
+import { WebhookEndpointCreate } from "../../../schemas/webhook-endpoint";
+import { processIo, type CommandIo } from "../../command-io";
+import { programName } from "../../program-name";
 
 const SUBCOMMANDS = ["create", "list", "secret"];
 
@@ -158,6 +158,6 @@ async function create(
 
 /** The registry's entry points (see `CommandModule` in `commands.ts`). */
 export const run = (argv: string[]): Promise<number> => runEndpointsCommand(argv);
-export const help = async (): Promise<string> => (await import("./command-help")).ENDPOINTS_HELP;
+export const help = async (): Promise<string> => (await import("./help")).HELP;
 
 /** A create field's flag: `fieldName` → `field-name`. */

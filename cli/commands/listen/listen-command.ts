@@ -1,18 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { MessagingClient } from "../client/messaging-client";
-import { SETTINGS } from "../client/settings";
-import type { Delivery, Emulator } from "../emulator";
-import { EmulatorClient } from "../emulator/operations";
-import { isApiError } from "../errors/messaging-error";
-import { parseCommandArgs } from "./command-args";
-import { COMMANDS, usageError } from "./commands";
-import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "./emulator-connection";
-import { parseEventsOption, parseFormatOption } from "./endpoint-settings";
-import { EXIT } from "./exit-codes";
-import { displaySecret } from "./secret-display";
-import { processIo, type CommandIo } from "./command-io";
-import { receiverAnswer } from "./delivery-line";
-import { programName } from "./program-name";
+import { MessagingClient } from "../../../client/messaging-client";
+import { SETTINGS } from "../../../client/settings";
+import type { Delivery, Emulator } from "../../../emulator";
+import { EmulatorClient } from "../../../emulator/operations";
+import { isApiError } from "../../../errors/messaging-error";
+import { parseCommandArgs } from "../../command-args";
+import { COMMANDS, usageError } from "..";
+import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "../../emulator-connection";
+import { parseEventsOption, parseFormatOption } from "../../endpoint-settings";
+import { EXIT } from "../../exit-codes";
+import { displaySecret } from "../../secret-display";
+import { processIo, type CommandIo } from "../../command-io";
+import { receiverAnswer } from "../../delivery-line";
+import { programName } from "../../program-name";
 
 /** How often new delivery attempts are looked up, in milliseconds. */
 export const LISTEN_POLL_MS = 250;
@@ -110,7 +110,7 @@ export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = 
     target = emulatorTarget(env);
   } else {
     // Loaded only when needed: against a running emulator the command stays light.
-    started = await (await import("../emulator")).startEmulator({ port: 0 });
+    started = await (await import("../../../emulator")).startEmulator({ port: 0 });
     target = { baseUrl: started.url, apiKey: started.apiKey };
     out(`started an emulator at ${started.url} (${SETTINGS.baseUrl.env} is not set); in other terminals:\n`);
     out(`  export ${SETTINGS.baseUrl.env}=${started.url}\n`);
@@ -204,4 +204,4 @@ async function createEndpoint(target: EmulatorTarget, args: ListenArgs): Promise
 
 /** The registry's entry points (see `CommandModule` in `commands.ts`). */
 export const run = (argv: string[]): Promise<number> => runListenCommand(argv);
-export const help = async (): Promise<string> => (await import("./command-help")).LISTEN_HELP;
+export const help = async (): Promise<string> => (await import("./help")).HELP;

@@ -1,16 +1,16 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { EmulatorClient } from "../emulator/operations";
-import { isApiError } from "../errors/messaging-error";
-import { findJsonHazards, jsonHazardField } from "../schemas";
-import { KNOWN_EVENT_TYPES } from "../schemas/types";
-import { parseCommandArgs } from "./command-args";
-import { COMMANDS, usageError } from "./commands";
-import { describeAttempt as describe } from "./delivery-line";
-import { closestMatch } from "../schemas/did-you-mean";
-import { describeRefusal, emulatorTarget, orRefusal } from "./emulator-connection";
-import { EXIT } from "./exit-codes";
-import { sampleObject } from "./sample-events";
-import { processIo, type CommandIo } from "./command-io";
+import { EmulatorClient } from "../../../emulator/operations";
+import { isApiError } from "../../../errors/messaging-error";
+import { findJsonHazards, jsonHazardField } from "../../../schemas";
+import { KNOWN_EVENT_TYPES } from "../../../schemas/types";
+import { parseCommandArgs } from "../../command-args";
+import { COMMANDS, usageError } from "..";
+import { describeAttempt as describe } from "../../delivery-line";
+import { closestMatch } from "../../../schemas/did-you-mean";
+import { describeRefusal, emulatorTarget, orRefusal } from "../../emulator-connection";
+import { EXIT } from "../../exit-codes";
+import { sampleObject } from "../../sample-events";
+import { processIo, type CommandIo } from "../../command-io";
 
 /** How often the retries of a delivery are looked up with --wait, in milliseconds. */
 const POLL_MS = 200;
@@ -168,4 +168,4 @@ function sampleData(type: string): { data?: Record<string, unknown> } {
 
 /** The registry's entry points (see `CommandModule` in `commands.ts`). */
 export const run = (argv: string[]): Promise<number> => runTriggerCommand(argv);
-export const help = async (): Promise<string> => (await import("./command-help")).TRIGGER_HELP;
+export const help = async (): Promise<string> => (await import("./help")).HELP;

@@ -1,13 +1,13 @@
-import { EmulatorClient } from "../emulator/operations";
-import { isApiError } from "../errors/messaging-error";
-import { parseCommandArgs } from "./command-args";
-import { COMMANDS, usageError } from "./commands";
-import { describeAttempt } from "./delivery-line";
-import { didYouMean } from "../schemas/did-you-mean";
-import { describeRefusal, emulatorTarget, orRefusal } from "./emulator-connection";
-import { EXIT } from "./exit-codes";
-import { processIo, type CommandIo } from "./command-io";
-import { programName } from "./program-name";
+import { EmulatorClient } from "../../../emulator/operations";
+import { isApiError } from "../../../errors/messaging-error";
+import { parseCommandArgs } from "../../command-args";
+import { COMMANDS, usageError } from "..";
+import { describeAttempt } from "../../delivery-line";
+import { didYouMean } from "../../../schemas/did-you-mean";
+import { describeRefusal, emulatorTarget, orRefusal } from "../../emulator-connection";
+import { EXIT } from "../../exit-codes";
+import { processIo, type CommandIo } from "../../command-io";
+import { programName } from "../../program-name";
 
 /** Where the command writes. */
 interface ResendArgs {
@@ -105,4 +105,4 @@ export async function runEventsCommand(argv: string[], env: NodeJS.ProcessEnv = 
 
 /** The registry's entry points (see `CommandModule` in `commands.ts`). */
 export const run = (argv: string[]): Promise<number> => runEventsCommand(argv);
-export const help = async (): Promise<string> => (await import("./command-help")).EVENTS_HELP;
+export const help = async (): Promise<string> => (await import("./help")).HELP;
