@@ -4,7 +4,7 @@ import { listenLine, runListenCommand } from "../../cli/commands/listen/listen-c
 import { startEmulator, type Emulator } from "../../emulator";
 import { call, startReceiver } from "../support/emulator";
 import { startRefusingProxy } from "../support/fake-services";
-import { CapturedOutput } from "./cli-output";
+import { CapturedOutput } from "../support/cli-output";
 
 let emulator: Emulator;
 const closers: Array<() => Promise<void>> = [];

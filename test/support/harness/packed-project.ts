@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT } from "../../scripts/repo-root";
+import { REPO_ROOT } from "../../../scripts/repo-root";
 
 const REPO = REPO_ROOT;
 

@@ -1,7 +1,7 @@
 /** The fenced code blocks of the repository's markdown files, and the markers before them (see test/docs). */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO } from "../support/installed-package";
+import { REPO } from "./installed-package";
 
 /** One fenced code block and the markers before it. */
 export interface CodeBlock {

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { DEFAULT_MAX_RETRIES } from "../../client";
 import { startEmulator, type Emulator } from "../../emulator";
-import { requireBuild } from "../support/environment";
+import { requireBuild } from "./environment";
 
 export const ROOT = path.resolve(__dirname, "../..");
 export const CLI = path.join(ROOT, "dist/cli/main.js");
