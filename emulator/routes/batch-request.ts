@@ -14,8 +14,8 @@ import { isCertainlyValidMessage } from "../../schemas/message-check";
  * same text either way. `test/emulator/batch-request.test.ts` holds this to the schema on
  * generated and hostile bodies.
  *
- * Why: under load the schema's copies were more than half of what the emulator allocated per
- * batch (`npm run bench`, section 5).
+ * Why: under load the schema's copies were most of what the emulator allocated per batch
+ * (`npm run bench`, section 5).
  */
 export function certainBatchRequest(value: unknown): MessageBatchRequest | undefined {
   if (!isPlainObject(value)) return undefined;

@@ -1,10 +1,8 @@
 /**
  * Text the emulator keeps for a long time (a batch's messages), held in a `Buffer` rather
- * than as a JavaScript string. Under load a stored string of tens of kilobytes is copied by
- * the young-generation collector before it settles, and with a few hundred of them kept the
- * collections took longer than everything else per batch (bench section 5: the same load
- * keeping strings spent about 3 times the CPU of keeping buffers, most of it in collection).
- * A buffer's bytes live outside the JavaScript heap: the collector moves only its handle.
+ * than as a JavaScript string: the young-generation collector copies a large string before
+ * it settles, which under load cost more than the rest of a batch's work (`npm run bench`,
+ * section 5). A buffer's bytes live outside the JavaScript heap: only its handle is moved.
  *
  * ASCII text is kept one byte per character, any other text as UTF-16 (two bytes per code
  * unit), so what is kept never exceeds what the byte budget counts for it (`stored-bytes.ts`:
