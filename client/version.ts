@@ -17,8 +17,12 @@ function readPackageVersion(): string {
   return "0.0.0";
 }
 
-/** This package's version, read from its `package.json` (`0.0.0` if it cannot be found). */
-export const PACKAGE_VERSION: string = readPackageVersion();
+/** Set by the plugin's bundler (scripts/pack-plugin.ts): a single executable has no package.json beside it. */
+declare const PULUMI_MESSAGING_BUNDLED_VERSION: string | undefined;
+
+/** This package's version: the bundle's, else read from its `package.json` (`0.0.0` if it cannot be found). */
+export const PACKAGE_VERSION: string =
+  typeof PULUMI_MESSAGING_BUNDLED_VERSION === "string" ? PULUMI_MESSAGING_BUNDLED_VERSION : readPackageVersion();
 
 /** The `User-Agent` the client sends, e.g. `pulumi-messaging/0.1.0 node/v20.20.2`. */
 export const USER_AGENT = `${PACKAGE_NAME}/${PACKAGE_VERSION} node/${process.version}`;

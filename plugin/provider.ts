@@ -12,7 +12,7 @@ import { idempotencyScopeOf } from "./idempotency-scope";
 import { kindOfToken, SERVED_KINDS, type KindDefinition } from "./kinds";
 import { markSecrets, reveal, revealProps } from "./property-values";
 import { keyChangedWarning } from "../client/identity-key";
-import { identityChangedWarning, newIdentityWarning } from "../provider/stack-identity-pin";
+import { identityChangedWarning, identityPinnedWarning, newIdentityWarning } from "../provider/stack-identity-pin";
 import {
   checkConfig,
   checkedConfig,
@@ -124,8 +124,11 @@ export class MessagingProvider {
       const before = text(olds[RECORDED.keyFingerprint]) ?? keyFingerprintOf(olds, {});
       const after = text(news[RECORDED.keyFingerprint]) ?? keyFingerprintOf(news, {});
       if (before !== undefined && after !== undefined && before !== after) this.warn(keyChangedWarning());
-      const [was, now] = [text(reveal(olds[STACK_IDENTITY_KEY])) ?? id, text(reveal(news[STACK_IDENTITY_KEY])) ?? id];
+      const [pinnedBefore, pinnedNow] = [text(reveal(olds[STACK_IDENTITY_KEY])), text(reveal(news[STACK_IDENTITY_KEY]))];
+      const [was, now] = [pinnedBefore ?? id, pinnedNow ?? id];
       if (was !== undefined && now !== undefined && now !== UNKNOWN && was !== now) this.warn(identityChangedWarning(was, now));
+      else if (was === undefined && pinnedNow !== undefined && pinnedNow !== UNKNOWN && Object.keys(olds).length > 0)
+        this.warn(identityPinnedWarning(pinnedNow));
     }
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   }

@@ -50,6 +50,7 @@ export interface PackageSchema {
   license: string;
   repository: string;
   publisher: string;
+  pluginDownloadURL: string;
   meta: { moduleFormat: string; supportPack: boolean };
   config: { variables: Record<string, PropertySpec>; defaults: string[] };
   provider: { description: string; inputProperties: Record<string, PropertySpec>; properties: Record<string, PropertySpec> };
@@ -67,8 +68,17 @@ export interface ResourceSpec {
   requiredInputs: string[];
 }
 
-/** The repository, which is also the Go SDK's module path prefix. */
+/** The repository, which is also the Go SDK's module path prefix (package.json `repository`). */
 const REPOSITORY_PATH = "github.com/pulumi-messaging/pulumi-messaging";
+
+/**
+ * Where the engine downloads the plugin from, in the form Pulumi resolves: the repository's
+ * GitHub releases, each holding the archives `pulumi-resource-messaging-v<version>-<os>-<arch>.tar.gz`
+ * (`workspace/plugins.go` `githubSource`). Every SDK's `pulumi-plugin.json` carries it, so
+ * `pulumi up` installs the plugin by itself, and `pulumi plugin install resource messaging
+ * <version> --server <it>` installs it by name.
+ */
+export const PLUGIN_DOWNLOAD_URL = `github://api.${REPOSITORY_PATH}`;
 
 const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
 const pascal = (name: string): string => name[0].toUpperCase() + name.slice(1);
@@ -254,6 +264,7 @@ export function packageSchema(version: string, kinds: readonly KindDefinition[] 
     license: "Apache-2.0",
     repository: `https://${REPOSITORY_PATH}`,
     publisher: "pulumi-messaging",
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     // supportPack: the SDKs are written as `pulumi package gen-sdk` writes them for packing: the Go
     // SDK with its own go.mod (a module a user can `go get`), the Python one with pyproject.toml.
     meta: { moduleFormat: "(.*)", supportPack: true },

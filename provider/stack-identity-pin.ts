@@ -72,3 +72,16 @@ export function identityChangedWarning(before: string, after: string): string {
     `the old identity (\`${pinCommand(before)}\`) and run \`pulumi up\` to finish it first.`
   );
 }
+
+/**
+ * Said when a plugin-route stack pins an identity for the first time: its identity was its
+ * provider's id, which DiffConfig is not told, so the two cannot be compared here.
+ */
+export function identityPinnedWarning(after: string): string {
+  return (
+    `warning: this stack's identity is now ${after} (${STACK_IDENTITY_CONFIG}); until now it was the id of its messaging ` +
+    "provider, as `pulumi stack --show-ids` lists it. If the two differ, a create that an interrupted run left unfinished " +
+    "is redone under the new identity and the service sends again what it had already taken: pin the provider's id " +
+    "instead to keep this stack's keys."
+  );
+}

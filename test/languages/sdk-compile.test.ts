@@ -14,6 +14,7 @@ import { REPO_ROOT } from "../../scripts/repo-root";
 import { SDK_MODULE } from "./go-example";
 import { compileNodejsSdk } from "./nodejs-sdk";
 import { describeLanguage, pythonExecutable } from "./toolchains";
+import { PLUGIN_DOWNLOAD_URL } from "../../plugin/schema";
 
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-sdk-compile-"));
@@ -28,7 +29,7 @@ describeLanguage("nodejs")("sdk/nodejs", () => {
     expect(JSON.parse(fs.readFileSync(path.join(compiled.packageDir, "package.json"), "utf8"))).toMatchObject({
       name: "@pulumi-messaging/messaging",
       version: VERSION,
-      pulumi: { resource: true, name: "messaging", version: VERSION },
+      pulumi: { resource: true, name: "messaging", version: VERSION, server: PLUGIN_DOWNLOAD_URL },
     });
 
     const broken = fs.mkdtempSync(path.join(scratch, "broken-"));
@@ -61,7 +62,11 @@ describeLanguage("python")("sdk/python", () => {
       ],
       { encoding: "utf8" },
     );
-    expect(JSON.parse(said)).toEqual(["WebhookEndpoint", "MessageBatch", { resource: true, name: "messaging", version: VERSION }]);
+    expect(JSON.parse(said)).toEqual([
+      "WebhookEndpoint",
+      "MessageBatch",
+      { resource: true, name: "messaging", version: VERSION, server: PLUGIN_DOWNLOAD_URL },
+    ]);
   });
 
   test("examples/python type-checks with pyright against it: 0 errors; a wrong argument is an error", () => {

@@ -14,6 +14,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { packPlugin } from "../../scripts/pack-plugin";
+import { PLUGIN_DOWNLOAD_URL } from "../../plugin/schema";
 import { REPO_ROOT } from "../../scripts/repo-root";
 import { startProviderPlugin } from "../support/provider-plugin";
 import { requireBuild, withoutMessagingEnv } from "../support/environment";
@@ -42,7 +43,7 @@ function committable(dir: string): string[] {
 test("sdk/schema.json is the schema the packed plugin serves (else: npm run sdk:generate)", async () => {
   requireBuild();
   const plugin = await packPlugin(scratch);
-  const started = await startProviderPlugin(path.join(plugin.directory, "pulumi-resource-messaging"), {
+  const started = await startProviderPlugin(plugin.executable, {
     cwd: plugin.directory,
     env: withoutMessagingEnv(),
   });
@@ -75,4 +76,11 @@ describeLanguage("go")("npm run sdk:generate", () => {
     const stale = files(out).filter((file) => !fs.readFileSync(path.join(out, file)).equals(fs.readFileSync(path.join(SDK_DIR, file))));
     expect(stale).toEqual([]);
   });
+});
+
+test("each SDK names the plugin's download URL, so the engine can install the plugin by itself", () => {
+  const server = { resource: true, name: "messaging", version: expect.any(String), server: PLUGIN_DOWNLOAD_URL };
+  for (const file of ["python/pulumi_messaging/pulumi-plugin.json", "go/messaging/pulumi-plugin.json"])
+    expect(JSON.parse(fs.readFileSync(path.join(SDK_DIR, file), "utf8"))).toEqual(server);
+  expect(JSON.parse(fs.readFileSync(path.join(SDK_DIR, "nodejs", "package.json"), "utf8")).pulumi).toEqual(server);
 });

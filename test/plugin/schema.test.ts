@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { STACK_IDENTITY_CONFIG } from "../../provider/stack-identity-pin";
 import { SETTINGS } from "../../client/settings";
 import { SERVED_KINDS, tokenOf } from "../../plugin/kinds";
-import { packageSchema, type PackageSchema, type TypeSpec } from "../../plugin/schema";
+import { packageSchema, PLUGIN_DOWNLOAD_URL, type PackageSchema, type TypeSpec } from "../../plugin/schema";
 import { validate } from "./json-schema";
 
 const metaschema = JSON.parse(fs.readFileSync(path.join(__dirname, "pulumi-package-metaschema.json"), "utf8"));
@@ -130,4 +130,13 @@ test("secrets are marked: the endpoint's secret output, adopt, and the API key i
     ...Object.values(SETTINGS).map((setting) => setting.config),
     STACK_IDENTITY_CONFIG,
   ]);
+});
+
+test("pluginDownloadURL is the GitHub releases of package.json's repository, in the github:// form the engine resolves", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8"));
+  const repository = /^git\+https:\/\/github\.com\/([^/]+)\/([^/.]+)\.git$/.exec(manifest.repository.url);
+  expect(repository).not.toBeNull();
+  expect(schema.pluginDownloadURL).toBe(`github://api.github.com/${repository![1]}/${repository![2]}`);
+  expect(PLUGIN_DOWNLOAD_URL).toBe(schema.pluginDownloadURL);
+  expect(schema.repository).toBe(`https://github.com/${repository![1]}/${repository![2]}`);
 });

@@ -63,5 +63,9 @@ describe("the plugin's provider config", () => {
 
     plugin.diffConfig({ ...staging, stackIdentity: "team-a-0123456789" }, { ...staging, stackIdentity: "team-b-0123456789" });
     expect(said).toEqual([expect.stringMatching(/identity changes from team-a-0123456789 to team-b-0123456789/)]);
+    // Pinned for the first time: the provider's id it had is not told to DiffConfig, so the way to keep it is said.
+    said.length = 0;
+    plugin.diffConfig(staging, { ...staging, stackIdentity: "team-a-0123456789" });
+    expect(said).toEqual([expect.stringMatching(/identity is now team-a-0123456789 .*pin the provider's id instead/s)]);
   });
 });

@@ -8,6 +8,10 @@
 //
 // The schema is the one the plugin serves: the command after `--` is started as the engine
 // starts a plugin, and asked GetSchema over gRPC. It is written beside the SDKs as schema.json.
+//
+// The Go SDK's go.mod is then pinned to the sdk/v3 release this program was built with (the
+// generator writes a fixed, older one), and `go mod tidy` writes its go.sum, so
+// `cd sdk/go && go build ./...` works alone.
 package main
 
 import (
@@ -31,6 +35,7 @@ import (
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"golang.org/x/mod/modfile"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -46,15 +51,48 @@ func main() {
 }
 
 // pulumiRelease is the version of pkg/v3 this program was built with: go.mod's pin.
-func pulumiRelease() string {
+func pulumiRelease() string { return dependencyVersion("github.com/pulumi/pulumi/pkg/v3") }
+
+// dependencyVersion is the version of module path this program was built with.
+func dependencyVersion(path string) string {
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, dep := range info.Deps {
-			if dep.Path == "github.com/pulumi/pulumi/pkg/v3" {
+			if dep.Path == path {
 				return dep.Version
 			}
 		}
 	}
 	return "(unknown release)"
+}
+
+// pinGoSDK rewrites the Go SDK's go.mod to require the sdk/v3 this program was built with, the
+// CLI's pin: the generator writes v3.269.0 whatever its own release.
+func pinGoSDK(files map[string][]byte) error {
+	const sdk = "github.com/pulumi/pulumi/sdk/v3"
+	mod, err := modfile.Parse("go.mod", files["go.mod"], nil)
+	if err != nil {
+		return fmt.Errorf("the generated go.mod: %w", err)
+	}
+	if err := mod.AddRequire(sdk, dependencyVersion(sdk)); err != nil {
+		return err
+	}
+	mod.Cleanup()
+	formatted, err := mod.Format()
+	if err != nil {
+		return err
+	}
+	files["go.mod"] = formatted
+	return nil
+}
+
+// tidy runs `go mod tidy` in the written Go SDK: it writes go.sum.
+func tidy(dir string) error {
+	command := exec.Command("go", "mod", "tidy")
+	command.Dir = dir
+	if output, err := command.CombinedOutput(); err != nil {
+		return fmt.Errorf("go mod tidy in %s: %w\n%s", dir, err, output)
+	}
+	return nil
 }
 
 func run(out string, pluginCommand []string) error {
@@ -107,10 +145,18 @@ func run(out string, pluginCommand []string) error {
 		}
 		generated[i] = files
 	}
+	if err := pinGoSDK(generated[2]); err != nil {
+		return err
+	}
 	// Written only once every generator succeeded: a failure leaves the committed SDKs as they were.
 	for i, generator := range generators {
 		if err := writeTree(filepath.Join(out, generator.language), generated[i]); err != nil {
 			return err
+		}
+		if generator.language == "go" {
+			if err := tidy(filepath.Join(out, "go")); err != nil {
+				return err
+			}
 		}
 		fmt.Printf("  %s: %d files\n", generator.language, len(generated[i]))
 	}

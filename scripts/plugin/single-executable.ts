@@ -1,0 +1,71 @@
+/**
+ * The plugin as one standalone executable: the bundle (`bin/plugin.js`) made into a Node.js
+ * single-executable application (`node --experimental-sea-config`), injected by postject into
+ * the platform's `node` binary from npm (./node-runtime.ts). The user's machine then needs no
+ * `node`. Executables are cached by the bundle's and the runtime's hashes, so a test run makes
+ * each once.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { cacheRoot, NODE_RUNTIME_VERSION, nodeRuntime, type NodeRuntime } from "./node-runtime";
+
+/** The fuse Node.js looks for to know a blob was injected (Node's docs, "Single executable applications"). */
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+
+type Postject = {
+  inject(file: string, resource: string, data: Buffer, options: { sentinelFuse: string; overwrite?: boolean }): Promise<void>;
+};
+
+/**
+ * The `node` that writes the preparation blob: it must be the release the executables are made
+ * from. This machine's own runtime from npm where there is one, else `node` itself if it is that
+ * release.
+ */
+function blobWriter(hostRuntime: NodeRuntime | undefined): string {
+  if (hostRuntime) return nodeRuntime(hostRuntime).binary;
+  if (process.version === `v${NODE_RUNTIME_VERSION}`) return process.execPath;
+  throw new Error(`making the standalone plugin needs Node.js ${NODE_RUNTIME_VERSION} on this platform (this is ${process.version})`);
+}
+
+/**
+ * Writes the standalone executable of `bundle` for `runtime` to `target` (mode 0755), from the
+ * cache when this bundle was made into this runtime before.
+ */
+export async function makeSingleExecutable(
+  bundle: string,
+  runtime: NodeRuntime,
+  hostRuntime: NodeRuntime | undefined,
+  target: string,
+): Promise<void> {
+  const script = fs.readFileSync(bundle);
+  const key = createHash("sha256").update(script).update(runtime.integrity).digest("hex").slice(0, 24);
+  const cached = path.join(cacheRoot(), "plugin-executables", `${runtime.package}-${NODE_RUNTIME_VERSION}-${key}`);
+  if (!fs.existsSync(cached)) {
+    fs.mkdirSync(path.dirname(cached), { recursive: true });
+    const work = fs.mkdtempSync(`${cached}.tmp-`);
+    try {
+      const config = path.join(work, "sea-config.json");
+      const blob = path.join(work, "sea-prep.blob");
+      // No code cache or snapshot: both are tied to the platform that writes them, and the
+      // blob is written here for every platform. Start-up stays well inside its budget without.
+      fs.writeFileSync(
+        config,
+        JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false }),
+      );
+      execFileSync(blobWriter(hostRuntime), ["--experimental-sea-config", config], { stdio: "pipe" });
+      const executable = path.join(work, "executable");
+      fs.copyFileSync(nodeRuntime(runtime).binary, executable);
+      fs.chmodSync(executable, 0o755);
+      // postject's wasm prints harmless ELF section warnings to stderr; an error still throws.
+      const postject = require("postject") as Postject;
+      await postject.inject(executable, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE });
+      fs.renameSync(executable, cached);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }
+  fs.copyFileSync(cached, target);
+  fs.chmodSync(target, 0o755);
+}
