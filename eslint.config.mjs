@@ -4,6 +4,7 @@ import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", ".demo/**", "examples/*/node_modules/**", "examples/*/bin/**", "sdk/**"] },
@@ -17,6 +18,18 @@ export default tseslint.config(
       // `require` is how the serialized provider and the engine load modules by path at run time.
       "@typescript-eslint/no-require-imports": "off",
     },
+  },
+  {
+    // No import cycles: in a cycle, load order decides which binding is still undefined at run
+    // time. The rule skips type-only imports (they are gone at run time).
+    files: ["**/*.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts", ".js"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
+      "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".js", ".json", ".node"] })],
+    },
+    rules: { "import-x/no-cycle": "error" },
   },
   {
     // The gRPC clients of the provider host and the plugin drive the SDK's untyped generated modules.

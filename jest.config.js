@@ -1,19 +1,24 @@
 /**
- * Three tiers, each a jest project (`npm run test:unit`, `test:emulator`, `test:engine`;
- * `npm test` runs all three). test/README.md says where a new test goes.
- * - unit: schemas, client, provider runtimes, receivers — no child process, no packed package;
+ * Four tiers, each a jest project (`npm run test:unit`, `test:emulator`, `test:engine`,
+ * `test:languages`; `npm test` runs them all). A test's tier is its top-level folder under
+ * `test/`, by the table below; test/README.md says what belongs where.
+ * - unit: schemas, client, provider runtimes, receivers: no child process, no packed package;
  * - engine: the real `pulumi` CLI (test/engine), and the plugin deployed by it (test/plugin);
  *   its globalSetup finds or builds the CLI;
  * - languages: the generated SDKs (sdk/) fresh and compiled, and the Python, Go and TypeScript
- *   programs using them deployed by the real CLI (test/languages); its globalSetup finds the CLI,
- *   Python and Go, and makes the venv;
- * - emulator: everything else (the emulator, the CLI, examples, the packed package). It is the
- *   catch-all, so a new test folder always runs somewhere.
+ *   programs using them deployed by the real CLI; its globalSetup finds the CLI, Python and Go;
+ * - emulator: every other folder (the emulator, the CLI, examples, docs, the packed package),
+ *   so a new test folder always runs somewhere.
  * @type {import('jest').Config}
  */
-const UNIT = ["<rootDir>/test/schemas/", "<rootDir>/test/client/", "<rootDir>/test/provider/", "<rootDir>/test/receiver/"];
-const ENGINE = ["<rootDir>/test/engine/", "<rootDir>/test/plugin/"];
-const LANGUAGES = ["<rootDir>/test/languages/"];
+const TIER_FOLDERS = {
+  unit: ["schemas", "client", "provider", "receiver"],
+  engine: ["engine", "plugin"],
+  languages: ["languages"],
+};
+const [UNIT, ENGINE, LANGUAGES] = [TIER_FOLDERS.unit, TIER_FOLDERS.engine, TIER_FOLDERS.languages].map((folders) =>
+  folders.map((folder) => `<rootDir>/test/${folder}/`),
+);
 
 const common = {
   testEnvironment: "node",

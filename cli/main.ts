@@ -8,12 +8,9 @@ import { commandNamed, COMMANDS, usageList, type CommandModule } from "./command
 import { didYouMean } from "../schemas/did-you-mean";
 import { EXIT, exitCodesHelp } from "./exit-codes";
 
-// undici parses HTTP with llhttp compiled to WebAssembly, and V8's optimizing tier compiling
-// it peaks at about 30 MiB, for a parser that reads a few thousand small answers in a run:
-// the baseline tier (Liftoff) reads them as fast. Measured with `messaging send` of
-// 1,000,000 lines: peak RSS 134-137 MiB instead of 164-172 MiB at the same CPU time (at
-// --concurrency 4 the old generation's growth set the peak, which send/command.ts now
-// bounds). Set before any command loads undici.
+// undici's HTTP parser is WebAssembly: V8's optimizing tier costs more memory compiling it
+// than it saves on the few thousand small answers a run reads, so only the baseline tier
+// (Liftoff) compiles it. Set before any command loads undici.
 setFlagsFromString("--liftoff-only");
 
 async function main(argv: string[]): Promise<number> {
@@ -35,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   // By name, so the registry never imports a command's file (which imports the registry).
-  const code: CommandModule = await import(command.folder ? `./${name}/command` : `./${name}-command`);
+  const code: CommandModule = await import(command.folder ? `./${name}/command` : `./commands/${name}/${name}-command`);
   if (first === "help" || rest.includes("--help") || rest.includes("-h")) {
     process.stdout.write(await code.help());
     return EXIT.ok;

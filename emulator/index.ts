@@ -5,27 +5,19 @@
  */
 export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
 export { DEFAULT_EMULATOR_API_KEY } from "./auth";
-export { DEFAULT_MAX_STORED_MESSAGES } from "./store";
-export { DEFAULT_MAX_STORED_BYTES } from "./stored-bytes";
-export { MAX_BODY_BYTES } from "./body";
-export { ENDPOINT_FIELD_LIMITS } from "./routes/webhook-endpoints";
-export type { StorageTotals } from "./store";
-export type { BatchTotals } from "./batch-store";
-export type { BatchResult } from "./routes/message-batches";
+export { DEFAULT_MAX_STORED_BYTES, DEFAULT_MAX_STORED_MESSAGES, type BatchTotals, type StorageTotals } from "./storage";
+export { MAX_BODY_BYTES } from "./http";
+export { ENDPOINT_FIELD_LIMITS, type BatchResult } from "./routes";
+export { DEFAULT_DELIVERY_RETRY_SCHEDULE, classifyAttempt, parseRetrySchedule, retryDelaySeconds, type AttemptVerdict } from "./delivery";
+export { FAULT_KINDS, type FaultKind, type FaultSettingsInput, type ScriptedFault } from "./faults";
 export {
-  DEFAULT_DELIVERY_RETRY_SCHEDULE,
-  classifyAttempt,
-  parseRetrySchedule,
-  retryDelaySeconds,
-  type AttemptVerdict,
-} from "./delivery-policy";
-export { FAULT_KINDS, type FaultKind } from "./faults";
-export type { FaultSettingsInput, ScriptedFault } from "./fault-injector";
-export { EmulatorClient, type EmulatorAnswer, type EmulatorCallInput, type EmulatorClientOptions } from "./emulator-client";
-export {
+  EmulatorClient,
   EMULATOR_OPERATIONS,
   MAX_BATCH_PAGE,
   MAX_EVENT_BODY_BYTES,
+  type EmulatorAnswer,
+  type EmulatorCallInput,
+  type EmulatorClientOptions,
   type EmulatorOperation,
   type EmulatorOperationName,
   type AttemptOutcome,
@@ -33,5 +25,10 @@ export {
   type FaultSettings,
   type RecordedBatch,
   type RecordedEvent,
-  type RecordedWebhookEndpoint,
-} from "./emulator-operations";
+  type EmulatedWebhookEndpoint,
+} from "./operations";
+/**
+ * @deprecated Use {@link EmulatedWebhookEndpoint}. The old name is also the provider's record of
+ * a state it wrote, a different thing.
+ */
+export type RecordedWebhookEndpoint = import("./operations").EmulatedWebhookEndpoint;

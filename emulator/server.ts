@@ -3,18 +3,21 @@ import type { AddressInfo } from "node:net";
 import { ConfigurationError } from "../errors/messaging-error";
 import { IDEMPOTENCY_KEY_MEMORY_MS } from "../schemas/idempotency-key";
 import { DEFAULT_EMULATOR_API_KEY } from "./auth";
-import type { BatchTotals } from "./batch-store";
-import { DELIVERY_TIMEOUT_MS } from "./deliveries";
-import { DEFAULT_DELIVERY_RETRY_SCHEDULE, checkRetrySchedule } from "./delivery-policy";
-import { DeliveryQueue } from "./delivery-queue";
-import type { Delivery, FaultSettings, RecordedBatch, RecordedEvent, RecordedWebhookEndpoint } from "./emulator-operations";
-import { FaultInjector, faultSettingsOrThrow, type FaultSettingsInput, type ScriptedFault } from "./fault-injector";
-import { bodyWillBeRefused, handleRequest } from "./handle-request";
-import { hostAllowList } from "./host-check";
-import { IdempotencyStore } from "./idempotency";
+import {
+  type BatchTotals,
+  DEFAULT_MAX_STORED_BYTES,
+  DEFAULT_MAX_ENDPOINTS,
+  DEFAULT_MAX_STORED_MESSAGES,
+  EmulatorStore,
+  readBatch,
+  type StorageTotals,
+} from "./storage";
+import { DELIVERY_TIMEOUT_MS, DEFAULT_DELIVERY_RETRY_SCHEDULE, checkRetrySchedule, DeliveryQueue } from "./delivery";
+import type { Delivery, FaultSettings, RecordedBatch, RecordedEvent, EmulatedWebhookEndpoint } from "./operations";
+import { FaultInjector, faultSettingsOrThrow, type FaultSettingsInput, type ScriptedFault } from "./faults";
+import { bodyWillBeRefused, handleRequest } from "./routes";
+import { hostAllowList, IdempotencyStore } from "./http";
 import { DEFAULT_MAX_IN_FLIGHT_BYTES, MemoryGuard } from "./memory-guard";
-import { DEFAULT_MAX_STORED_BYTES } from "./stored-bytes";
-import { DEFAULT_MAX_ENDPOINTS, DEFAULT_MAX_STORED_MESSAGES, EmulatorStore, readBatch, type StorageTotals } from "./store";
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
@@ -74,7 +77,7 @@ export interface Emulator {
   /** Stops listening, drops open (keep-alive) connections, aborts deliveries and cancels retries. */
   close(): Promise<void>;
   /** Webhook endpoints created, in order. */
-  endpoints(): RecordedWebhookEndpoint[];
+  endpoints(): EmulatedWebhookEndpoint[];
   /** Stored message batches, oldest first (at most `maxStoredMessages` messages in all). */
   batches(): RecordedBatch[];
   /** Totals of accepted batches and messages since start, evicted ones included. */

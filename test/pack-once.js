@@ -1,6 +1,6 @@
 "use strict";
 // Jest globalSetup: packs the built package once for the whole run, for every test that
-// installs it as users do (test/harness/packed-project.ts reads PULUMI_MESSAGING_TARBALL). Workers
+// installs it as users do (test/support/harness/packed-project.ts reads PULUMI_MESSAGING_TARBALL). Workers
 // start after this and inherit the variable. A build that is missing, or older than its
 // sources, is not packed: PULUMI_MESSAGING_STALE_BUILD says why, and every test that runs the
 // build refuses with that reason (test/support/environment.ts), while tests of the sources run.

@@ -1,6 +1,5 @@
-import type { BatchTotals } from "../batch-store";
-import type { Delivery, RecordedEvent, RecordedWebhookEndpoint } from "../emulator-operations";
-import type { EmulatorStore, StoredBatch } from "../store";
+import type { BatchTotals, EmulatorStore, StoredBatch } from "../storage";
+import type { Delivery, RecordedEvent, EmulatedWebhookEndpoint } from "../operations";
 
 /** The page's tabs. */
 const INSPECTOR_TABS = ["events", "endpoints", "batches", "routes"] as const;
@@ -35,7 +34,7 @@ export interface EventSummary {
 export interface DeliveryAttempts {
   readonly id: string;
   /** Unknown only until the first attempt is recorded. */
-  readonly endpoint?: RecordedWebhookEndpoint;
+  readonly endpoint?: EmulatedWebhookEndpoint;
   /** Newest first, at most {@link SHOWN}.attemptsPerDelivery. */
   readonly attempts: readonly Delivery[];
   /** Older attempts left out. */
@@ -55,7 +54,7 @@ export interface SelectedEvent {
 /** What the inspector page shows. */
 export interface InspectorData {
   readonly view: InspectorView;
-  readonly endpoints: readonly RecordedWebhookEndpoint[];
+  readonly endpoints: readonly EmulatedWebhookEndpoint[];
   /** Newest first. */
   readonly batches: readonly StoredBatch[];
   readonly totals: BatchTotals;

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from "node:http";
-import { deliveryHeaders } from "../deliveries";
+import { deliveryHeaders } from "../delivery";
 import { eventPayload } from "../events";
-import type { Delivery, RecordedEvent } from "../emulator-operations";
+import type { Delivery, RecordedEvent } from "../operations";
 import type { DeliveryAttempts, InspectorData, SelectedEvent } from "./data";
 import { statusBadge } from "./event-list";
 import { clip, clock, html, type Html } from "./html";

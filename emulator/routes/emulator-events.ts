@@ -1,10 +1,8 @@
 import { toFieldErrors } from "../../schemas";
-import { parseJsonBody } from "../body";
-import { EmitEventRequest, MAX_EVENT_BODY_BYTES } from "../emulator-operations";
+import { parseJsonBody, problem, validationProblem, jsonReply, type Reply } from "../http";
+import { EmitEventRequest, MAX_EVENT_BODY_BYTES } from "../operations";
 import { buildEvent, eventData } from "../events";
-import { problem, validationProblem } from "../problem-response";
-import { jsonReply, type Reply } from "../reply";
-import type { EmulatorHandlers, RouteContext } from "../route-context";
+import type { EmulatorHandlers, RouteContext } from "./route-context";
 
 /**
  * `POST /_emulator/events`: builds an event and delivers it to every endpoint subscribed to

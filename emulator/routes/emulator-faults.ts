@@ -1,9 +1,7 @@
 import { toFieldErrors } from "../../schemas";
-import { parseJsonBody } from "../body";
-import { parseFaultSettings } from "../fault-injector";
-import { validationProblem } from "../problem-response";
-import { jsonReply, type Reply } from "../reply";
-import type { EmulatorHandlers, RouteContext } from "../route-context";
+import { parseJsonBody, validationProblem, jsonReply, type Reply } from "../http";
+import { parseFaultSettings } from "../faults";
+import type { EmulatorHandlers, RouteContext } from "./route-context";
 
 /**
  * `POST /_emulator/faults` with `{ failureRate, seed?, kinds? }` (a random mix) or

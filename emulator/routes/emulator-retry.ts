@@ -1,7 +1,6 @@
 import { JSON_CONTENT_TYPE } from "../../schemas/http";
-import { requireMediaType } from "../body";
-import { jsonReply, type Reply } from "../reply";
-import type { EmulatorHandlers, RouteContext } from "../route-context";
+import { requireMediaType, jsonReply, type Reply } from "../http";
+import type { EmulatorHandlers, RouteContext } from "./route-context";
 
 /**
  * `POST /_emulator/deliveries/{id}/retry`: one more attempt of a delivery, now, with the

@@ -1,10 +1,9 @@
 import type { z } from "zod";
 import { addFieldError, toFieldErrors, type FieldErrors } from "../../schemas";
-import { validationProblem } from "../problem-response";
-import { jsonArrayStream, jsonReply, type Reply, type StreamedReply } from "../reply";
-import type { EmulatorHandlers, RouteContext } from "../route-context";
-import { EMULATOR_OPERATIONS, type EmulatorOperation } from "../emulator-operations";
-import { serializeBatch } from "../store";
+import { validationProblem, jsonArrayStream, jsonReply, type Reply, type StreamedReply } from "../http";
+import type { EmulatorHandlers, RouteContext } from "./route-context";
+import { EMULATOR_OPERATIONS, type EmulatorOperation } from "../operations";
+import { serializeBatch } from "../storage";
 
 /**
  * The query parsed with the operation's schema, once; into `errors`, every parameter the

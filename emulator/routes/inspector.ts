@@ -1,7 +1,6 @@
-import { collectInspectorData, inspectorView } from "../inspector/data";
-import { INSPECTOR_CSP, renderInspectorPage } from "../inspector/page";
-import type { Reply } from "../reply";
-import type { RouteContext } from "../route-context";
+import { collectInspectorData, inspectorView, INSPECTOR_CSP, renderInspectorPage } from "../inspector";
+import type { Reply } from "../http";
+import type { RouteContext } from "./route-context";
 
 /**
  * `GET /_emulator/[?tab=…][&event=…]`: the inspector page (HTML), authenticated like every

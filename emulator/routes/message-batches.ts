@@ -1,12 +1,8 @@
 import { MAX_MESSAGES_PER_BATCH, MessageBatchRequest, toFieldErrors } from "../../schemas";
-import { certainBatchRequest } from "../batch-request";
-import { readJsonBody } from "../body";
-import { randomId } from "../ids";
-import { verbatimMessagesText } from "../messages-text";
-import { StoredText } from "../stored-text";
-import { problem, validationProblem } from "../problem-response";
-import { jsonReply, type Reply } from "../reply";
-import type { OperationHandlers, RouteContext } from "../route-context";
+import { certainBatchRequest } from "./batch-request";
+import { readJsonBody, problem, validationProblem, jsonReply, type Reply } from "../http";
+import { randomId, verbatimMessagesText, StoredText } from "../storage";
+import type { OperationHandlers, RouteContext } from "./route-context";
 
 /**
  * The emulator's answer to a batch (the spec does not show one): `{ id: "msba_…", stream,

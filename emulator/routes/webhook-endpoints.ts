@@ -2,13 +2,10 @@ import { randomBytes } from "node:crypto";
 import { WebhookEndpointCreate, addFieldError, formatPath, toFieldErrors, type FieldErrors } from "../../schemas";
 import { formFieldsOf } from "../../schemas/form-fields";
 import { FORM_CONTENT_TYPE } from "../../schemas/http";
-import { decodeUtf8, requireMediaType } from "../body";
-import { parseFormBody } from "../form-body";
-import { randomId } from "../ids";
-import { problem, validationProblem } from "../problem-response";
-import { jsonReply, type Reply } from "../reply";
-import type { OperationHandlers, RouteContext } from "../route-context";
-import { RecordedWebhookEndpointSchema, type RecordedWebhookEndpoint } from "../emulator-operations";
+import { decodeUtf8, requireMediaType, parseFormBody, problem, validationProblem, jsonReply, type Reply } from "../http";
+import { randomId } from "../storage";
+import type { OperationHandlers, RouteContext } from "./route-context";
+import { EmulatedWebhookEndpointSchema, type EmulatedWebhookEndpoint } from "../operations";
 
 /**
  * Largest value of each endpoint field the emulator stores, in UTF-8 bytes (the spec sets
@@ -109,7 +106,7 @@ export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply
   // Every create field as given (an optional one not given is null, as the spec's object has it), then what the service sets.
   const given = Object.fromEntries(CREATE_FIELDS.map(({ key }) => [key, parsed.data[key as keyof typeof parsed.data] ?? null]));
   // Parsed with the record's schema: the fields named nowhere here are checked all the same.
-  const endpoint: RecordedWebhookEndpoint = RecordedWebhookEndpointSchema.parse({
+  const endpoint: EmulatedWebhookEndpoint = EmulatedWebhookEndpointSchema.parse({
     id: randomId("we_"),
     created: now,
     updated: now,

@@ -2,10 +2,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { COMMANDS } from "../../cli/commands";
-import { runEndpointsCommand } from "../../cli/endpoints-command";
+import { runEndpointsCommand } from "../../cli/commands/endpoints/endpoints-command";
 import { WebhookEndpointCreate } from "../../schemas";
 import { startEmulator, type Emulator } from "../../emulator";
-import { CapturedOutput } from "./cli-output";
+import { CapturedOutput } from "../support/cli-output";
 
 let emulator: Emulator;
 let notAnEmulator: Server;

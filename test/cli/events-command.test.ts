@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 async function messaging(argv: string[]) {
-  const { runEventsCommand } = await import("../../cli/events-command");
+  const { runEventsCommand } = await import("../../cli/commands/events/events-command");
   let stdout = "";
   let stderr = "";
   const code = await runEventsCommand(

@@ -12,7 +12,7 @@ import {
   runSend,
   useSendTestBed,
   type RunResult,
-} from "./send-harness";
+} from "../support/send-harness";
 
 /**
  * `messaging send` as users run it: the built CLI in a child process, against a real

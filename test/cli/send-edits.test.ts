@@ -7,7 +7,7 @@ import { MessagingClient } from "../../client";
 import { IdentityKey } from "../../client/identity-key";
 import { messageIdentity } from "../../cli/message-file/identity";
 import { startEmulator, type Emulator, type ScriptedFault } from "../../emulator";
-import { API_KEY, ATTEMPTS_PER_CALL, CLI, recipient, runSend, useSendTestBed, type RunResult } from "./send-harness";
+import { API_KEY, ATTEMPTS_PER_CALL, CLI, recipient, runSend, useSendTestBed, type RunResult } from "../support/send-harness";
 
 /**
  * `messaging send` run again after the user edited the file: after a run killed in the middle

@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import type { Emulator } from "../../emulator";
-import { recipient, runSend, useSendTestBed, type RunResult } from "./send-harness";
+import { recipient, runSend, useSendTestBed, type RunResult } from "../support/send-harness";
 
 const bed = useSendTestBed("messaging-walkthrough-");
 let emulator: Emulator;

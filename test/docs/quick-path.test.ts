@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import { createServer } from "node:net";
 import * as path from "node:path";
 import { PackedTarball, packageDependencies } from "../support/installed-package";
-import { codeBlocks } from "./markdown-blocks";
+import { codeBlocks } from "../support/markdown-blocks";
 
 /** A child process whose output can be waited on, line by line (events, not timers). */
 class Child {

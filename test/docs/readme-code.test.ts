@@ -18,7 +18,7 @@ import * as path from "node:path";
 import ts from "typescript";
 import { EXIT_CODE_TABLE } from "../../cli/exit-codes";
 import { PackedTarball, REPO, packageDependencies, runNode } from "../support/installed-package";
-import { codeBlocks, type CodeBlock } from "./markdown-blocks";
+import { codeBlocks, type CodeBlock } from "../support/markdown-blocks";
 
 const FILES = [
   "README.md",

@@ -7,8 +7,8 @@
  * stores the same text whichever path a batch took.
  */
 import { startEmulator, type Emulator } from "../../emulator";
-import { certainBatchRequest } from "../../emulator/batch-request";
-import { mulberry32 } from "../../emulator/faults";
+import { certainBatchRequest } from "../../emulator/routes/batch-request";
+import { mulberry32 } from "../../emulator/faults/fault-choice";
 import { MessageBatchRequest, parseStrictJson } from "../../schemas";
 import { HOSTILE_CASES } from "../support/hostile-cases";
 import { call, withEmulatorClient } from "../support/emulator";

@@ -1,9 +1,9 @@
 /** The emulator's memory is bounded: stored batches, idempotency keys. */
-import { BatchStore, batchBytes } from "../../emulator/batch-store";
-import { IdempotencyStore } from "../../emulator/idempotency";
-import { StoredText } from "../../emulator/stored-text";
-import type { RecordedWebhookEndpoint } from "../../emulator/emulator-operations";
-import { EmulatorStore, type StoredBatch } from "../../emulator/store";
+import { BatchStore, batchBytes } from "../../emulator/storage/batch-store";
+import { IdempotencyStore } from "../../emulator/http/idempotency";
+import { StoredText } from "../../emulator/storage/stored-text";
+import type { EmulatedWebhookEndpoint } from "../../emulator/operations/emulator-operations";
+import { EmulatorStore, type StoredBatch } from "../../emulator/storage/store";
 import { startEmulator } from "../../emulator";
 import { call, endpointForm, message, recordedEndpoint } from "../support/emulator";
 
@@ -60,7 +60,7 @@ describe("BatchStore", () => {
 });
 
 describe("EmulatorStore endpoints", () => {
-  const endpoint = (id: string): RecordedWebhookEndpoint => recordedEndpoint({ id });
+  const endpoint = (id: string): EmulatedWebhookEndpoint => recordedEndpoint({ id });
 
   it("looks an endpoint up by id, the recorded object; undefined for an unknown id", () => {
     const store = new EmulatorStore();

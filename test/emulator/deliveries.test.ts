@@ -3,10 +3,10 @@ import { createHmac } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startEmulator, type Delivery, type Emulator } from "../../emulator";
-import { RESPONSE_BODY_MAX_BYTES } from "../../emulator/deliveries";
-import { DeliveryQueue } from "../../emulator/delivery-queue";
+import { RESPONSE_BODY_MAX_BYTES } from "../../emulator/delivery/deliveries";
+import { DeliveryQueue } from "../../emulator/delivery/delivery-queue";
 import { buildEvent, eventData } from "../../emulator/events";
-import { EmulatorStore } from "../../emulator/store";
+import { EmulatorStore } from "../../emulator/storage/store";
 import { call, endpointForm, recordedEndpoint, startReceiver } from "../support/emulator";
 
 const FAST = [0.05, 0.1];

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { CloudEventEnvelope, MessagingEvent } from "../../schemas";
-import { startEmulator, type Emulator, type RecordedWebhookEndpoint } from "../../emulator";
+import { startEmulator, type Emulator, type EmulatedWebhookEndpoint } from "../../emulator";
 import { call, endpointForm, startReceiver } from "../support/emulator";
 
 let emulator: Emulator;
@@ -16,7 +16,7 @@ afterEach(async () => {
   await receiver.close();
 });
 
-async function createEndpoint(path: string, events: string[], format = "basic"): Promise<RecordedWebhookEndpoint> {
+async function createEndpoint(path: string, events: string[], format = "basic"): Promise<EmulatedWebhookEndpoint> {
   const result = await call(emulator, "/v1/webhooks/endpoints", {
     form: endpointForm({ url: `${receiver.url}${path}`, "events[]": events, format }),
   });

@@ -3,7 +3,7 @@
  * row each, are in the table of test/support/hostile-cases.ts.
  */
 import { isUtf8 } from "node:buffer";
-import { firstInvalidUtf8 } from "../../emulator/body";
+import { firstInvalidUtf8 } from "../../emulator/http/body";
 import { startEmulator, type Emulator } from "../../emulator";
 import { call, message } from "../support/emulator";
 

@@ -1,6 +1,6 @@
 import { startEmulator, type Emulator } from "../../emulator";
-import { IdempotencyStore, requestFingerprint } from "../../emulator/idempotency";
-import { jsonReply } from "../../emulator/reply";
+import { IdempotencyStore, requestFingerprint } from "../../emulator/http/idempotency";
+import { jsonReply } from "../../emulator/http/reply";
 import { call, endpointForm, message } from "../support/emulator";
 
 let emulator: Emulator;

@@ -6,10 +6,10 @@
  * the stored text through a real emulator.
  */
 import { startEmulator, type Emulator } from "../../emulator";
-import { certainBatchRequest } from "../../emulator/batch-request";
-import { mulberry32 } from "../../emulator/faults";
-import { verbatimMessagesText } from "../../emulator/messages-text";
-import { StoredText } from "../../emulator/stored-text";
+import { certainBatchRequest } from "../../emulator/routes/batch-request";
+import { mulberry32 } from "../../emulator/faults/fault-choice";
+import { verbatimMessagesText } from "../../emulator/storage/messages-text";
+import { StoredText } from "../../emulator/storage/stored-text";
 import { parseStrictJson } from "../../schemas";
 import { call } from "../support/emulator";
 

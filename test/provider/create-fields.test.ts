@@ -4,7 +4,7 @@
  * takes its description too.
  */
 import { z } from "zod";
-import { ENDPOINTS_HELP } from "../../cli/command-help";
+import { HELP as ENDPOINTS_HELP } from "../../cli/commands/endpoints/help";
 import { CREATE_FIELDS_WITH_OWN_FLAGS, flagOf } from "../../cli/commands";
 import { descriptionOf, recordedCreateFields, withUnsetAsNull } from "../../provider/kinds/field-meta";
 import { WebhookEndpointState } from "../../provider/kinds/webhook-endpoint/schema";

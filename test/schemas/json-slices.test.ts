@@ -6,8 +6,8 @@
 import { parseJsonSlices } from "../../schemas/json-slices";
 import { parseStrictJson } from "../../schemas";
 // The emulator's seeded generator: a failure names a text that repeats.
-import { mulberry32 as random } from "../../emulator/faults";
-import { NUMBER_SPELLINGS } from "./number-spellings";
+import { mulberry32 as random } from "../../emulator/faults/fault-choice";
+import { NUMBER_SPELLINGS } from "../support/number-spellings";
 
 const STRINGS = [
   "",

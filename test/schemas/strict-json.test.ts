@@ -11,9 +11,9 @@ import {
   parseStrictJson,
   wideEncoding,
 } from "../../schemas";
-import { mulberry32 } from "../../emulator/faults";
+import { mulberry32 } from "../../emulator/faults/fault-choice";
 import { HOSTILE_CASES } from "../support/hostile-cases";
-import { NUMBER_SPELLINGS } from "./number-spellings";
+import { NUMBER_SPELLINGS } from "../support/number-spellings";
 
 /** `field: message` of each problem, or "ok" / "syntax". */
 function verdict(text: string): string[] | "ok" | "syntax" {

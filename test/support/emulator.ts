@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { EmulatorClient, type Emulator } from "../../emulator";
-import { RecordedWebhookEndpointSchema, type RecordedWebhookEndpoint } from "../../emulator/emulator-operations";
+import { EmulatedWebhookEndpointSchema, type EmulatedWebhookEndpoint } from "../../emulator/operations/emulator-operations";
 
 /** The version date the spec's examples use. */
 export const VERSION = "2024-06-01";
@@ -145,11 +145,11 @@ export async function startReceiver(
  * delivery queue: the values given, every other field a plausible one (an optional create
  * field null, as the emulator records it when not given), checked against the record's schema.
  */
-export function recordedEndpoint(fields: Partial<RecordedWebhookEndpoint> & Pick<RecordedWebhookEndpoint, "id">): RecordedWebhookEndpoint {
-  const unset = Object.keys(RecordedWebhookEndpointSchema.shape).filter(
-    (key) => RecordedWebhookEndpointSchema.shape[key as keyof RecordedWebhookEndpoint].safeParse(null).success,
+export function recordedEndpoint(fields: Partial<EmulatedWebhookEndpoint> & Pick<EmulatedWebhookEndpoint, "id">): EmulatedWebhookEndpoint {
+  const unset = Object.keys(EmulatedWebhookEndpointSchema.shape).filter(
+    (key) => EmulatedWebhookEndpointSchema.shape[key as keyof EmulatedWebhookEndpoint].safeParse(null).success,
   );
-  return RecordedWebhookEndpointSchema.parse({
+  return EmulatedWebhookEndpointSchema.parse({
     ...Object.fromEntries(unset.map((key) => [key, null])),
     created: "2026-01-01T00:00:00.000Z",
     updated: "2026-01-01T00:00:00.000Z",

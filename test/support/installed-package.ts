@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createPackedProject, packPackage } from "../harness/packed-project";
+import { createPackedProject, packPackage } from "./harness/packed-project";
 import { requireBuild } from "./environment";
 
 export { createPackedProject, packPackage };

@@ -1,6 +1,6 @@
 /**
  * The real-engine tier's setup: the package as users install it (the `npm pack` tarball) in a
- * copy of a fixture project, stacks driven by the real `pulumi` CLI (test/harness/stack.ts),
+ * copy of a fixture project, stacks driven by the real `pulumi` CLI (test/support/harness/stack.ts),
  * and an emulator, for the whole test file; all closed after its last test, passed or not.
  *
  * The CLI comes from test/find-pulumi-cli.js (`npm run pulumi:path`). Outside CI a machine without
@@ -10,14 +10,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { createPackedProject, packPackage } from "../harness/packed-project";
+import { createPackedProject, packPackage } from "./harness/packed-project";
 import { REPO_ROOT } from "../../scripts/repo-root";
 import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
-import type { EngineStep } from "../harness/engine-events";
-import type { InlineResult } from "../harness/inline-program";
-import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult, type StackOptions } from "../harness/stack";
+import type { EngineStep } from "./harness/engine-events";
+import type { InlineResult } from "./harness/inline-program";
+import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult, type StackOptions } from "./harness/stack";
 
-export type { PulumiStack, OperationResult, RunningOperation, ExportedState } from "../harness/stack";
+export type { PulumiStack, OperationResult, RunningOperation, ExportedState } from "./harness/stack";
 
 /** The directory holding `pulumi`, set by test/find-pulumi-cli.js. */
 const CLI_DIR_VARIABLE = "PULUMI_MESSAGING_CLI_DIR";

@@ -1,0 +1,33 @@
+import type { ParseArgsConfig } from "node:util";
+
+/** Options as `node:util` `parseArgs` takes them. */
+export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * One `messaging` command as the registry describes it: pure data, so that a command's file
+ * can read its own row (its options, its usage) without the registry ever loading that file.
+ * The code is in `cli/commands/<name>/<name>-command.ts` (`send`'s: `cli/send/command.ts`),
+ * which exports `run` and `help` ({@link CommandModule}); `main.ts` loads it only when the
+ * command is run or asked for.
+ */
+export interface Command {
+  /**
+   * Its forms, each written here only, without the leading `messaging `; `--help`, the usage
+   * list and the usage printed under a bad argument all show them.
+   */
+  readonly usage: readonly string[];
+  /** What it does, in one line. */
+  readonly summary: string;
+  /** The options it accepts, as its file parses them. `--help` and `-h` are main's. */
+  readonly options: CommandOptions;
+  /** Its code is `cli/<name>/command.ts` rather than `cli/commands/<name>/<name>-command.ts` (`send`, for now). */
+  readonly folder?: true;
+}
+
+/** What a command's file exports for `main.ts`. */
+export interface CommandModule {
+  /** Runs the command with the arguments after its name; resolves with the exit code. */
+  run(argv: string[]): Promise<number>;
+  /** Its `--help` text: usage, options, environment and exit codes. */
+  help(): Promise<string>;
+}

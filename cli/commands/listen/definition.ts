@@ -1,0 +1,14 @@
+import type { Command } from "../command";
+
+/** `messaging listen`'s row in the registry: data only, so listing the commands loads none of their code. */
+export const definition = {
+  usage: ["listen --forward-to URL [--events TYPE,…] [--allow-unknown-type] [--format basic|cloudEvents] [--show-secret]"],
+  summary: "forwards the emulator's webhook deliveries to your receiver and prints each attempt",
+  options: {
+    "forward-to": { type: "string" },
+    events: { type: "string", multiple: true },
+    "allow-unknown-type": { type: "boolean" },
+    format: { type: "string" },
+    "show-secret": { type: "boolean" },
+  },
+} satisfies Command;

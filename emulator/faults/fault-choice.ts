@@ -1,0 +1,77 @@
+/**
+ * Fault choice for the emulator's failure injection: pure functions, so a seed always
+ * yields the same sequence of faults and each case can be tested on its own.
+ */
+
+import type { ProblemTitle } from "../../schemas";
+import { RETRY_AFTER_SECONDS } from "../http";
+
+/**
+ * The faults an API request can meet:
+ * - `internal_error`: 500 problem, nothing processed;
+ * - `service_unavailable`: 503 problem, nothing processed;
+ * - `rate_limited`: 429 problem with `Retry-After: 1`, nothing processed;
+ * - `reset_before_processing`: the connection is destroyed before any work;
+ * - `drop_after_processing`: the work is done (and its idempotent answer stored), then the
+ *   connection is destroyed without a response — the case idempotency keys exist for.
+ */
+export const FAULT_KINDS = [
+  "internal_error",
+  "service_unavailable",
+  "rate_limited",
+  "reset_before_processing",
+  "drop_after_processing",
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/**
+ * mulberry32: a tiny seeded PRNG returning floats in [0, 1). Not for cryptography; chosen
+ * because a fault run must repeat exactly for a given seed.
+ */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Decides whether one request fails and how. Draws once to decide failure and, only when it
+ * fails, once more to pick among `kinds`.
+ * @param failureRate probability in [0, 1]; 0 never fails, 1 always fails.
+ * @param kinds the faults to choose from, uniformly; empty means none.
+ * @param random source of floats in [0, 1), e.g. {@link mulberry32}.
+ * @returns the fault, or undefined when the request should be served normally.
+ */
+export function chooseFault(failureRate: number, kinds: readonly FaultKind[], random: () => number): FaultKind | undefined {
+  if (!(failureRate > 0) || kinds.length === 0) return undefined;
+  if (random() >= failureRate) return undefined;
+  const index = Math.min(kinds.length - 1, Math.floor(random() * kinds.length));
+  return kinds[index];
+}
+
+/** What a status-code fault answers with; undefined for the faults that drop the connection. */
+export function faultStatus(
+  kind: FaultKind,
+): { status: number; title: ProblemTitle; detail: string; headers: Record<string, string> } | undefined {
+  switch (kind) {
+    case "internal_error":
+      return { status: 500, title: "internal_error", detail: "Injected fault: internal server error.", headers: {} };
+    case "service_unavailable":
+      return { status: 503, title: "service_unavailable", detail: "Injected fault: service unavailable.", headers: {} };
+    case "rate_limited":
+      return {
+        status: 429,
+        title: "rate_limited",
+        detail: `Injected fault: too many requests; retry after ${RETRY_AFTER_SECONDS} s.`,
+        headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
+      };
+    case "reset_before_processing":
+    case "drop_after_processing":
+      return undefined;
+  }
+}

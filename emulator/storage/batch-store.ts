@@ -1,0 +1,165 @@
+import type { Message } from "../../schemas";
+import type { RecordedBatch } from "../operations";
+import { RECORD_OVERHEAD_BYTES, stringBytes } from "./stored-bytes";
+import type { StoredText } from "./stored-text";
+
+/**
+ * A batch as the store keeps it: its messages serialized once, as one text kept off the
+ * JavaScript heap (`stored-text.ts`). It costs about half the memory of the message objects
+ * and nothing to the garbage collector, and a listing writes it out as is.
+ */
+export interface StoredBatch {
+  readonly id: string;
+  readonly stream: string;
+  readonly created: string;
+  /** How many messages it holds. */
+  readonly messageCount: number;
+  /** `JSON.stringify` of the validated messages. */
+  readonly messagesJson: StoredText;
+}
+
+/** The batch as listed: `{"id":…,"stream":…,"created":…,"messages":[…]}`, without parsing the messages. */
+export function serializeBatch(batch: StoredBatch): string {
+  return `{"id":${JSON.stringify(batch.id)},"stream":${JSON.stringify(batch.stream)},"created":${JSON.stringify(batch.created)},"messages":${batch.messagesJson.toString()}}`;
+}
+
+/** The batch with its messages parsed (fresh objects each time). */
+export function readBatch(batch: StoredBatch): RecordedBatch {
+  return { id: batch.id, stream: batch.stream, created: batch.created, messages: JSON.parse(batch.messagesJson.toString()) as Message[] };
+}
+
+interface Entry {
+  /** Position of the batch among every batch ever accepted, from 0. */
+  readonly seq: number;
+  readonly batch: StoredBatch;
+  readonly bytes: number;
+}
+
+/** Totals since the emulator started, evicted batches included. */
+export interface BatchTotals {
+  /** Batches accepted. */
+  readonly batches: number;
+  /** Messages accepted. */
+  readonly messages: number;
+  /** Batches currently stored. */
+  readonly storedBatches: number;
+  /** Messages currently stored. */
+  readonly storedMessages: number;
+  /** Batches evicted to stay within the caps (messages, or the byte budget). */
+  readonly evictedBatches: number;
+  /** Bytes the stored batches take, as the byte budget counts them (`stored-bytes.ts`). */
+  readonly storedBytes: number;
+}
+
+/** What one stored batch counts against the byte budget. */
+export function batchBytes(batch: StoredBatch): number {
+  return (
+    stringBytes(batch.messagesJson) + stringBytes(batch.id) + stringBytes(batch.stream) + stringBytes(batch.created) + RECORD_OVERHEAD_BYTES
+  );
+}
+
+/**
+ * Accepted batches, oldest first, holding at most `maxMessages` messages: adding a batch
+ * evicts the oldest ones until the total fits (a batch larger than the cap is counted, then
+ * evicted at once). The emulator's byte budget evicts through {@link BatchStore.evictOldest}
+ * too. Totals keep counting what was evicted.
+ *
+ * Eviction is O(1) per batch (a moving head, compacted now and then), and a page starts by
+ * id lookup in a map, so neither grows with what was stored.
+ */
+export class BatchStore {
+  private entries: Entry[] = [];
+  private head = 0;
+  private readonly seqById = new Map<string, number>();
+  private nextSeq = 0;
+  private stored = 0;
+  private acceptedMessages = 0;
+  private evicted = 0;
+  private bytes = 0;
+
+  /** @param maxMessages Most messages kept; 0 keeps none (only the totals). */
+  constructor(readonly maxMessages: number) {}
+
+  /** Records an accepted batch, taking ownership of it, and evicts the oldest beyond the message cap. */
+  add(batch: StoredBatch): void {
+    const seq = this.nextSeq++;
+    const bytes = batchBytes(batch);
+    this.entries.push({ seq, batch, bytes });
+    this.seqById.set(batch.id, seq);
+    this.stored += batch.messageCount;
+    this.bytes += bytes;
+    this.acceptedMessages += batch.messageCount;
+    while (this.stored > this.maxMessages && this.evictOldest());
+  }
+
+  /** Bytes the stored batches take (see {@link batchBytes}). */
+  get storedBytes(): number {
+    return this.bytes;
+  }
+
+  /** Evicts the oldest stored batch; false when none is stored. */
+  evictOldest(): boolean {
+    if (this.head >= this.entries.length) return false;
+    const oldest = this.entries[this.head++];
+    this.stored -= oldest.batch.messageCount;
+    this.bytes -= oldest.bytes;
+    this.seqById.delete(oldest.batch.id);
+    this.evicted++;
+    // The slot is cleared so the batch's text can be collected before the next compaction.
+    (this.entries as Array<Entry | undefined>)[this.head - 1] = undefined;
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+    return true;
+  }
+
+  /** Totals since the start. */
+  totals(): BatchTotals {
+    return {
+      batches: this.nextSeq,
+      messages: this.acceptedMessages,
+      storedBatches: this.entries.length - this.head,
+      storedMessages: this.stored,
+      evictedBatches: this.evicted,
+      storedBytes: this.bytes,
+    };
+  }
+
+  /** True when a batch with this id is stored. */
+  has(id: string): boolean {
+    return this.seqById.has(id);
+  }
+
+  /**
+   * Batches after the one with id `after` (from the oldest when undefined), oldest first, at
+   * most `limit` of them. A generator that looks each batch up as it goes: batches evicted
+   * while a page is being read are skipped, never read from freed slots. Throws nothing;
+   * check `has(after)` first.
+   */
+  *page(after: string | undefined, limit = Infinity): Generator<StoredBatch> {
+    let lastSeq = after === undefined ? -1 : (this.seqById.get(after) ?? -1);
+    for (let count = 0; count < limit; count++) {
+      const entry = this.entryAfter(lastSeq);
+      if (entry === undefined) return;
+      lastSeq = entry.seq;
+      yield entry.batch;
+    }
+  }
+
+  /** The newest `count` batches, newest first. */
+  newest(count: number): StoredBatch[] {
+    const out: StoredBatch[] = [];
+    for (let i = this.entries.length - 1; i >= this.head && out.length < count; i--) out.push(this.entries[i].batch);
+    return out;
+  }
+
+  // The first stored entry with a sequence number above `seq`. Sequence numbers of stored
+  // entries are consecutive, so this is arithmetic, not a search.
+  private entryAfter(seq: number): Entry | undefined {
+    if (this.head >= this.entries.length) return undefined;
+    const first = this.entries[this.head].seq;
+    const index = this.head + Math.max(0, seq + 1 - first);
+    return this.entries[index];
+  }
+}

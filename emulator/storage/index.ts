@@ -1,0 +1,15 @@
+/** What the emulator keeps: endpoints, events, deliveries and batches, bounded by count and by bytes. */
+export type { BatchTotals } from "./batch-store";
+export { randomId } from "./ids";
+export { verbatimMessagesText } from "./messages-text";
+export {
+  DEFAULT_MAX_ENDPOINTS,
+  DEFAULT_MAX_STORED_MESSAGES,
+  EmulatorStore,
+  readBatch,
+  serializeBatch,
+  type StorageTotals,
+  type StoredBatch,
+} from "./store";
+export { DEFAULT_MAX_STORED_BYTES } from "./stored-bytes";
+export { StoredText } from "./stored-text";
