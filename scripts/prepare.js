@@ -12,6 +12,7 @@ const stale = staleBuild();
 if (stale === undefined) {
   process.stderr.write("pulumi-messaging: dist/ is already built from these sources; not compiled again\n");
 } else {
+  require("./remove-orphan-outputs");
   execFileSync(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.build.json"], {
     cwd: REPO,
     stdio: "inherit",
