@@ -1,7 +1,7 @@
 "use strict";
 // Section 9 of bench/run.js (also runs alone: `node bench/long-line.js`): reading one 20 MB
 // line against the same bytes split into 1,000 lines, through the CLI's file reader
-// (`readEntries` of dist/cli/message-file.js: line splitting, UTF-8 check, the strict JSON
+// (`readEntries` of dist/message-file.js: line splitting, UTF-8 check, the strict JSON
 // rule, the per-message size check). The floor is `fs.readFile` plus `JSON.parse` of each line.
 // Minor page faults are printed beside each time: a long line's cost beyond its bytes would be
 // memory newly mapped in (V8 copies a string over 128 KiB into a large-object page of its own,
@@ -11,7 +11,7 @@
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const { readEntries } = require("../dist/cli/message-file");
+const { readEntries } = require("../dist/message-file");
 const { collectGarbage, median, msSince, now } = require("./lib");
 
 const TOTAL_BYTES = 20 * 1024 * 1024;

@@ -2,9 +2,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chooseStream, FileError, fileFormat, readEntries, type DeclaredStream, type Entry, type FileFormat } from "../../cli/message-file";
+import { chooseStream, FileError, fileFormat, readEntries, type DeclaredStream, type Entry, type FileFormat } from "../../message-file";
 import { IdentityKey } from "../../client/identity-key";
-import { CallKey } from "../../cli/message-file/identity";
+import { CallKey } from "../../message-file/identity";
 
 let dir: string;
 beforeAll(() => {

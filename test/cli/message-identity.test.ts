@@ -1,6 +1,6 @@
 import { createHash, createHmac, hkdfSync } from "node:crypto";
 import { IdentityKey } from "../../client/identity-key";
-import { CallKey, messageIdentity } from "../../cli/message-file/identity";
+import { CallKey, messageIdentity } from "../../message-file/identity";
 import { SendJournal } from "../../cli/send/journal";
 import { canonicalJson } from "../../schemas/canonical-json";
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { MessagingClient } from "../../client";
 import { IdentityKey } from "../../client/identity-key";
-import { messageIdentity } from "../../cli/message-file/identity";
+import { messageIdentity } from "../../message-file/identity";
 import { startEmulator, type Emulator, type ScriptedFault } from "../../emulator";
 import { API_KEY, ATTEMPTS_PER_CALL, CLI, recipient, runSend, useSendTestBed, type RunResult } from "../support/send-harness";
 

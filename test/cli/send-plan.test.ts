@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { IdentityKey } from "../../client/identity-key";
-import { messageIdentity } from "../../cli/message-file/identity";
+import { messageIdentity } from "../../message-file/identity";
 import { FileChanged, planSend, plannedMessages, type SendPlan } from "../../cli/send/plan";
 
 const lines = (count: number, edit?: { at: number; body: string }) =>

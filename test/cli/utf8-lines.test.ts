@@ -1,5 +1,5 @@
 /** Splitting a byte stream into UTF-8 lines: every line ending, chunk boundaries anywhere, one pass. */
-import { NotUtf8Error, utf8Lines, type Line } from "../../cli/message-file/utf8-lines";
+import { NotUtf8Error, utf8Lines, type Line } from "../../message-file/utf8-lines";
 
 /** The lines of `bytes` read in chunks of `size` bytes. */
 async function linesOf(bytes: Buffer, size: number): Promise<Line[]> {

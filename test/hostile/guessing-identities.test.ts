@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { MessagingClient } from "../../client";
 import { IdentityKey } from "../../client/identity-key";
-import { messageIdentity } from "../../cli/message-file/identity";
+import { messageIdentity } from "../../message-file/identity";
 import { runSendCommand } from "../../cli/send/command";
 import { DEFAULT_EMULATOR_API_KEY } from "../../emulator/auth";
 import { startEmulator, type Emulator } from "../../emulator";

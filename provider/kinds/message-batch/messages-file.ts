@@ -1,5 +1,5 @@
 /**
- * A batch's messages file, read with `messaging send`'s reader (`cli/message-file/`: NDJSON,
+ * A batch's messages file, read with `messaging send`'s reader (`message-file/`: NDJSON,
  * CSV or a JSON array, streamed, errors naming the line), twice at most per change: `check`
  * judges every message and records what it read ({@link MessagesFileRead}); `create` or
  * `update` reads it again to send it, one call's messages held at a time. Memory is bounded by
@@ -10,8 +10,8 @@ import { open } from "node:fs/promises";
 import type * as pulumi from "@pulumi/pulumi";
 import { InvalidMessages } from "../../../schemas";
 import type { Message } from "../../../schemas/types";
-import { checkedValue } from "../../../cli/message-file/checked-entry";
-import { fileFormat, FileError, readEntries, type DeclaredStream, type FileFormat } from "../../../cli/message-file";
+import { checkedValue } from "../../../message-file/checked-entry";
+import { fileFormat, FileError, readEntries, type DeclaredStream, type FileFormat } from "../../../message-file";
 import { MessagesDigest } from "../../messages-digest";
 import { CALL_MAX_BYTES, oversizedMessages } from "./calls";
 import { assetFilePath, type FileAsset } from "./file-asset";

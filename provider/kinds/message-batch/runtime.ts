@@ -11,7 +11,7 @@ import { sameValue } from "../../same-value";
 import { unknownShape, type KindInputs } from "../define-kind";
 import type { Chunk } from "../../../client/chunks";
 import type { Message } from "../../../schemas/types";
-import { FileError } from "../../../cli/message-file";
+import { FileError } from "../../../message-file";
 import { CALL_MAX_BYTES, callSizes, cutIntoCalls, oversizedMessages } from "./calls";
 import { assetHash } from "./file-asset";
 import { messagesOfFile, MessagesFileChanged, readMessagesFile } from "./messages-file";

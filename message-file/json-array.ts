@@ -1,4 +1,4 @@
-import { parseStrictJson } from "../../schemas/strict-json";
+import { parseStrictJson } from "../schemas/strict-json";
 import type { Line } from "./utf8-lines";
 
 /** One element of the messages array, as written in the file. */

@@ -1,6 +1,6 @@
 /** CSV message files: the header's columns, each record as a message, csv-parse's errors by line and field. */
 import { parse as parseCsv, CsvError } from "csv-parse";
-import { canonicalJson } from "../../schemas/canonical-json";
+import { canonicalJson } from "../schemas/canonical-json";
 import { FileError, withSizeCheck, type Entry } from "./entries";
 import type { Line } from "./utf8-lines";
 

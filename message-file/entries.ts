@@ -1,6 +1,6 @@
 /** One message read from a file, and the checks every file format shares. */
-import { MAX_REQUEST_BODY_BYTES } from "../../schemas/http";
-import { jsonByteLength } from "../../schemas/json-size";
+import { MAX_REQUEST_BODY_BYTES } from "../schemas/http";
+import { jsonByteLength } from "../schemas/json-size";
 
 /**
  * One message as read from the file: where it is, its source text (what the chunk digests

@@ -1,8 +1,8 @@
 /** `messaging send`'s message files: their format, their stream, and their messages read as a stream of entries (NDJSON and JSON here, CSV in `csv.ts`). */
 import { createReadStream } from "node:fs";
 import * as path from "node:path";
-import { jsonHazardField } from "../../schemas/json-value";
-import { parseStrictJson } from "../../schemas/strict-json";
+import { jsonHazardField } from "../schemas/json-value";
+import { parseStrictJson } from "../schemas/strict-json";
 import { csvEntries } from "./csv";
 import { jsonArrayItems, JsonStructureError, type DeclaredStream } from "./json-array";
 import { FileError, withSizeCheck, type Entry } from "./entries";

@@ -1,7 +1,7 @@
 /** A message read from a file, judged: its value when valid, else its problems, named as the file names them. */
-import { addFieldError, checkMessage, toFieldErrors, type FieldErrors, type InvalidMessages } from "../../schemas";
-import type { IssueLike } from "../../schemas/field-errors";
-import { didYouMean } from "../../schemas/did-you-mean";
+import { addFieldError, checkMessage, toFieldErrors, type FieldErrors, type InvalidMessages } from "../schemas";
+import type { IssueLike } from "../schemas/field-errors";
+import { didYouMean } from "../schemas/did-you-mean";
 import type { Entry } from "./entries";
 
 /** The entry's value when it is a valid message; its problems added to `invalid` otherwise. */

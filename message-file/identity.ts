@@ -6,8 +6,8 @@
  * test/cli/message-identity.test.ts pins them.
  */
 import { createHash, hash, type Hash, type Hmac } from "node:crypto";
-import type { IdentityKey } from "../../client/identity-key";
-import { canonicalJson } from "../../schemas/canonical-json";
+import type { IdentityKey } from "../client/identity-key";
+import { canonicalJson } from "../schemas/canonical-json";
 
 /** Message identity versions: `m2` is written; `m1`, unkeyed, is read in the journals of earlier releases. */
 export type MessageIdVersion = "m1" | "m2";
@@ -51,7 +51,7 @@ export interface PlannedCall {
  * The idempotency key of a call being composed, built as its messages are read (version
  * `k3`): the prefix, `-`, and 32 hex digits of HMAC-SHA256 under the identity key over the
  * stream, the send id and each message's position in the file and its source (the text as
- * written; for CSV, the message as sent in canonical JSON, `cli/message-file/csv.ts`). The same
+ * written; for CSV, the message as sent in canonical JSON, `message-file/csv.ts`). The same
  * file sent again without a journal to consult (a fresh CI runner) composes the same calls
  * and so the same keys, and
  * the service answers them from its record; two calls of the same messages at other positions

@@ -1,5 +1,5 @@
 import { isAscii, isUtf8 } from "node:buffer";
-import { wideEncoding } from "../../schemas/utf8-text";
+import { wideEncoding } from "../schemas/utf8-text";
 
 /** How a line ended: `\n`, `\r\n`, a lone `\r` (classic Mac files), or nothing (the last line). */
 export type LineEnding = "\n" | "\r\n" | "\r" | "";
