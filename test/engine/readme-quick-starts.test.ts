@@ -7,7 +7,7 @@
  * What a test here cannot do: `pulumi new typescript` fetches its template from GitHub
  * (unreachable here), so the TypeScript folder holds what that template writes; and there is
  * no Node.js language host here, so the program runs as an inline program
- * (test/harness/inline-program.ts), as every TypeScript program of the tests does.
+ * (test/support/harness/inline-program.ts), as every TypeScript program of the tests does.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

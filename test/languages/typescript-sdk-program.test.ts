@@ -2,7 +2,7 @@
  * examples/typescript-sdk, deployed through the real `pulumi` CLI with the provider plugin
  * installed from its packed archive: a TypeScript program using the generated nodejs SDK
  * (sdk/nodejs, compiled strict, as `npm run sdk:pack` packs it) instead of the package's dynamic
- * resources. It runs as an Automation API inline program (test/harness/inline-program.ts): the
+ * resources. It runs as an Automation API inline program (test/support/harness/inline-program.ts): the
  * Node.js language host cannot be built here. Type-checked, then preview, up, an unchanged up,
  * refresh and destroy in one stack.
  */
