@@ -75,6 +75,12 @@ export interface KindMethods<I extends z.ZodObject, State> {
    */
   remove?(context: ProviderContext, id: string, recorded: Props): void;
   /**
+   * Whether the recorded resource is unfinished (a part-sent batch, a half-made endpoint): such
+   * a resource is never moved to another service, which would make again there what the old one
+   * already did. Default: never.
+   */
+  unfinished?(state: State): boolean;
+  /**
    * Recorded state, in any shape a release of this package wrote, as `State`; throws when it
    * cannot be read (never read as "changed", which would replace and act again). Default: the
    * state schema.
@@ -217,9 +223,8 @@ function implement<N extends string, I extends z.ZodObject, S extends z.ZodObjec
     },
     diff: (context, id, olds, news) => {
       const state = migrate(id, olds);
-      const moved = movedService(context, label, id, olds);
       const result = methods.diff ? methods.diff(context, id, state, typed(news)) : replacedInputs(replacing, state as Props, news);
-      if (!moved) return result;
+      if (!movedService(context, label, id, olds, methods.unfinished?.(state) === true)) return result;
       return { ...result, changes: true, replaces: [...(result.replaces ?? []), "serviceUrl"], deleteBeforeReplace: false };
     },
     create: async (context, inputs) => {
@@ -268,9 +273,16 @@ function replacedInputs(replacing: readonly string[], recorded: Props, news: Pro
  * said, since it replaces the resource. Unknown either way (no base URL set, or state from a
  * release that did not record it) is no move.
  */
-function movedService(context: ProviderContext, label: string, id: string, olds: Props): boolean {
+function movedService(context: ProviderContext, label: string, id: string, olds: Props, unfinished: boolean): boolean {
   const [recorded, current] = [olds.serviceUrl, context.serviceUrl()];
   if (typeof recorded !== "string" || current === undefined || sameService(recorded, current)) return false;
+  if (unfinished) {
+    throw new UnsupportedOperationError(
+      `The ${label} ${id} is unfinished at ${recorded}, and the base URL now reaches ${current}, another service: made anew ` +
+        `there, it would do again what ${recorded} already did (a batch's confirmed messages sent twice). Nothing was sent. ` +
+        `Set the base URL back and run \`pulumi up\` to finish it there, then move.`,
+    );
+  }
   context.warn(
     `warning: the ${label} ${id} lives at ${recorded}; the base URL (messaging:baseUrl or MESSAGING_BASE_URL) now reaches ` +
       `${current}, another service, so it is replaced: made anew there (an endpoint created, a batch's messages sent). ` +

@@ -372,3 +372,37 @@ describe("create and update", () => {
     expect(updated.outs).toMatchObject({ batchIds: ["msba_1", "msba_2", "msba_3"], sentAt: expect.any(String) });
   });
 });
+
+describe("a batch moved to another service", () => {
+  const at = (baseUrl: string) => ({ get: (key: string) => (key === "messaging:baseUrl" ? baseUrl : undefined), warn: () => undefined });
+  const staging = "https://staging.example.com";
+
+  test("sent: replaced, to be sent there", async () => {
+    await expect(
+      messageBatch.runtime.diff(
+        at("https://api.example.com"),
+        "prefix-1",
+        { ...sent("2026-01-01T00:00:00Z"), serviceUrl: staging },
+        inputs,
+      ),
+    ).resolves.toMatchObject({
+      changes: true,
+      replaces: ["serviceUrl"],
+    });
+  });
+
+  test("part-sent: refused, nothing sent (made anew there, its confirmed messages would go out twice)", async () => {
+    await expect(
+      messageBatch.runtime.diff(at("https://api.example.com"), "prefix-1", { ...sent(null), serviceUrl: staging }, inputs),
+    ).rejects.toThrow(
+      /unfinished at https:\/\/staging\.example\.com.*Nothing was sent\. Set the base URL back and run `pulumi up` to finish it there/s,
+    );
+    // Still finished in place where it lives.
+    await expect(
+      messageBatch.runtime.diff(at(`${staging}/`), "prefix-1", { ...sent(null), serviceUrl: staging }, inputs),
+    ).resolves.toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+  });
+});

@@ -12,5 +12,5 @@ export const messageBatch = defineKind({
     "nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.",
   inputs: MessageBatchInputs,
   state: MessageBatchState,
-  methods: { check, create, diff, update, remove, migrate },
+  methods: { check, create, diff, update, remove, migrate, unfinished: (state) => state.sentAt === null },
 });
