@@ -11,7 +11,16 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { describeRealEngine, expectOk, messagesOf, opsByName, output, useRealEngine, type PulumiStack } from "../support/real-engine";
+import {
+  describeRealEngine,
+  expectOk,
+  messagesOf,
+  opsByName,
+  output,
+  useRealEngine,
+  type PulumiStack,
+  upKilledAfterFirstCall,
+} from "../support/real-engine";
 
 const API_KEY = "sk_test_real_survives_51c7";
 const PINNED = "team-a-5f0c9e2d41b7";
@@ -126,13 +135,7 @@ describeRealEngine("what a stack's identity survives", () => {
     const stack = await newStack("YAML", { "messaging:stackIdentity": PINNED.replace("team-a", "team-b") });
     await declare(stack, "YAML", ["welcome"], { count: 3001 });
     const from = suite.emulator.batches().length;
-    const run = stack.start("up");
-    let ended = false;
-    const finished = run.done.finally(() => (ended = true));
-    while (!ended && suite.emulator.batches().length === from) await new Promise((resolve) => setTimeout(resolve, 2));
-    if (ended) throw new Error(`up ended before the service took a chunk, so it could not be killed there:\n${(await finished).text}`);
-    run.kill();
-    expect((await finished).ok).toBe(false);
+    expect((await upKilledAfterFirstCall(stack, suite.emulator, from)).ok).toBe(false);
 
     // The same archive installed as the next patch release, which the program now asks for.
     const { archive } = await suite.pluginArchive();

@@ -21,6 +21,7 @@ import {
   type ConfigEntries,
   type PulumiStack,
   type RealEngineSuite,
+  upKilledAfterFirstCall,
 } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_file_batches_3e9a";
@@ -96,13 +97,7 @@ describeRealEngine("MessageBatch from a file under pulumi", () => {
       const stack = await route.stack(suite, "messages.ndjson", "killed");
       fs.writeFileSync(path.join(stack.projectDir, "messages.ndjson"), ndjson(5001, first));
 
-      const run = stack.start("up");
-      let ended = false;
-      const finished = run.done.finally(() => (ended = true));
-      while (!ended && suite.emulator.batches().length === from) await new Promise((resolve) => setTimeout(resolve, 2));
-      if (ended) throw new Error(`up ended before the service took a call, so it could not be killed there:\n${(await finished).text}`);
-      run.kill();
-      expect((await finished).ok).toBe(false);
+      expect((await upKilledAfterFirstCall(stack, suite.emulator, from)).ok).toBe(false);
       expect(suite.emulator.batches().length - from).toBeGreaterThanOrEqual(1);
       expect(suite.emulator.batches().length - from).toBeLessThan(6);
 

@@ -16,6 +16,7 @@ import {
   resourceSteps,
   revealed as revealedValue,
   useRealEngine,
+  upKilledAfterFirstCall,
 } from "../support/real-engine";
 
 const API_KEY = "sk_test_real_batches_71c0";
@@ -117,15 +118,7 @@ describeRealEngine("MessageBatch under pulumi", () => {
   test("an up killed (SIGKILL, every process) right after the service took its first chunk: cancel and up again send the rest, nothing twice", async () => {
     const stack = await suite.stack("batch-stack", { config: { "batch-stack:count": "3001", "batch-stack:trigger": "killed" } });
     const from = suite.emulator.batches().length;
-    const run = stack.start("up");
-    let ended = false;
-    const finished = run.done.finally(() => (ended = true));
-    // Polled, since the batch arrives in this process's emulator; an up that ends first (fails
-    // before sending, or sends everything) ends the wait and fails the test with its output.
-    while (!ended && suite.emulator.batches().length === from) await new Promise((resolve) => setTimeout(resolve, 2));
-    if (ended) throw new Error(`up ended before the service took a chunk, so it could not be killed there:\n${(await finished).text}`);
-    run.kill();
-    expect((await finished).ok).toBe(false);
+    expect((await upKilledAfterFirstCall(stack, suite.emulator, from)).ok).toBe(false);
     expect(suite.emulator.batches().length - from).toBeGreaterThanOrEqual(1);
 
     await stack.cli(["cancel", "--yes"]);

@@ -148,6 +148,22 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
   return suite;
 }
 
+/**
+ * Starts `up` and kills every process of it (SIGKILL) as soon as the emulator holds more
+ * batches than `from`: polled, since the call arrives in this process's emulator. An `up` that
+ * ends first (failing before sending, or sending everything) fails the test with its output.
+ * Resolves to the killed operation's result.
+ */
+export async function upKilledAfterFirstCall(stack: PulumiStack, emulator: Emulator, from: number): Promise<OperationResult> {
+  const run = stack.start("up");
+  let ended = false;
+  const finished = run.done.finally(() => (ended = true));
+  while (!ended && emulator.batches().length === from) await new Promise((resolve) => setTimeout(resolve, 2));
+  if (ended) throw new Error(`up ended before the service took a call, so it could not be killed there:\n${(await finished).text}`);
+  run.kill();
+  return finished;
+}
+
 /** Throws with what `pulumi` printed when an operation failed unexpectedly. */
 export function expectOk(result: OperationResult): OperationResult {
   if (!result.ok) throw new Error(`pulumi failed (${result.error}):\n${result.text}`);
