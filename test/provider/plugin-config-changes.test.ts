@@ -69,3 +69,10 @@ describe("the plugin's provider config", () => {
     expect(said).toEqual([expect.stringMatching(/identity is now team-a-0123456789 .*pin the provider's id instead/s)]);
   });
 });
+
+test("a pinned identity starts every scope as the provider's id did: <identity>/<project>/<stack>/<name>, frozen", async () => {
+  const { idempotencyScopeOf } = await import("../../plugin/idempotency-scope");
+  expect(idempotencyScopeOf("urn:pulumi:dev::shop::messaging:index:MessageBatch::welcome", "team-a-0123456789")).toBe(
+    "team-a-0123456789/shop/dev/welcome",
+  );
+});
