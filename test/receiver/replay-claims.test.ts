@@ -51,6 +51,10 @@ describe.each([
   it("answers a second delivery while the first is processed 503 event_in_progress, then processes it after a failure", async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    // The second delivery is sent only once the first is inside onEvent: Web Crypto's HMAC
+    // runs on the thread pool, so two deliveries sent together may verify in either order.
+    let entered!: () => void;
+    const firstEntered = new Promise<void>((resolve) => (entered = resolve));
     let calls = 0;
     const handle = createWebhookRequestHandler({
       secret: SECRET,
@@ -59,12 +63,14 @@ describe.each([
       onEvent: async () => {
         calls += 1;
         if (calls === 1) {
+          entered();
           await held;
           throw new Error("failed");
         }
       },
     });
     const first = handle(request());
+    await firstEntered;
     const second = await handle(request());
     expect(second.status).toBe(503);
     expect(Number(second.headers.get("retry-after"))).toBeGreaterThan(0);
