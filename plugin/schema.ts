@@ -21,6 +21,10 @@ type JsonSchema = {
   enum?: unknown[];
   /** Set through a field's `.meta()`: `"asset"` for a Pulumi asset (`pulumi.json#/Asset`). */
   pulumiType?: string;
+  /** Set through a nested object's or an enum's `.meta()`: what its type in `types` says. */
+  typeDescription?: string;
+  /** Set through an enum's `.meta()`: what each value says. */
+  valueDescriptions?: Record<string, string>;
 };
 
 /** A Pulumi type spec (`pulumi.json` `typeSpec`). */
@@ -42,6 +46,13 @@ export interface ObjectTypeSpec {
   required?: string[];
 }
 
+/** An enum type of the schema's `types`: each SDK gets its own typed values. */
+export interface EnumTypeSpec {
+  type: "string";
+  description?: string;
+  enum: { name: string; value: string; description?: string }[];
+}
+
 /** The parts of the package schema the plugin produces. */
 export interface PackageSchema {
   name: string;
@@ -57,7 +68,7 @@ export interface PackageSchema {
   config: { variables: Record<string, PropertySpec>; defaults: string[] };
   provider: { description: string; inputProperties: Record<string, PropertySpec>; properties: Record<string, PropertySpec> };
   resources: Record<string, ResourceSpec>;
-  types: Record<string, ObjectTypeSpec>;
+  types: Record<string, ObjectTypeSpec | EnumTypeSpec>;
   language: Record<string, unknown>;
 }
 
@@ -104,39 +115,9 @@ function withoutNull(schema: JsonSchema): JsonSchema {
 const isNullable = (schema: JsonSchema): boolean =>
   (Array.isArray(schema.type) && schema.type.includes("null")) || (schema.anyOf ?? []).some((option) => option.type === "null");
 
-/**
- * What the nested object types and their fields say in the generated SDKs (docstrings, TSDoc,
- * Go comments). zod's JSON Schema carries descriptions only for the resources' own fields; the
- * SDKs' doc comments on these types come from here.
- */
-const NESTED_TYPE_DOCS: Record<string, { description: string; properties: Record<string, string> }> = {
-  WebhookEndpointAdopt: {
-    description: "An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is.",
-    properties: {
-      id: "The endpoint's id, `we_…`.",
-      secret: "The endpoint's signing secret, as the dashboard shows it.",
-    },
-  },
-  MessageBatchMessage: {
-    description: "One message of a batch: its recipients, and exactly one of a literal `body` or a `template`.",
-    properties: {
-      tos: "Recipients, in E.164 form (`+` then 7 to 15 digits); at least one.",
-      body: "The literal text, non-empty; exclusive with `template`.",
-      template: "A template reference; exclusive with `body`.",
-    },
-  },
-  MessageBatchMessageTemplate: {
-    description: "A template reference: an existing template's id and the values substituted into it.",
-    properties: {
-      id: "The template's id, non-empty.",
-      model: "Values substituted into the template: any JSON object.",
-    },
-  },
-};
-
-/** Translates zod's JSON Schema into Pulumi type specs, naming nested objects `<Owner><Property>` in `types`. */
+/** Translates zod's JSON Schema into Pulumi type specs, naming nested objects and enums `<Owner><Property>` in `types`. */
 class TypeTranslator {
-  readonly types: Record<string, ObjectTypeSpec> = {};
+  readonly types: Record<string, ObjectTypeSpec | EnumTypeSpec> = {};
 
   typeOf(schema: JsonSchema, name: string): TypeSpec {
     // An asset's wire form is the engine's business: every SDK takes its own asset class.
@@ -144,6 +125,8 @@ class TypeTranslator {
     const plain = withoutNull(schema);
     switch (plain.type) {
       case "string":
+        if (plain.enum) return { $ref: `#/types/${this.enumType(plain, name)}` };
+        return { type: plain.type };
       case "boolean":
       case "integer":
       case "number":
@@ -161,20 +144,40 @@ class TypeTranslator {
     }
   }
 
+  /** A record of properties (a resource's inputs or state, a nested object's fields) as property specs. */
+  properties(schema: JsonSchema, owner: string, extra: (key: string) => Partial<PropertySpec> = () => ({})): Record<string, PropertySpec> {
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? {}).map(([key, property]) => [
+        key,
+        {
+          ...this.typeOf(property, `${owner}${pascal(key)}`),
+          ...(property.description ? { description: property.description } : {}),
+          ...extra(key),
+        },
+      ]),
+    );
+  }
+
   private objectType(schema: JsonSchema, name: string): string {
     const token = `${PACKAGE_NAME}:index:${name}`;
-    const docs = NESTED_TYPE_DOCS[name];
-    const properties = Object.fromEntries(
-      Object.entries(schema.properties ?? {}).map(([key, property]) => {
-        const description = property.description ?? docs?.properties[key];
-        return [key, { ...this.typeOf(property, `${name}${pascal(key)}`), ...(description ? { description } : {}) }];
-      }),
-    );
     this.types[token] = {
       type: "object",
-      ...(docs ? { description: docs.description } : {}),
-      properties,
+      ...(schema.typeDescription ? { description: schema.typeDescription } : {}),
+      properties: this.properties(schema, name),
       ...(schema.required?.length ? { required: schema.required } : {}),
+    };
+    return token;
+  }
+
+  private enumType(schema: JsonSchema, name: string): string {
+    const token = `${PACKAGE_NAME}:index:${name}`;
+    this.types[token] = {
+      type: "string",
+      ...(schema.typeDescription ? { description: schema.typeDescription } : {}),
+      enum: (schema.enum as string[]).map((value) => {
+        const description = schema.valueDescriptions?.[value];
+        return { name: pascal(value), value, ...(description ? { description } : {}) };
+      }),
     };
     return token;
   }
@@ -190,34 +193,15 @@ function resourceSpec(definition: KindDefinition, translator: TypeTranslator): R
     const description = definition.describe(key);
     return description ? { description } : {};
   };
+  const secretAmong = (keys: readonly string[]) => (key: string) => ({ ...describe(key), ...(keys.includes(key) ? { secret: true } : {}) });
   const inputs = jsonSchemaOf(definition.inputs, "input");
   const state = jsonSchemaOf(definition.state, "output");
-  const inputProperties = Object.fromEntries(
-    Object.entries(inputs.properties ?? {}).map(([key, property]) => [
-      key,
-      {
-        ...translator.typeOf(property, `${definition.name}${pascal(key)}`),
-        ...describe(key),
-        ...((definition.secretInputs as readonly string[]).includes(key) ? { secret: true } : {}),
-      },
-    ]),
-  );
-  const properties = Object.fromEntries(
-    Object.entries(state.properties ?? {}).map(([key, property]) => [
-      key,
-      {
-        ...translator.typeOf(property, `${definition.name}${pascal(key)}`),
-        ...describe(key),
-        ...((definition.secretOutputs as readonly string[]).includes(key) ? { secret: true } : {}),
-      },
-    ]),
-  );
   return {
     description: definition.description,
-    properties,
+    properties: translator.properties(state, definition.name, secretAmong(definition.secretOutputs)),
     // Outputs that can be null are not required: a generated SDK then types them optional.
     required: (state.required ?? []).filter((key) => !isNullable(state.properties![key])),
-    inputProperties,
+    inputProperties: translator.properties(inputs, definition.name, secretAmong(definition.secretInputs)),
     requiredInputs: inputs.required ?? [],
   };
 }

@@ -12,24 +12,29 @@ export { MAX_MESSAGES_PER_BATCH };
  */
 export const TEMPLATE_MODEL_LEVEL = 5;
 
-/** A template reference: an existing template's id and the values substituted into it. */
-export const MessageTemplate = z.strictObject({
-  /** The template's id, non-empty. */
-  id: z.string().min(1, { error: "expected a non-empty template id" }),
-  /** Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows. */
-  model: jsonObjectAt(TEMPLATE_MODEL_LEVEL),
-});
+export const MessageTemplate = z
+  .strictObject({
+    id: z.string().min(1, { error: "expected a non-empty template id" }).meta({ description: "The template's id, non-empty." }),
+    model: jsonObjectAt(TEMPLATE_MODEL_LEVEL).meta({
+      description:
+        "Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows.",
+    }),
+  })
+  .meta({ typeDescription: "A template reference: an existing template's id and the values substituted into it." });
 export type MessageTemplate = wire.MessageTemplate;
 
-/** One message of a batch: recipients plus exactly one of a literal `body` or a `template`. */
 export const Message = z
   .strictObject({
-    /** Recipients in E.164 form (`+254712345678`), at least one. */
-    tos: z.array(PhoneNumber).min(1, { error: "expected at least one recipient" }),
-    /** The literal text, non-empty; exclusive with `template`. */
-    body: z.string().min(1, { error: "expected non-empty message text" }).optional(),
-    /** A template reference; exclusive with `body`. */
-    template: MessageTemplate.optional(),
+    tos: z
+      .array(PhoneNumber)
+      .min(1, { error: "expected at least one recipient" })
+      .meta({ description: "Recipients in E.164 form (`+` then 7 to 15 digits, e.g. `+254712345678`), at least one." }),
+    body: z
+      .string()
+      .min(1, { error: "expected non-empty message text" })
+      .optional()
+      .meta({ description: "The literal text, non-empty; exclusive with `template`." }),
+    template: MessageTemplate.optional().meta({ description: "A template reference; exclusive with `body`." }),
   })
   .superRefine((message, ctx) => {
     const hasBody = message.body !== undefined;
@@ -41,7 +46,8 @@ export const Message = z
         message: hasBody ? "a message carries either body or template, not both" : "a message needs either body or template",
       });
     }
-  });
+  })
+  .meta({ typeDescription: "One message of a batch: recipients plus exactly one of a literal `body` or a `template`." });
 export type Message = wire.Message;
 
 /**

@@ -2,9 +2,17 @@ import { z } from "zod";
 import type * as wire from "./wire-types.generated";
 import { hasLoneSurrogate } from "./utf8-text";
 
-/** Notification formats. The spec does not show the CloudEvents string; `cloudEvents` is our assumption. */
-export const WebhookFormat = z.enum(["basic", "cloudEvents"]);
+// The spec does not show the CloudEvents string; `cloudEvents` is our assumption.
+export const WebhookFormat = z.enum(["basic", "cloudEvents"]).meta({
+  typeDescription: "How a webhook endpoint's notifications are written.",
+  valueDescriptions: {
+    basic: "The service's own event JSON: `id`, `type`, `created` and `data`.",
+    cloudEvents: "The event inside a CloudEvents 1.0 JSON envelope.",
+  } satisfies Record<"basic" | "cloudEvents", string>,
+});
 export type WebhookFormat = wire.WebhookFormat;
+/** The format of an endpoint created without one. */
+export const DEFAULT_WEBHOOK_FORMAT: WebhookFormat = "basic";
 
 /**
  * A form field's text, refused where the service would store another value than the one
@@ -59,7 +67,9 @@ export const WebhookEndpointCreate = z.strictObject({
     .array(EventType)
     .min(1, { error: "expected at least one event type" })
     .meta({ description: "Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped." }),
-  format: WebhookFormat.default("basic").meta({ description: "Notification format: `basic` (default) or `cloudEvents`." }),
+  format: WebhookFormat.default(DEFAULT_WEBHOOK_FORMAT).meta({
+    description: `Notification format, \`${DEFAULT_WEBHOOK_FORMAT}\` when omitted; a change replaces the endpoint.`,
+  }),
   description: formText(z.string()).optional().meta({ description: "Free text describing the endpoint's purpose." }),
 });
 /** What a caller passes to create a webhook endpoint: `format` may be omitted. */

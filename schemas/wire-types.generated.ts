@@ -11,7 +11,7 @@ export interface MessageTemplate {
 
 /** One message of a batch: recipients plus exactly one of a literal `body` or a `template`. */
 export interface Message {
-  /** Recipients in E.164 form (`+254712345678`), at least one. */
+  /** Recipients in E.164 form (`+` then 7 to 15 digits, e.g. `+254712345678`), at least one. */
   tos: string[];
   /** The literal text, non-empty; exclusive with `template`. */
   body?: string;
@@ -39,7 +39,7 @@ export interface MessageBatchResult {
   messages?: unknown[];
 }
 
-/** Notification formats. The spec does not show the CloudEvents string; `cloudEvents` is our assumption. */
+/** How a webhook endpoint's notifications are written. */
 export type WebhookFormat = "basic" | "cloudEvents";
 
 /** What a caller passes to create a webhook endpoint: `format` may be omitted. */
@@ -48,7 +48,7 @@ export interface WebhookEndpointCreateInput {
   url: string;
   /** Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped. */
   events: string[];
-  /** Notification format: `basic` (default) or `cloudEvents`. */
+  /** Notification format, `basic` when omitted; a change replaces the endpoint. */
   format?: WebhookFormat;
   /** Free text describing the endpoint's purpose. */
   description?: string;
@@ -60,7 +60,7 @@ export interface WebhookEndpointCreate {
   url: string;
   /** Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped. */
   events: string[];
-  /** Notification format: `basic` (default) or `cloudEvents`. */
+  /** Notification format, `basic` when omitted; a change replaces the endpoint. */
   format: WebhookFormat;
   /** Free text describing the endpoint's purpose. */
   description?: string;

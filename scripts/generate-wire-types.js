@@ -85,41 +85,73 @@ function docOf(node) {
   return docs.length === 0 ? undefined : ts.getTextOfJSDocComment(docs[docs.length - 1].comment);
 }
 
-/** A wire type's documentation: its `export type` line's JSDoc in the schema module, else the schema's. */
+/**
+ * A wire type's documentation: its `export type` line's JSDoc in the schema module, else the
+ * schema's, else the schema's `.meta({ typeDescription })` (what the plugin's schema says too).
+ */
 function typeDoc(checker, program, entry) {
   const module = checker.getSymbolAtLocation(program.getSourceFile(path.join(SCHEMAS, `${entry.module}.ts`)));
   const named = (name) => checker.getExportsOfModule(module).find((symbol) => symbol.name === name)?.declarations ?? [];
   const alias = named(entry.name).find(ts.isTypeAliasDeclaration);
   const schema = named(entry.schema).find(ts.isVariableDeclaration);
-  return (alias && docOf(alias)) ?? (schema && docOf(schema));
+  return (alias && docOf(alias)) ?? (schema && (docOf(schema) ?? metaText(schema.initializer, "typeDescription")));
 }
 
-/** A string literal's text, or that of literals joined with `+`; undefined for anything else. */
+/**
+ * A string literal's text, that of literals joined with `+`, or of a template whose
+ * substitutions name string constants of the same file; undefined for anything else.
+ */
 function literalText(node) {
   if (ts.isStringLiteralLike(node)) return node.text;
   if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
     const [left, right] = [literalText(node.left), literalText(node.right)];
     return left === undefined || right === undefined ? undefined : left + right;
   }
+  if (ts.isTemplateExpression(node)) {
+    let text = node.head.text;
+    for (const span of node.templateSpans) {
+      const value = ts.isIdentifier(span.expression) ? constantText(span.expression) : undefined;
+      if (value === undefined) return undefined;
+      text += value + span.literal.text;
+    }
+    return text;
+  }
   return undefined;
 }
 
-/** The `description` a shape property's schema gives itself in `.meta({ description })` (the outermost one). */
-function metaDescription(property) {
-  const declaration = property.declarations?.find(ts.isPropertyAssignment);
+/** The text of a string constant declared in the identifier's own file (`const NAME = "…"`). */
+function constantText(identifier) {
+  let found;
+  const visit = (node) => {
+    if (found !== undefined) return;
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.name.text === identifier.text && node.initializer)
+      found = literalText(node.initializer);
+    else ts.forEachChild(node, visit);
+  };
+  visit(identifier.getSourceFile());
+  return found;
+}
+
+/** The text an expression gives `key` in a `.meta({ … })` call (the outermost one). */
+function metaText(expression, key) {
   let found;
   const visit = (node) => {
     if (found !== undefined) return;
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "meta") {
       const [argument] = node.arguments;
       for (const member of argument && ts.isObjectLiteralExpression(argument) ? argument.properties : []) {
-        if (ts.isPropertyAssignment(member) && member.name.getText() === "description") found = literalText(member.initializer);
+        if (ts.isPropertyAssignment(member) && member.name.getText() === key) found = literalText(member.initializer);
       }
     }
     ts.forEachChild(node, visit);
   };
-  if (declaration) visit(declaration.initializer);
+  if (expression) visit(expression);
   return found;
+}
+
+/** The `description` a shape property's schema gives itself in `.meta({ description })`. */
+function metaDescription(property) {
+  return metaText(property.declarations?.find(ts.isPropertyAssignment)?.initializer, "description");
 }
 
 function comment(text, indent) {

@@ -22,7 +22,7 @@ func program(ctx *pulumi.Context) error {
 	payments, err := messaging.NewWebhookEndpoint(ctx, "payments", &messaging.WebhookEndpointArgs{
 		Url:         pulumi.String(receiverUrl),
 		Events:      pulumi.StringArray{pulumi.String("payment.succeeded"), pulumi.String("identity.verification.created")},
-		Format:      pulumi.String("basic"),
+		Format:      messaging.WebhookEndpointFormatBasic,
 		Description: pulumi.String("billing receiver"),
 	})
 	if err != nil {

@@ -9,7 +9,7 @@ payments = messaging.WebhookEndpoint(
     "payments",
     url=receiver_url,
     events=["payment.succeeded", "identity.verification.created"],
-    format="basic",
+    format=messaging.WebhookEndpointFormat.BASIC,
     description="billing receiver",
 )
 

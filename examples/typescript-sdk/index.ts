@@ -8,7 +8,7 @@ const receiverUrl = config.get("receiverUrl") ?? "https://hooks.example.com/paym
 const payments = new messaging.WebhookEndpoint("payments", {
   url: receiverUrl,
   events: ["payment.succeeded", "identity.verification.created"],
-  format: "basic",
+  format: messaging.WebhookEndpointFormat.Basic,
   description: "billing receiver",
 });
 

@@ -21,6 +21,9 @@ export const WebhookEndpoint: typeof import("./webhookEndpoint").WebhookEndpoint
 utilities.lazyLoad(exports, ["WebhookEndpoint"], () => require("./webhookEndpoint"));
 
 
+// Export enums:
+export * from "./types/enums";
+
 // Export sub-modules:
 import * as config from "./config";
 import * as types from "./types";

@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "./types/input";
 import * as outputs from "./types/output";
+import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
@@ -63,7 +64,7 @@ export class WebhookEndpoint extends pulumi.CustomResource {
      */
     declare public readonly events: pulumi.Output<string[]>;
     /**
-     * Notification format: `basic` (default) or `cloudEvents`.
+     * Notification format, `basic` when omitted; a change replaces the endpoint.
      */
     declare public readonly format: pulumi.Output<string>;
     /**
@@ -169,9 +170,9 @@ export interface WebhookEndpointArgs {
      */
     events: pulumi.Input<pulumi.Input<string>[]>;
     /**
-     * Notification format: `basic` (default) or `cloudEvents`.
+     * Notification format, `basic` when omitted; a change replaces the endpoint.
      */
-    format?: pulumi.Input<string | undefined>;
+    format?: pulumi.Input<enums.WebhookEndpointFormat | undefined>;
     /**
      * Destination URL (absolute http or https) that receives event notifications.
      */

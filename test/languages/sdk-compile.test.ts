@@ -49,7 +49,10 @@ describeLanguage("python")("sdk/python", () => {
       [path.join(REPO_ROOT, "node_modules", "pyright", "index.js"), "--outputjson", "--pythonpath", pythonExecutable(), file],
       { encoding: "utf8" },
     );
-    return JSON.parse(result.stdout) as { summary: { errorCount: number }; generalDiagnostics: Array<{ message: string }> };
+    return JSON.parse(result.stdout) as {
+      summary: { errorCount: number };
+      generalDiagnostics: Array<{ message: string; range: { start: { line: number } } }>;
+    };
   };
 
   test("installed into a venv with pulumi from PyPI: imported, and carrying the plugin's version", () => {
@@ -82,13 +85,41 @@ describeLanguage("python")("sdk/python", () => {
     // The keyword is not one of WebhookEndpoint's: no overload of its constructor takes it.
     expect(refused.generalDiagnostics.map((diagnostic) => diagnostic.message).join("\n")).toMatch(/No overloads for "__init__"/);
   });
+
+  test("pyright refuses a format that is not one of WebhookEndpointFormat's values, and WebhookEndpointArgs without url", () => {
+    const program = path.join(fs.mkdtempSync(path.join(scratch, "python-")), "__main__.py");
+    fs.writeFileSync(
+      program,
+      [
+        "import pulumi_messaging as messaging",
+        'messaging.WebhookEndpoint("a", url="https://hooks.example.com/a", events=["payment.succeeded"], format="json")',
+        'messaging.WebhookEndpointArgs(events=["payment.succeeded"])',
+        'messaging.WebhookEndpointArgs(url="https://hooks.example.com/b", events=["payment.succeeded"], format=messaging.WebhookEndpointFormat.CLOUD_EVENTS)',
+        "",
+      ].join("\n"),
+    );
+    const checked = pyright(program);
+    const lines = checked.generalDiagnostics.map((diagnostic) => diagnostic.range.start.line + 1);
+    expect([...new Set(lines)].sort()).toEqual([2, 3]);
+    const messages = checked.generalDiagnostics.map((diagnostic) => diagnostic.message).join("\n");
+    expect(messages).toMatch(/"url"/);
+  });
+
+  test("help() on a resource class says what it does: replacement, retention, and which outputs are secrets", () => {
+    const doc = execFileSync(pythonExecutable(), ["-c", "import pulumi_messaging as m; print(m.WebhookEndpoint.__doc__)"], {
+      encoding: "utf8",
+    });
+    expect(doc).toMatch(/any change replaces the endpoint/);
+    expect(doc).toMatch(/leaves it active in the service/);
+    expect(doc).toMatch(/Secret outputs .*`secret`/);
+  });
 });
 
 describeLanguage("go")("sdk/go", () => {
   const go = (args: string[], cwd: string) =>
     spawnSync("go", args, { cwd, encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=mod" } });
 
-  test("go vet and go build of examples/go and of the SDK's packages; a wrong field fails go vet", () => {
+  test("go vet and go build of examples/go and of the SDK's packages; a wrong field, or a string for format, fails go vet", () => {
     const example = path.join(REPO_ROOT, "examples", "go");
     const vet = go(["vet", "./...", `${SDK_MODULE}/...`], example);
     expect(vet.stderr).toBe("");
@@ -101,9 +132,16 @@ describeLanguage("go")("sdk/go", () => {
     fs.cpSync(example, wrong, { recursive: true });
     go(["mod", "edit", `-replace=${SDK_MODULE}=${path.join(REPO_ROOT, "sdk", "go")}`], wrong);
     const main = path.join(wrong, "main.go");
-    fs.writeFileSync(main, fs.readFileSync(main, "utf8").replace("Url:         pulumi", "WebhookUrl:  pulumi"));
+    const source = fs.readFileSync(main, "utf8");
+    fs.writeFileSync(main, source.replace("Url:         pulumi", "WebhookUrl:  pulumi"));
     const refused = go(["vet", "."], wrong);
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toMatch(/WebhookUrl/);
+
+    // format takes the SDK's enum: a plain string does not compile.
+    fs.writeFileSync(main, source.replace("messaging.WebhookEndpointFormatBasic", 'pulumi.String("json")'));
+    const untyped = go(["vet", "."], wrong);
+    expect(untyped.status).not.toBe(0);
+    expect(untyped.stderr).toMatch(/pulumi\.String\("json"\).*WebhookEndpointFormatPtrInput/);
   });
 });

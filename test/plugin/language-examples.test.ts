@@ -16,7 +16,7 @@ const token = (name: string) => `messaging:index:${name}`;
 /** A property spec's object type, when it is (or holds, as array items) a reference to one. */
 function objectTypeOf(spec: PropertySpec | undefined): ObjectTypeSpec | undefined {
   const ref = spec?.$ref ?? spec?.items?.$ref;
-  return ref?.startsWith("#/types/") ? schema.types[ref.slice("#/types/".length)] : undefined;
+  return ref?.startsWith("#/types/") ? (schema.types[ref.slice("#/types/".length)] as ObjectTypeSpec) : undefined;
 }
 
 /** What an example uses, resolved against the schema: one problem per name that is not there. */
@@ -34,7 +34,7 @@ class Usage {
   type(name: string): ObjectTypeSpec | undefined {
     const type = schema.types[token(name)];
     if (!type) this.problems.push(`no type ${token(name)}`);
-    return type;
+    return type as ObjectTypeSpec | undefined;
   }
 
   property(owner: string, properties: Record<string, PropertySpec> | undefined, name: string): PropertySpec | undefined {

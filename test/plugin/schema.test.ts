@@ -8,8 +8,9 @@ import * as path from "node:path";
 import { STACK_IDENTITY_CONFIG } from "../../provider/stack-identity-pin";
 import { SETTINGS } from "../../client/settings";
 import { SERVED_KINDS, tokenOf } from "../../plugin/kinds";
-import { packageSchema, PLUGIN_DOWNLOAD_URL, type PackageSchema, type TypeSpec } from "../../plugin/schema";
+import { packageSchema, PLUGIN_DOWNLOAD_URL, type ObjectTypeSpec, type PackageSchema, type TypeSpec } from "../../plugin/schema";
 import { validate } from "./json-schema";
+import { WebhookFormat } from "../../schemas/webhook-endpoint";
 
 const metaschema = JSON.parse(fs.readFileSync(path.join(__dirname, "pulumi-package-metaschema.json"), "utf8"));
 const schema = packageSchema("1.2.3");
@@ -50,7 +51,7 @@ function binderProblems(spec: PackageSchema): string[] {
     properties(resource.inputProperties, resource.requiredInputs, `#/resources/${token}/inputProperties`, ["pulumi"]);
   }
   for (const [token, type] of Object.entries(spec.types))
-    properties(type.properties, type.required, `#/types/${token}/properties`, ["pulumi"]);
+    if (type.type === "object") properties(type.properties, type.required, `#/types/${token}/properties`, ["pulumi"]);
   properties(spec.provider.inputProperties, [], "#/provider/inputProperties", ["pulumi", "version"]);
   properties(spec.config.variables, spec.config.defaults, "#/config/variables", ["pulumi"]);
   return problems;
@@ -106,17 +107,39 @@ test("each resource's properties come from its zod schemas: every input, every s
   expect(endpoint.inputProperties.events).toMatchObject({ type: "array", items: { type: "string" } });
   expect(endpoint.properties.metadata).toMatchObject({ type: "object", additionalProperties: { type: "string" } });
   expect(endpoint.properties.live).toMatchObject({ type: "boolean" });
-  const adopt = schema.types[endpoint.inputProperties.adopt.$ref!.slice("#/types/".length)];
+  const typeAt = (ref: string | undefined) => schema.types[ref!.slice("#/types/".length)] as ObjectTypeSpec;
+  const adopt = typeAt(endpoint.inputProperties.adopt.$ref);
   expect(adopt).toMatchObject({ properties: { id: { type: "string" }, secret: { type: "string" } }, required: ["id", "secret"] });
 
   const batch = schema.resources["messaging:index:MessageBatch"];
-  const message = schema.types[batch.inputProperties.messages.items!.$ref!.slice("#/types/".length)];
+  const message = typeAt(batch.inputProperties.messages.items!.$ref);
   expect(message).toMatchObject({
     properties: { tos: { type: "array", items: { type: "string" } }, body: { type: "string" } },
     required: ["tos"],
   });
-  expect(schema.types[message.properties.template.$ref!.slice("#/types/".length)]).toMatchObject({ required: ["id", "model"] });
+  expect(typeAt(message.properties.template.$ref)).toMatchObject({ required: ["id", "model"] });
   expect(batch.properties.messageCount).toEqual(expect.objectContaining({ type: "number" }));
+});
+
+test("format is an input enum of WebhookFormat's values, so each SDK gets typed values; the output stays the string state recorded", () => {
+  const endpoint = schema.resources["messaging:index:WebhookEndpoint"];
+  expect(endpoint.inputProperties.format.$ref).toBe("#/types/messaging:index:WebhookEndpointFormat");
+  expect(endpoint.properties.format).toMatchObject({ type: "string" });
+  const format = schema.types["messaging:index:WebhookEndpointFormat"];
+  expect(format).toMatchObject({ type: "string", description: expect.any(String) });
+  expect("enum" in format && format.enum.map(({ name, value }) => [name, value])).toEqual(
+    WebhookFormat.options.map((value) => [value[0].toUpperCase() + value.slice(1), value]),
+  );
+  expect("enum" in format && format.enum.every((value) => (value.description ?? "").length > 0)).toBe(true);
+});
+
+test("nested types carry the descriptions their zod schemas give in .meta()", () => {
+  for (const [token, type] of Object.entries(schema.types)) {
+    expect([token, typeof type.description]).toEqual([token, "string"]);
+    if (type.type === "object")
+      for (const [key, property] of Object.entries(type.properties))
+        expect([token, key, typeof property.description]).toEqual([token, key, "string"]);
+  }
 });
 
 test("secrets are marked: the endpoint's secret output, adopt, and the API key in config and provider inputs", () => {

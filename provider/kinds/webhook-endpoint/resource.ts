@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Assert, SameType } from "../../../schemas/same-type";
+import type { WebhookFormat } from "../../../schemas/webhook-endpoint";
 import type { ClassOutputs, LivesIn, PlainArgs } from "../define-kind";
 import { KindResource } from "../kind-resource";
 import { webhookEndpoint } from ".";
@@ -15,7 +16,7 @@ import type { WebhookEndpointInputs, WebhookEndpointState } from "./schema";
 export interface WebhookEndpointArgs {
   url: pulumi.Input<string>;
   events: pulumi.Input<pulumi.Input<string>[]>;
-  format?: pulumi.Input<"basic" | "cloudEvents">;
+  format?: pulumi.Input<WebhookFormat>;
   description?: pulumi.Input<string>;
   /** Stored as a Pulumi secret. */
   adopt?: pulumi.Input<{ id: pulumi.Input<string>; secret: pulumi.Input<string> }>;

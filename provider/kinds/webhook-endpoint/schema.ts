@@ -7,11 +7,21 @@ import { z } from "zod";
 import { WebhookEndpointCreate } from "../../../schemas";
 import { recordedCreateFields, replaceKeys, replacingOnChanges } from "../field-meta";
 
-/** An endpoint made elsewhere (e.g. in the dashboard), recorded as given: the service cannot be asked about it. */
-export const AdoptedEndpoint = z.strictObject({
-  id: z.string().startsWith("we_", { error: "expected the endpoint's id, starting with 'we_'" }),
-  secret: z.string().min(1, { error: "expected the endpoint's signing secret" }),
-});
+export const AdoptedEndpoint = z
+  .strictObject({
+    id: z
+      .string()
+      .startsWith("we_", { error: "expected the endpoint's id, starting with 'we_'" })
+      .meta({ description: "The endpoint's id, `we_…`." }),
+    secret: z
+      .string()
+      .min(1, { error: "expected the endpoint's signing secret" })
+      .meta({ description: "The endpoint's signing secret, as the dashboard shows it." }),
+  })
+  .meta({
+    typeDescription:
+      "An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is: recorded as given, since the service cannot be asked about it.",
+  });
 
 /** What a user sets: the create fields (described in `schemas/webhook-endpoint.ts`), plus `adopt`. */
 export const WebhookEndpointInputs = replacingOnChanges(WebhookEndpointCreate).extend({

@@ -9,14 +9,22 @@
 // The schema is the one the plugin serves: the command after `--` is started as the engine
 // starts a plugin, and asked GetSchema over gRPC. It is written beside the SDKs as schema.json.
 //
-// The Go SDK's go.mod is then pinned to the sdk/v3 release this program was built with (the
-// generator writes a fixed, older one), and `go mod tidy` writes its go.sum, so
-// `cd sdk/go && go build ./...` works alone.
+// What it adds to the generators' output, and why:
+//   - the Go SDK's go.mod is pinned to the sdk/v3 release this program was built with (the
+//     generator writes a fixed, older one), and `go mod tidy` writes its go.sum, so
+//     `cd sdk/go && go build ./...` works alone;
+//   - every SDK gets sdk-readme.md as its README (the generators write the schema's one-line
+//     description, and none for Go), also at the Python project's root, where pyproject.toml's
+//     `readme` points: the wheel's long description;
+//   - each Python resource class gets the resource's description as its docstring, with its
+//     secret inputs and outputs (the generator documents only `__init__`'s overloads, which
+//     `help()` never shows, so it showed the base class's).
 package main
 
 import (
 	"bufio"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -24,6 +32,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -85,6 +94,72 @@ func pinGoSDK(files map[string][]byte) error {
 	return nil
 }
 
+//go:embed sdk-readme.md
+var readme []byte
+
+// pythonPackageName is the Python SDK's package folder (`language.python.packageName`).
+func pythonPackageName(spec schema.PackageSpec) string {
+	var python struct {
+		PackageName string `json:"packageName"`
+	}
+	if err := json.Unmarshal(spec.Language["python"], &python); err == nil && python.PackageName != "" {
+		return python.PackageName
+	}
+	return "pulumi_" + spec.Name
+}
+
+var pythonResourceClass = regexp.MustCompile(`(?m)^@pulumi\.type_token\("([^"]+)"\)\nclass \w+\(pulumi\.(?:CustomResource|ProviderResource)\):\n`)
+
+// documentPythonClasses gives each resource class of the Python SDK a docstring: the resource's
+// description, and which of its inputs and outputs are secrets.
+func documentPythonClasses(files map[string][]byte, spec schema.PackageSpec) error {
+	documented := 0
+	for name, text := range files {
+		if !strings.HasSuffix(name, ".py") {
+			continue
+		}
+		files[name] = pythonResourceClass.ReplaceAllFunc(text, func(class []byte) []byte {
+			token := string(pythonResourceClass.FindSubmatch(class)[1])
+			var description string
+			var inputs, outputs map[string]schema.PropertySpec
+			if token == "pulumi:providers:"+spec.Name {
+				description, inputs, outputs = spec.Provider.Description, spec.Provider.InputProperties, spec.Provider.Properties
+			} else if resource, ok := spec.Resources[token]; ok {
+				description, inputs, outputs = resource.Description, resource.InputProperties, resource.Properties
+			} else {
+				return class
+			}
+			documented++
+			lines := []string{description}
+			if secret := secretNames(inputs); secret != "" {
+				lines = append(lines, "", "Secret inputs (stored encrypted, shown masked): "+secret+".")
+			}
+			if secret := secretNames(outputs); secret != "" {
+				lines = append(lines, "", "Secret outputs (Pulumi secrets: encrypted in state, masked in output): "+secret+".")
+			}
+			docstring := strings.ReplaceAll(strings.ReplaceAll(strings.Join(lines, "\n"), `\`, `\\`), `"""`, `\"\"\"`)
+			indented := strings.ReplaceAll("    "+strings.ReplaceAll(docstring, "\n", "\n    "), "\n    \n", "\n\n")
+			return append(append([]byte{}, class...), "    \"\"\"\n"+indented+"\n    \"\"\"\n"...)
+		})
+	}
+	if documented != len(spec.Resources)+1 {
+		return fmt.Errorf("documented %d Python resource classes of %d: the generator's class lines changed", documented, len(spec.Resources)+1)
+	}
+	return nil
+}
+
+// secretNames lists the secret properties, sorted, each in backquotes.
+func secretNames(properties map[string]schema.PropertySpec) string {
+	var names []string
+	for name, property := range properties {
+		if property.Secret {
+			names = append(names, "`"+name+"`")
+		}
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
 // tidy runs `go mod tidy` in the written Go SDK: it writes go.sum.
 func tidy(dir string) error {
 	command := exec.Command("go", "mod", "tidy")
@@ -107,39 +182,50 @@ func run(out string, pluginCommand []string) error {
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		return fmt.Errorf("the plugin's schema is not a package schema: %w", err)
 	}
-	pkg, diags, err := schema.BindSpec(spec, schema.NewNullLoader(), schema.ValidationOptions{})
-	if err != nil {
-		return fmt.Errorf("binding the schema: %w", err)
-	}
-	// Any diagnostic fails, warnings included: each names a schema fix to make.
-	if len(diags) > 0 {
-		lines := make([]string, 0, len(diags))
-		for _, d := range diags {
-			line := "  " + d.Summary
-			if d.Detail != "" {
-				line += ": " + d.Detail
-			}
-			lines = append(lines, line)
+	// Each generator gets a package bound for it alone, as each language host binds its own: the
+	// Python generator renames enum values in the bound package (to BASIC), which the Go one would read.
+	bind := func() (*schema.Package, error) {
+		pkg, diags, err := schema.BindSpec(spec, schema.NewNullLoader(), schema.ValidationOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("binding the schema: %w", err)
 		}
-		return fmt.Errorf("binding the schema gave %d diagnostic(s):\n%s", len(diags), strings.Join(lines, "\n"))
+		// Any diagnostic fails, warnings included: each names a schema fix to make.
+		if len(diags) > 0 {
+			lines := make([]string, 0, len(diags))
+			for _, d := range diags {
+				line := "  " + d.Summary
+				if d.Detail != "" {
+					line += ": " + d.Detail
+				}
+				lines = append(lines, line)
+			}
+			return nil, fmt.Errorf("binding the schema gave %d diagnostic(s):\n%s", len(diags), strings.Join(lines, "\n"))
+		}
+		return pkg, nil
 	}
 
 	// The tool names are the hosts', so the files read as `pulumi package gen-sdk` writes them.
 	generators := []struct {
 		language string
-		generate func() (map[string][]byte, error)
+		generate func(pkg *schema.Package) (map[string][]byte, error)
 	}{
-		{"nodejs", func() (map[string][]byte, error) {
+		{"nodejs", func(pkg *schema.Package) (map[string][]byte, error) {
 			return nodejs.GeneratePackage("pulumi-language-nodejs", pkg, nil, nil, false, noDependencies{})
 		}},
-		{"python", func() (map[string][]byte, error) {
+		{"python", func(pkg *schema.Package) (map[string][]byte, error) {
 			return python.GeneratePackage("pulumi-language-python", pkg, nil, noDependencies{})
 		}},
-		{"go", func() (map[string][]byte, error) { return gogen.GeneratePackage("pulumi-language-go", pkg, nil) }},
+		{"go", func(pkg *schema.Package) (map[string][]byte, error) {
+			return gogen.GeneratePackage("pulumi-language-go", pkg, nil)
+		}},
 	}
 	generated := make([]map[string][]byte, len(generators))
 	for i, generator := range generators {
-		files, err := generator.generate()
+		pkg, err := bind()
+		if err != nil {
+			return err
+		}
+		files, err := generator.generate(pkg)
 		if err != nil {
 			return fmt.Errorf("the %s generator failed: %w", generator.language, err)
 		}
@@ -148,6 +234,13 @@ func run(out string, pluginCommand []string) error {
 	if err := pinGoSDK(generated[2]); err != nil {
 		return err
 	}
+	if err := documentPythonClasses(generated[1], spec); err != nil {
+		return err
+	}
+	generated[0]["README.md"] = readme
+	generated[1]["README.md"] = readme
+	generated[1][filepath.ToSlash(filepath.Join(pythonPackageName(spec), "README.md"))] = readme
+	generated[2]["README.md"] = readme
 	// Written only once every generator succeeded: a failure leaves the committed SDKs as they were.
 	for i, generator := range generators {
 		if err := writeTree(filepath.Join(out, generator.language), generated[i]); err != nil {

@@ -13,13 +13,13 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
-// One message of a batch: its recipients, and exactly one of a literal `body` or a `template`.
+// One message of a batch: recipients plus exactly one of a literal `body` or a `template`.
 type MessageBatchMessage struct {
 	// The literal text, non-empty; exclusive with `template`.
 	Body *string `pulumi:"body"`
 	// A template reference; exclusive with `body`.
 	Template *MessageBatchMessageTemplate `pulumi:"template"`
-	// Recipients, in E.164 form (`+` then 7 to 15 digits); at least one.
+	// Recipients in E.164 form (`+` then 7 to 15 digits, e.g. `+254712345678`), at least one.
 	Tos []string `pulumi:"tos"`
 }
 
@@ -34,13 +34,13 @@ type MessageBatchMessageInput interface {
 	ToMessageBatchMessageOutputWithContext(context.Context) MessageBatchMessageOutput
 }
 
-// One message of a batch: its recipients, and exactly one of a literal `body` or a `template`.
+// One message of a batch: recipients plus exactly one of a literal `body` or a `template`.
 type MessageBatchMessageArgs struct {
 	// The literal text, non-empty; exclusive with `template`.
 	Body pulumi.StringPtrInput `pulumi:"body"`
 	// A template reference; exclusive with `body`.
 	Template MessageBatchMessageTemplatePtrInput `pulumi:"template"`
-	// Recipients, in E.164 form (`+` then 7 to 15 digits); at least one.
+	// Recipients in E.164 form (`+` then 7 to 15 digits, e.g. `+254712345678`), at least one.
 	Tos pulumi.StringArrayInput `pulumi:"tos"`
 }
 
@@ -81,7 +81,7 @@ func (i MessageBatchMessageArray) ToMessageBatchMessageArrayOutputWithContext(ct
 	return pulumi.ToOutputWithContext(ctx, i).(MessageBatchMessageArrayOutput)
 }
 
-// One message of a batch: its recipients, and exactly one of a literal `body` or a `template`.
+// One message of a batch: recipients plus exactly one of a literal `body` or a `template`.
 type MessageBatchMessageOutput struct{ *pulumi.OutputState }
 
 func (MessageBatchMessageOutput) ElementType() reflect.Type {
@@ -106,7 +106,7 @@ func (o MessageBatchMessageOutput) Template() MessageBatchMessageTemplatePtrOutp
 	return o.ApplyT(func(v MessageBatchMessage) *MessageBatchMessageTemplate { return v.Template }).(MessageBatchMessageTemplatePtrOutput)
 }
 
-// Recipients, in E.164 form (`+` then 7 to 15 digits); at least one.
+// Recipients in E.164 form (`+` then 7 to 15 digits, e.g. `+254712345678`), at least one.
 func (o MessageBatchMessageOutput) Tos() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v MessageBatchMessage) []string { return v.Tos }).(pulumi.StringArrayOutput)
 }
@@ -135,7 +135,7 @@ func (o MessageBatchMessageArrayOutput) Index(i pulumi.IntInput) MessageBatchMes
 type MessageBatchMessageTemplate struct {
 	// The template's id, non-empty.
 	Id string `pulumi:"id"`
-	// Values substituted into the template: any JSON object.
+	// Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows.
 	Model interface{} `pulumi:"model"`
 }
 
@@ -154,7 +154,7 @@ type MessageBatchMessageTemplateInput interface {
 type MessageBatchMessageTemplateArgs struct {
 	// The template's id, non-empty.
 	Id pulumi.StringInput `pulumi:"id"`
-	// Values substituted into the template: any JSON object.
+	// Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows.
 	Model pulumi.Input `pulumi:"model"`
 }
 
@@ -241,7 +241,7 @@ func (o MessageBatchMessageTemplateOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v MessageBatchMessageTemplate) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Values substituted into the template: any JSON object.
+// Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows.
 func (o MessageBatchMessageTemplateOutput) Model() pulumi.AnyOutput {
 	return o.ApplyT(func(v MessageBatchMessageTemplate) interface{} { return v.Model }).(pulumi.AnyOutput)
 }
@@ -280,7 +280,7 @@ func (o MessageBatchMessageTemplatePtrOutput) Id() pulumi.StringPtrOutput {
 	}).(pulumi.StringPtrOutput)
 }
 
-// Values substituted into the template: any JSON object.
+// Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows.
 func (o MessageBatchMessageTemplatePtrOutput) Model() pulumi.AnyOutput {
 	return o.ApplyT(func(v *MessageBatchMessageTemplate) interface{} {
 		if v == nil {
@@ -290,7 +290,7 @@ func (o MessageBatchMessageTemplatePtrOutput) Model() pulumi.AnyOutput {
 	}).(pulumi.AnyOutput)
 }
 
-// An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is.
+// An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is: recorded as given, since the service cannot be asked about it.
 type WebhookEndpointAdopt struct {
 	// The endpoint's id, `we_…`.
 	Id string `pulumi:"id"`
@@ -309,7 +309,7 @@ type WebhookEndpointAdoptInput interface {
 	ToWebhookEndpointAdoptOutputWithContext(context.Context) WebhookEndpointAdoptOutput
 }
 
-// An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is.
+// An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is: recorded as given, since the service cannot be asked about it.
 type WebhookEndpointAdoptArgs struct {
 	// The endpoint's id, `we_…`.
 	Id pulumi.StringInput `pulumi:"id"`
@@ -370,7 +370,7 @@ func (i *webhookEndpointAdoptPtrType) ToWebhookEndpointAdoptPtrOutputWithContext
 	return pulumi.ToOutputWithContext(ctx, i).(WebhookEndpointAdoptPtrOutput)
 }
 
-// An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is.
+// An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is: recorded as given, since the service cannot be asked about it.
 type WebhookEndpointAdoptOutput struct{ *pulumi.OutputState }
 
 func (WebhookEndpointAdoptOutput) ElementType() reflect.Type {

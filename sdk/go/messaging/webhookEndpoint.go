@@ -24,7 +24,7 @@ type WebhookEndpoint struct {
 	Etag pulumi.StringPtrOutput `pulumi:"etag"`
 	// Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
 	Events pulumi.StringArrayOutput `pulumi:"events"`
-	// Notification format: `basic` (default) or `cloudEvents`.
+	// Notification format, `basic` when omitted; a change replaces the endpoint.
 	Format pulumi.StringOutput `pulumi:"format"`
 	// Live (true) or test (false) mode, or null.
 	Live pulumi.BoolPtrOutput `pulumi:"live"`
@@ -109,8 +109,8 @@ type webhookEndpointArgs struct {
 	Description *string `pulumi:"description"`
 	// Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
 	Events []string `pulumi:"events"`
-	// Notification format: `basic` (default) or `cloudEvents`.
-	Format *string `pulumi:"format"`
+	// Notification format, `basic` when omitted; a change replaces the endpoint.
+	Format *WebhookEndpointFormat `pulumi:"format"`
 	// Destination URL (absolute http or https) that receives event notifications.
 	Url string `pulumi:"url"`
 }
@@ -123,8 +123,8 @@ type WebhookEndpointArgs struct {
 	Description pulumi.StringPtrInput
 	// Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
 	Events pulumi.StringArrayInput
-	// Notification format: `basic` (default) or `cloudEvents`.
-	Format pulumi.StringPtrInput
+	// Notification format, `basic` when omitted; a change replaces the endpoint.
+	Format WebhookEndpointFormatPtrInput
 	// Destination URL (absolute http or https) that receives event notifications.
 	Url pulumi.StringInput
 }
@@ -186,7 +186,7 @@ func (o WebhookEndpointOutput) Events() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *WebhookEndpoint) pulumi.StringArrayOutput { return v.Events }).(pulumi.StringArrayOutput)
 }
 
-// Notification format: `basic` (default) or `cloudEvents`.
+// Notification format, `basic` when omitted; a change replaces the endpoint.
 func (o WebhookEndpointOutput) Format() pulumi.StringOutput {
 	return o.ApplyT(func(v *WebhookEndpoint) pulumi.StringOutput { return v.Format }).(pulumi.StringOutput)
 }

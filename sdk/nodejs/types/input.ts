@@ -4,9 +4,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as inputs from "../types/input";
 import * as outputs from "../types/output";
+import * as enums from "../types/enums";
 
 /**
- * One message of a batch: its recipients, and exactly one of a literal `body` or a `template`.
+ * One message of a batch: recipients plus exactly one of a literal `body` or a `template`.
  */
 export interface MessageBatchMessageArgs {
     /**
@@ -18,7 +19,7 @@ export interface MessageBatchMessageArgs {
      */
     template?: pulumi.Input<inputs.MessageBatchMessageTemplateArgs | undefined>;
     /**
-     * Recipients, in E.164 form (`+` then 7 to 15 digits); at least one.
+     * Recipients in E.164 form (`+` then 7 to 15 digits, e.g. `+254712345678`), at least one.
      */
     tos: pulumi.Input<pulumi.Input<string>[]>;
 }
@@ -32,13 +33,13 @@ export interface MessageBatchMessageTemplateArgs {
      */
     id: pulumi.Input<string>;
     /**
-     * Values substituted into the template: any JSON object.
+     * Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows.
      */
     model: any;
 }
 
 /**
- * An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is.
+ * An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is: recorded as given, since the service cannot be asked about it.
  */
 export interface WebhookEndpointAdoptArgs {
     /**

@@ -6,6 +6,7 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from ._enums import *
 from .message_batch import *
 from .provider import *
 from .webhook_endpoint import *

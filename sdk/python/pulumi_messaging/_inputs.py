@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 
 __all__ = [
     'MessageBatchMessageArgs',
@@ -25,11 +26,11 @@ __all__ = [
 
 class MessageBatchMessageArgsDict(TypedDict):
     """
-    One message of a batch: its recipients, and exactly one of a literal `body` or a `template`.
+    One message of a batch: recipients plus exactly one of a literal `body` or a `template`.
     """
     tos: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
     """
-    Recipients, in E.164 form (`+` then 7 to 15 digits); at least one.
+    Recipients in E.164 form (`+` then 7 to 15 digits, e.g. `+254712345678`), at least one.
     """
     body: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -47,9 +48,9 @@ class MessageBatchMessageArgs:
                  body: pulumi.Input[Optional[_builtins.str]] = None,
                  template: pulumi.Input[Optional['MessageBatchMessageTemplateArgs']] = None):
         """
-        One message of a batch: its recipients, and exactly one of a literal `body` or a `template`.
+        One message of a batch: recipients plus exactly one of a literal `body` or a `template`.
 
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tos: Recipients, in E.164 form (`+` then 7 to 15 digits); at least one.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tos: Recipients in E.164 form (`+` then 7 to 15 digits, e.g. `+254712345678`), at least one.
         :param pulumi.Input[_builtins.str] body: The literal text, non-empty; exclusive with `template`.
         :param pulumi.Input['MessageBatchMessageTemplateArgs'] template: A template reference; exclusive with `body`.
         """
@@ -63,7 +64,7 @@ class MessageBatchMessageArgs:
     @pulumi.getter
     def tos(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
         """
-        Recipients, in E.164 form (`+` then 7 to 15 digits); at least one.
+        Recipients in E.164 form (`+` then 7 to 15 digits, e.g. `+254712345678`), at least one.
         """
         return pulumi.get(self, "tos")
 
@@ -106,7 +107,7 @@ class MessageBatchMessageTemplateArgsDict(TypedDict):
     """
     model: Any
     """
-    Values substituted into the template: any JSON object.
+    Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows.
     """
 
 @pulumi.input_type
@@ -118,7 +119,7 @@ class MessageBatchMessageTemplateArgs:
         A template reference: an existing template's id and the values substituted into it.
 
         :param pulumi.Input[_builtins.str] id: The template's id, non-empty.
-        :param Any model: Values substituted into the template: any JSON object.
+        :param Any model: Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows.
         """
         pulumi.set(__self__, "id", id)
         pulumi.set(__self__, "model", model)
@@ -139,7 +140,7 @@ class MessageBatchMessageTemplateArgs:
     @pulumi.getter
     def model(self) -> Any:
         """
-        Values substituted into the template: any JSON object.
+        Values substituted into the template: any JSON object (see `JsonObject` for what is refused), as deep as the request allows.
         """
         return pulumi.get(self, "model")
 
@@ -150,7 +151,7 @@ class MessageBatchMessageTemplateArgs:
 
 class WebhookEndpointAdoptArgsDict(TypedDict):
     """
-    An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is.
+    An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is: recorded as given, since the service cannot be asked about it.
     """
     id: pulumi.Input[_builtins.str]
     """
@@ -167,7 +168,7 @@ class WebhookEndpointAdoptArgs:
                  id: pulumi.Input[_builtins.str],
                  secret: pulumi.Input[_builtins.str]):
         """
-        An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is.
+        An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is: recorded as given, since the service cannot be asked about it.
 
         :param pulumi.Input[_builtins.str] id: The endpoint's id, `we_…`.
         :param pulumi.Input[_builtins.str] secret: The endpoint's signing secret, as the dashboard shows it.

@@ -91,6 +91,11 @@ class MessageBatchArgs:
 
 @pulumi.type_token("messaging:index:MessageBatch")
 class MessageBatch(pulumi.CustomResource):
+    """
+    Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
+
+    Secret outputs (Pulumi secrets: encrypted in state, masked in output): `messagesDigest`.
+    """
     @overload
     def __init__(__self__,
                  resource_name: str,

@@ -91,6 +91,13 @@ class ProviderArgs:
 
 @pulumi.type_token("pulumi:providers:messaging")
 class Provider(pulumi.ProviderResource):
+    """
+    The messaging provider: where the service is and how to authenticate.
+
+    Secret inputs (stored encrypted, shown masked): `apiKey`.
+
+    Secret outputs (Pulumi secrets: encrypted in state, masked in output): `apiKey`.
+    """
     @overload
     def __init__(__self__,
                  resource_name: str,

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['WebhookEndpointArgs', 'WebhookEndpoint']
@@ -24,7 +25,7 @@ class WebhookEndpointArgs:
                  url: pulumi.Input[_builtins.str],
                  adopt: pulumi.Input[Optional['WebhookEndpointAdoptArgs']] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
-                 format: pulumi.Input[Optional[_builtins.str]] = None):
+                 format: pulumi.Input[Optional['WebhookEndpointFormat']] = None):
         """
         The set of arguments for constructing a WebhookEndpoint resource.
 
@@ -32,7 +33,7 @@ class WebhookEndpointArgs:
         :param pulumi.Input[_builtins.str] url: Destination URL (absolute http or https) that receives event notifications.
         :param pulumi.Input['WebhookEndpointAdoptArgs'] adopt: Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, `url`, `events`, `format` and `description` cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
         :param pulumi.Input[_builtins.str] description: Free text describing the endpoint's purpose.
-        :param pulumi.Input[_builtins.str] format: Notification format: `basic` (default) or `cloudEvents`.
+        :param pulumi.Input['WebhookEndpointFormat'] format: Notification format, `basic` when omitted; a change replaces the endpoint.
         """
         pulumi.set(__self__, "events", events)
         pulumi.set(__self__, "url", url)
@@ -93,19 +94,26 @@ class WebhookEndpointArgs:
 
     @_builtins.property
     @pulumi.getter
-    def format(self) -> pulumi.Input[Optional[_builtins.str]]:
+    def format(self) -> pulumi.Input[Optional['WebhookEndpointFormat']]:
         """
-        Notification format: `basic` (default) or `cloudEvents`.
+        Notification format, `basic` when omitted; a change replaces the endpoint.
         """
         return pulumi.get(self, "format")
 
     @format.setter
-    def format(self, value: pulumi.Input[Optional[_builtins.str]]):
+    def format(self, value: pulumi.Input[Optional['WebhookEndpointFormat']]):
         pulumi.set(self, "format", value)
 
 
 @pulumi.type_token("messaging:index:WebhookEndpoint")
 class WebhookEndpoint(pulumi.CustomResource):
+    """
+    A webhook endpoint of the messaging service (`POST /v1/webhooks/endpoints`). The service has no update, delete or retrieve operation: any change replaces the endpoint (except an adopted one's, which is refused), deleting it from the stack leaves it active in the service (remove it in the dashboard, Developers → Webhooks), refresh keeps the recorded state, and import is refused: use `adopt`. If the create's answer had an id but no readable secret, `up` fails and keeps the endpoint without one; the next `up` asks the service again under the same idempotency key, or says what to do.
+
+    Secret inputs (stored encrypted, shown masked): `adopt`.
+
+    Secret outputs (Pulumi secrets: encrypted in state, masked in output): `secret`.
+    """
     @overload
     def __init__(__self__,
                  resource_name: str,
@@ -113,7 +121,7 @@ class WebhookEndpoint(pulumi.CustomResource):
                  adopt: pulumi.Input[Optional[Union['WebhookEndpointAdoptArgs', 'WebhookEndpointAdoptArgsDict']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  events: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 format: pulumi.Input[Optional[_builtins.str]] = None,
+                 format: pulumi.Input[Optional['WebhookEndpointFormat']] = None,
                  url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -124,7 +132,7 @@ class WebhookEndpoint(pulumi.CustomResource):
         :param pulumi.Input[Union['WebhookEndpointAdoptArgs', 'WebhookEndpointAdoptArgsDict']] adopt: Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, `url`, `events`, `format` and `description` cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
         :param pulumi.Input[_builtins.str] description: Free text describing the endpoint's purpose.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
-        :param pulumi.Input[_builtins.str] format: Notification format: `basic` (default) or `cloudEvents`.
+        :param pulumi.Input['WebhookEndpointFormat'] format: Notification format, `basic` when omitted; a change replaces the endpoint.
         :param pulumi.Input[_builtins.str] url: Destination URL (absolute http or https) that receives event notifications.
         """
         ...
@@ -154,7 +162,7 @@ class WebhookEndpoint(pulumi.CustomResource):
                  adopt: pulumi.Input[Optional[Union['WebhookEndpointAdoptArgs', 'WebhookEndpointAdoptArgsDict']]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  events: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 format: pulumi.Input[Optional[_builtins.str]] = None,
+                 format: pulumi.Input[Optional['WebhookEndpointFormat']] = None,
                  url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -264,7 +272,7 @@ class WebhookEndpoint(pulumi.CustomResource):
     @pulumi.getter
     def format(self) -> pulumi.Output[_builtins.str]:
         """
-        Notification format: `basic` (default) or `cloudEvents`.
+        Notification format, `basic` when omitted; a change replaces the endpoint.
         """
         return pulumi.get(self, "format")
 
