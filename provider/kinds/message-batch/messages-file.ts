@@ -13,7 +13,7 @@ import type { Message } from "../../../schemas/types";
 import { checkedValue } from "../../../message-file/checked-entry";
 import { fileFormat, FileError, readEntries, type DeclaredStream, type FileFormat } from "../../../message-file";
 import { MessagesDigest } from "../../messages-digest";
-import { CALL_MAX_BYTES, oversizedMessages } from "./calls";
+import { tooLargeForOneCall } from "../../../schemas/one-call";
 import { assetFilePath, type FileAsset } from "./file-asset";
 import type { MessagesFileRead } from "./schema";
 
@@ -78,15 +78,8 @@ export async function readMessagesFile(
       for (const entry of entries) {
         const value = checkedValue(entry, invalid);
         if (value === undefined) continue;
-        // The exact limit (the reader's own check allows for any stream's envelope): as for inline messages.
-        if (entry.source.length * 6 + 1024 > CALL_MAX_BYTES) {
-          for (const { bytes: size } of oversizedMessages(stream, [value])) {
-            invalid.addReason(
-              entry.location,
-              `the message takes ${size} bytes as JSON; one call carries at most ${CALL_MAX_BYTES} bytes (10 MiB)`,
-            );
-          }
-        }
+        const tooLarge = tooLargeForOneCall(value, { stream, source: entry.source });
+        if (tooLarge !== undefined) invalid.addReason(entry.location, `${tooLarge}: shorten it or split it`);
         digest.add(value);
       }
       entries.length = 0;

@@ -106,12 +106,7 @@ export async function check(_context: ProviderContext, olds: Props, news: Props)
     return "failures" in result ? { inputs, failures: result.failures } : { inputs: { ...inputs, [MESSAGES_FILE_READ]: result.read } };
   }
   if (!Array.isArray(messages) || judged) return { inputs };
-  const failures = oversizedMessages(stream, messages).map(({ index, bytes }) => ({
-    property: `messages.${index}`,
-    reason:
-      `the message takes ${bytes} bytes as JSON; one call carries at most ${CALL_MAX_BYTES} bytes (10 MiB) in all, so it ` +
-      "cannot be sent even alone: shorten it or split it",
-  }));
+  const failures = oversizedMessages(stream, messages).map(({ index, reason }) => ({ property: `messages.${index}`, reason }));
   return failures.length > 0 ? { inputs, failures } : { inputs };
 }
 
