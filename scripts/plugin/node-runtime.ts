@@ -82,9 +82,7 @@ export function nodeRuntime(runtime: NodeRuntime): { binary: string; packageDir:
     const file = path.join(dir, (JSON.parse(tarball) as Array<{ filename: string }>)[0].filename);
     const actual = integrityOf(file);
     if (actual !== runtime.integrity) {
-      throw new Error(
-        `${runtime.package}@${version} from npm is not the pinned one: integrity ${actual}, pinned ${runtime.integrity}`,
-      );
+      throw new Error(`${runtime.package}@${version} from npm is not the pinned one: integrity ${actual}, pinned ${runtime.integrity}`);
     }
     execFileSync("tar", ["-xzf", file, "-C", dir]);
     fs.rmSync(file);

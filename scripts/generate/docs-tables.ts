@@ -1,0 +1,117 @@
+/**
+ * Writes each resource's field tables into its page of docs/ (between the markers
+ * `<!-- fields: <Resource> -->` and `<!-- /fields -->`), from the package schema the plugin
+ * serves, so a field's name, type, secrecy and description are written once, in its zod
+ * schema. `npm run generate` runs it; with `--check` it writes nothing and fails naming a stale
+ * page (test/docs/fields-tables.test.ts runs that). `--root DIR` reads the pages under DIR.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { format, resolveConfig } from "prettier";
+import { packageSchema, type PackageSchema, type PropertySpec, type TypeSpec } from "../../plugin/schema";
+import { REPO_ROOT } from "../repo-root";
+
+/** The page of each resource that has field tables. */
+export const FIELD_PAGES: Readonly<Record<string, string>> = {
+  WebhookEndpoint: "docs/webhook-endpoint.md",
+  MessageBatch: "docs/message-batch.md",
+};
+
+const TOKEN_PREFIX = "messaging:index:";
+const FIELDS = /(<!-- fields: (\w+) -->\n)[\s\S]*?(<!-- \/fields -->)/g;
+
+function typeName(type: TypeSpec, schema: PackageSchema): string {
+  if (type.$ref === "pulumi.json#/Asset") return "asset";
+  if (type.$ref === "pulumi.json#/Any") return "any";
+  if (type.$ref?.startsWith("#/types/")) {
+    const token = type.$ref.slice("#/types/".length);
+    const named = schema.types[token];
+    if (named && "enum" in named) return named.enum.map(({ value }) => `\`${value}\``).join(" \\| ");
+    return token.slice(TOKEN_PREFIX.length);
+  }
+  if (type.type === "array" && type.items) return `${typeName(type.items, schema)}[]`;
+  if (type.type === "object" && type.additionalProperties) return `map of ${typeName(type.additionalProperties, schema)}`;
+  return type.type ?? "any";
+}
+
+const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function table(heading: string, properties: Record<string, PropertySpec>, required: readonly string[], schema: PackageSchema): string {
+  const rows = Object.entries(properties).map(([name, property]) => {
+    const marks = [required.includes(name) ? "required" : "", property.secret ? "secret" : ""].filter(Boolean).join(", ");
+    return `| \`${name}\` | ${typeName(property, schema)} | ${marks} | ${cell(property.description ?? "")} |`;
+  });
+  return [`| ${heading} | type | | description |`, "| --- | --- | --- | --- |", ...rows].join("\n");
+}
+
+/** The object types `properties` refer to, nested ones included, in the order met. */
+function objectTypesOf(properties: Record<string, PropertySpec>, schema: PackageSchema, found: string[] = []): string[] {
+  const visit = (type: TypeSpec | undefined): void => {
+    if (!type) return;
+    const token = type.$ref?.startsWith("#/types/") ? type.$ref.slice("#/types/".length) : undefined;
+    const named = token ? schema.types[token] : undefined;
+    if (token && named && named.type === "object" && !found.includes(token)) {
+      found.push(token);
+      objectTypesOf(named.properties, schema, found);
+    }
+    visit(type.items);
+    visit(type.additionalProperties);
+  };
+  Object.values(properties).forEach(visit);
+  return found;
+}
+
+/** The field tables of `resource`: its inputs, the fields of each object type they hold, then its outputs. */
+export function fieldTables(resource: string, schema: PackageSchema = packageSchema("0.0.0")): string {
+  const spec = schema.resources[`${TOKEN_PREFIX}${resource}`];
+  if (!spec) throw new Error(`no resource ${resource} in the package schema`);
+  const tables = [table("input", spec.inputProperties, spec.requiredInputs, schema)];
+  for (const token of objectTypesOf(spec.inputProperties, schema)) {
+    const type = schema.types[token];
+    if (type.type !== "object") continue;
+    tables.push(`\`${token.slice(TOKEN_PREFIX.length)}\`: ${type.description ?? ""}`);
+    tables.push(table("field", type.properties, type.required ?? [], schema));
+  }
+  tables.push(table("output", spec.properties, spec.required, schema));
+  return tables.join("\n\n") + "\n";
+}
+
+/** `page`'s text with each field table written anew, formatted as `prettier --write` would. */
+export async function withFieldTables(page: string, text: string): Promise<string> {
+  const written = text.replace(
+    FIELDS,
+    (_all, open: string, resource: string, close: string) => `${open}\n${fieldTables(resource)}\n${close}`,
+  );
+  return format(written, { ...(await resolveConfig(page)), filepath: page });
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const check = args.includes("--check");
+  const root = args.includes("--root") ? args[args.indexOf("--root") + 1] : REPO_ROOT;
+  let stale = 0;
+  for (const page of Object.values(FIELD_PAGES)) {
+    const file = path.join(root, page);
+    const before = fs.readFileSync(file, "utf8");
+    const after = await withFieldTables(file, before);
+    if (after === before) {
+      console.log(`${page}: up to date`);
+    } else if (check) {
+      stale++;
+      console.error(`${page}: stale field tables; run \`npm run generate\``);
+    } else {
+      fs.writeFileSync(file, after);
+      console.log(`${page}: written`);
+    }
+  }
+  return stale === 0 ? 0 : 1;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
