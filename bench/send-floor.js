@@ -3,7 +3,7 @@
 // process of its own, so its peak RSS is what any streaming sender pays. It reads the file in
 // 64 KiB chunks, splits lines, JSON.parses each, and POSTs each 1,000 as one JSON body with
 // undici.request (one Agent) at `concurrency` calls at once; no checks, no journal, no keys
-// kept. It sets the V8 flags `messaging send` sets for itself (cli/main.ts, cli/send/command.ts),
+// kept. It sets the V8 flags `messaging send` sets for itself (cli/main.ts, cli/commands/send/command.ts),
 // so the gap to the CLI is the CLI's own. Prints `bench-max-rss-bytes N` (ru_maxrss) to stderr.
 //   node send-floor.js FILE URL CONCURRENCY
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `messaging` command line: lists, explains and runs the commands of the registry
- * (`commands.ts`), each loaded only when it is run or asked for.
+ * (`commands/index.ts`), each loaded only when it is run or asked for.
  */
 import { setFlagsFromString } from "node:v8";
 import { commandNamed, COMMANDS, usageList, type CommandModule } from "./commands";
@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   // By name, so the registry never imports a command's file (which imports the registry).
-  const code: CommandModule = await import(command.folder ? `./${name}/command` : `./commands/${name}/${name}-command`);
+  const code: CommandModule = await import(`./commands/${name}/command`);
   if (first === "help" || rest.includes("--help") || rest.includes("-h")) {
     process.stdout.write(await code.help());
     return EXIT.ok;

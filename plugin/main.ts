@@ -47,7 +47,7 @@ export async function servePlugin(args: readonly string[] = []): Promise<{ port:
  * What a batch from a file may cost the plugin: it reads the file twice (check, then the send)
  * and holds one call's messages at a time, but every message read is garbage the old generation
  * collects only at a full GC, which V8 lets wait until the heap is up to 4 times what the last
- * one left live. So, as `messaging send` does (`cli/send/command.ts`, `cli/main.ts`): the heap
+ * one left live. So, as `messaging send` does (`cli/commands/send/command.ts`, `cli/main.ts`): the heap
  * may grow by half before a full GC, and undici's WebAssembly parser stays on the baseline tier
  * (its optimizing compile alone peaks at about 30 MiB). Bench section 11 shows the peak RSS of
  * a 1,000,000-line file's first `up`.

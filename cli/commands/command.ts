@@ -6,9 +6,8 @@ export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
 /**
  * One `messaging` command as the registry describes it: pure data, so that a command's file
  * can read its own row (its options, its usage) without the registry ever loading that file.
- * The code is in `cli/commands/<name>/<name>-command.ts` (`send`'s: `cli/send/command.ts`),
- * which exports `run` and `help` ({@link CommandModule}); `main.ts` loads it only when the
- * command is run or asked for.
+ * The code is in `cli/commands/<name>/command.ts`, which exports `run` and `help`
+ * ({@link CommandModule}); `main.ts` loads it only when the command is run or asked for.
  */
 export interface Command {
   /**
@@ -20,8 +19,6 @@ export interface Command {
   readonly summary: string;
   /** The options it accepts, as its file parses them. `--help` and `-h` are main's. */
   readonly options: CommandOptions;
-  /** Its code is `cli/<name>/command.ts` rather than `cli/commands/<name>/<name>-command.ts` (`send`, for now). */
-  readonly folder?: true;
 }
 
 /** What a command's file exports for `main.ts`. */

@@ -11,7 +11,7 @@ export type { Command, CommandModule, CommandOptions } from "./command";
 /**
  * The commands, in the order the usage list shows them, each row its folder's
  * `definition.ts`. A new command is a folder `cli/commands/<name>/` (`definition.ts`,
- * `help.ts`, `<name>-command.ts` exporting `run` and `help`), plus its name here.
+ * `help.ts`, `command.ts` exporting `run` and `help`), plus its name here.
  */
 export const COMMANDS = { emulator, listen, trigger, endpoints, events, send } satisfies Record<string, Command>;
 

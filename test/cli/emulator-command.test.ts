@@ -21,12 +21,9 @@ beforeAll(() => {
     cwd: ROOT,
     encoding: "utf8",
   });
-  const needed = [
-    "cli/main.js",
-    "cli/commands/emulator/emulator-command.js",
-    "cli/commands/trigger/trigger-command.js",
-    "emulator/index.js",
-  ].map((file) => path.join(outDir, file));
+  const needed = ["cli/main.js", "cli/commands/emulator/command.js", "cli/commands/trigger/command.js", "emulator/index.js"].map((file) =>
+    path.join(outDir, file),
+  );
   if (!needed.every((file) => existsSync(file))) {
     throw new Error(`build did not produce the CLI:\n${build.stdout}\n${build.stderr}`);
   }

@@ -2,7 +2,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { COMMANDS } from "../../cli/commands";
-import { runEndpointsCommand } from "../../cli/commands/endpoints/endpoints-command";
+import { runEndpointsCommand } from "../../cli/commands/endpoints/command";
 import { WebhookEndpointCreate } from "../../schemas";
 import { startEmulator, type Emulator } from "../../emulator";
 import { CapturedOutput } from "../support/cli-output";

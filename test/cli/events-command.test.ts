@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 async function messaging(argv: string[]) {
-  const { runEventsCommand } = await import("../../cli/commands/events/events-command");
+  const { runEventsCommand } = await import("../../cli/commands/events/command");
   let stdout = "";
   let stderr = "";
   const code = await runEventsCommand(

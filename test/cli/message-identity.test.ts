@@ -1,7 +1,7 @@
 import { createHash, createHmac, hkdfSync } from "node:crypto";
 import { IdentityKey } from "../../client/identity-key";
 import { CallKey, messageIdentity } from "../../message-file/identity";
-import { SendJournal } from "../../cli/send/journal";
+import { SendJournal } from "../../cli/commands/send/journal";
 import { canonicalJson } from "../../schemas/canonical-json";
 
 /**

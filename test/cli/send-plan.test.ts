@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { IdentityKey } from "../../client/identity-key";
 import { messageIdentity } from "../../message-file/identity";
-import { FileChanged, planSend, plannedMessages, type SendPlan } from "../../cli/send/plan";
+import { FileChanged, planSend, plannedMessages, type SendPlan } from "../../cli/commands/send/plan";
 
 const lines = (count: number, edit?: { at: number; body: string }) =>
   Array.from({ length: count }, (_, i) => ({

@@ -13,7 +13,7 @@ import path from "node:path";
 import { MessagingClient } from "../../client";
 import { IdentityKey } from "../../client/identity-key";
 import { messageIdentity } from "../../message-file/identity";
-import { runSendCommand } from "../../cli/send/command";
+import { runSendCommand } from "../../cli/commands/send/command";
 import { DEFAULT_EMULATOR_API_KEY } from "../../emulator/auth";
 import { startEmulator, type Emulator } from "../../emulator";
 import * as batch from "../../provider/kinds/message-batch/runtime";

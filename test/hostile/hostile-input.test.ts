@@ -13,7 +13,7 @@ import { inspect } from "node:util";
 import { request } from "undici";
 import { MessagingClient } from "../../client";
 import { createRedactor, REDACTED } from "../../client/redact";
-import { runSendCommand } from "../../cli/send/command";
+import { runSendCommand } from "../../cli/commands/send/command";
 import { startEmulator, type Emulator } from "../../emulator";
 import { isConfigurationError, isValidationError, type ValidationError } from "../../errors";
 import { MemoryReplayGuard, parseEvent, signPayload, verifyWebhookRequest } from "../../receiver";

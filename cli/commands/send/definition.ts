@@ -2,7 +2,6 @@ import type { Command } from "../command";
 
 /** `messaging send`'s row in the registry: data only, so listing the commands loads none of their code. */
 export const definition = {
-  folder: true,
   usage: ["send --file FILE [--stream NAME] [options]"],
   summary: "sends every message of a file, each exactly once, however often it is run",
   options: {

@@ -140,7 +140,7 @@ export async function* messagesOfFile(asset: FileAsset, read: MessagesFileRead):
       digest.add(entry.value);
       messages.push(entry.value as Message);
     }
-    // Entries let go before the messages are handed over (see cli/send/plan.ts `plannedMessages`).
+    // Entries let go before the messages are handed over (see cli/commands/send/plan.ts `plannedMessages`).
     entries.length = 0;
     yield* messages;
   }

@@ -1,4 +1,4 @@
-import { SETTINGS, readSetting } from "../../client/settings";
+import { SETTINGS, readSetting } from "../../../client/settings";
 import {
   isApiError,
   isAuthenticationError,
@@ -8,7 +8,7 @@ import {
   isNotFoundError,
   isPartialSendError,
   isPermissionError,
-} from "../../errors/messaging-error";
+} from "../../../errors/messaging-error";
 import { FileChanged } from "./plan";
 import type { SentElsewhere } from "./journal";
 import { Interrupted } from "./signals";

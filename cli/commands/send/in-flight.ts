@@ -1,8 +1,8 @@
 import { hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { IDEMPOTENCY_KEY_MEMORY_MS } from "../../schemas/idempotency-key";
-import type { Message } from "../../schemas/types";
+import { IDEMPOTENCY_KEY_MEMORY_MS } from "../../../schemas/idempotency-key";
+import type { Message } from "../../../schemas/types";
 
 /** A call written down before its request goes out, and removed once the service answered it. */
 export interface InFlightCall {

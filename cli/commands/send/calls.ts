@@ -1,6 +1,6 @@
-import type { MessagingClient } from "../../client/messaging-client";
-import { SEND_PLANNED } from "../../client/send-messages";
-import { isRefusedOutright } from "../../errors/messaging-error";
+import type { MessagingClient } from "../../../client/messaging-client";
+import { SEND_PLANNED } from "../../../client/send-messages";
+import { isRefusedOutright } from "../../../errors/messaging-error";
 import { isStale, type InFlightCall } from "./in-flight";
 import type { SendJournal } from "./journal";
 import type { SendOptions } from "./options";

@@ -1,10 +1,10 @@
-import { MAX_SEND_CONCURRENCY } from "../../client/send-messages";
-import { IdempotencyKeyPrefix, MAX_IDEMPOTENCY_KEY_LENGTH } from "../../schemas/idempotency-key";
-import { MAX_MESSAGES_PER_BATCH } from "../../schemas/types";
-import { CALL_KEY_SUFFIX_LENGTH } from "../../message-file/identity";
-import { COMMANDS } from "../commands";
-import { parseCommandArgs } from "../command-args";
-import { fileFormat, type FileFormat } from "../../message-file";
+import { MAX_SEND_CONCURRENCY } from "../../../client/send-messages";
+import { IdempotencyKeyPrefix, MAX_IDEMPOTENCY_KEY_LENGTH } from "../../../schemas/idempotency-key";
+import { MAX_MESSAGES_PER_BATCH } from "../../../schemas/types";
+import { CALL_KEY_SUFFIX_LENGTH } from "../../../message-file/identity";
+import { COMMANDS } from "..";
+import { parseCommandArgs } from "../../command-args";
+import { fileFormat, type FileFormat } from "../../../message-file";
 
 /** Parsed `messaging send` options. */
 export interface SendOptions {

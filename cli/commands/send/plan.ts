@@ -1,10 +1,10 @@
 import { createHash, type Hash } from "node:crypto";
-import { ValidationError } from "../../errors";
-import { InvalidMessages } from "../../schemas";
-import type { Message } from "../../schemas/types";
-import { CallKey, type CallKeyScope, type PlannedCall } from "../../message-file/identity";
-import { checkedValue } from "../../message-file/checked-entry";
-import { readEntries, type FileFormat } from "../../message-file";
+import { ValidationError } from "../../../errors";
+import { InvalidMessages } from "../../../schemas";
+import type { Message } from "../../../schemas/types";
+import { CallKey, type CallKeyScope, type PlannedCall } from "../../../message-file/identity";
+import { checkedValue } from "../../../message-file/checked-entry";
+import { readEntries, type FileFormat } from "../../../message-file";
 
 /** What the first pass decided. */
 export interface SendPlan {

@@ -2,8 +2,8 @@ import { hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { IdentityKey } from "../../client/identity-key";
-import { messageIdentity, type MessageIdVersion } from "../../message-file/identity";
+import type { IdentityKey } from "../../../client/identity-key";
+import { messageIdentity, type MessageIdVersion } from "../../../message-file/identity";
 import { InFlightRecords, parseRecord, readIfExists, type InFlightCall } from "./in-flight";
 
 /**

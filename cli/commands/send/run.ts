@@ -1,6 +1,6 @@
-import type { IdentityKey } from "../../client/identity-key";
-import type { MessagingClient } from "../../client/messaging-client";
-import { FileError } from "../../message-file";
+import type { IdentityKey } from "../../../client/identity-key";
+import type { MessagingClient } from "../../../client/messaging-client";
+import { FileError } from "../../../message-file";
 import { createProgress } from "./progress";
 import type { SendOptions } from "./options";
 import { planSend, type SendPlan } from "./plan";

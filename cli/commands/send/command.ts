@@ -1,16 +1,16 @@
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import { setFlagsFromString } from "node:v8";
-import { IDENTITY_KEY, IdentityKey } from "../../client/identity-key";
-import type { MessagingClient } from "../../client/messaging-client";
-import { clientFromSettings, readSetting, SETTINGS } from "../../client/settings";
-import { DEFAULT_EMULATOR_API_KEY } from "../../emulator/auth";
-import { isConfigurationError } from "../../errors/messaging-error";
-import { usageError } from "../commands";
-import { EXIT } from "../exit-codes";
-import { FileError, streamForFile } from "../../message-file";
-import { messageIdentity } from "../../message-file/identity";
-import { programName } from "../program-name";
+import { IDENTITY_KEY, IdentityKey } from "../../../client/identity-key";
+import type { MessagingClient } from "../../../client/messaging-client";
+import { clientFromSettings, readSetting, SETTINGS } from "../../../client/settings";
+import { DEFAULT_EMULATOR_API_KEY } from "../../../emulator/auth";
+import { isConfigurationError } from "../../../errors/messaging-error";
+import { usageError } from "..";
+import { EXIT } from "../../exit-codes";
+import { FileError, streamForFile } from "../../../message-file";
+import { messageIdentity } from "../../../message-file/identity";
+import { programName } from "../../program-name";
 import { finishCommand, parseSendOptions, type SendOptions } from "./options";
 import { defaultStateDir, JournalError, SendJournal } from "./journal";
 import { SendReport } from "./report";
@@ -21,9 +21,9 @@ import { SignalWatch } from "./signals";
 const DEFAULT_KEY_PREFIX = "ms3";
 
 /**
- * `messaging send --file FILE [...]` (see `SEND_HELP` in `command-help.ts`): plans the run
+ * `messaging send --file FILE [...]` (see `HELP` in `help.ts`): plans the run
  * against the file's journal, finishes any call left in flight, then sends what is not sent yet.
- * @returns the exit code (see `SEND_HELP`)
+ * @returns the exit code (see `help.ts`)
  */
 export async function runSendCommand(argv: string[]): Promise<number> {
   const options = parseSendOptions(argv);
@@ -143,4 +143,4 @@ export const run = (argv: string[]): Promise<number> => {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return runSendCommand(argv);
 };
-export const help = async (): Promise<string> => (await import("../command-help")).SEND_HELP;
+export const help = async (): Promise<string> => (await import("./help")).HELP;
