@@ -1,8 +1,11 @@
 import { KNOWN_EVENT_TYPES } from "../schemas/types";
 import { didYouMean } from "../schemas/did-you-mean";
+import { WebhookFormat } from "../schemas/webhook-endpoint";
 
 /** The formats an endpoint can be created with. */
-export const ENDPOINT_FORMATS = ["basic", "cloudEvents"] as const;
+export const ENDPOINT_FORMATS: readonly WebhookFormat[] = WebhookFormat.options;
+
+export const isEndpointFormat = (value: string): value is WebhookFormat => (ENDPOINT_FORMATS as readonly string[]).includes(value);
 
 /**
  * `--events a,b` (repeatable) as a list of event types; default: every named type. A type
@@ -25,8 +28,8 @@ export function parseEventsOption(values: readonly string[] | undefined, allowUn
 }
 
 /** `--format`, checked; default `basic`. */
-export function parseFormatOption(value: string | undefined): (typeof ENDPOINT_FORMATS)[number] | string {
+export function parseFormatOption(value: string | undefined): WebhookFormat | string {
   if (value === undefined) return "basic";
-  if ((ENDPOINT_FORMATS as readonly string[]).includes(value)) return value as (typeof ENDPOINT_FORMATS)[number];
+  if (isEndpointFormat(value)) return value;
   return `--format must be ${ENDPOINT_FORMATS.join(" or ")}, got '${value}'${didYouMean(value, ENDPOINT_FORMATS)}`;
 }

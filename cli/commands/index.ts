@@ -17,16 +17,6 @@ export const COMMANDS = { emulator, listen, trigger, endpoints, events, send } s
 
 export type CommandName = keyof typeof COMMANDS;
 
-/** A create field's flag: its name in kebab case (`--description`). */
-export const flagOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
-/**
- * The create fields `endpoints create` reads itself (a required URL, events with a default
- * and a did-you-mean, a format checked against its values); every other create field is sent
- * as its `--<field> TEXT` says, and its help line is generated from the create schema.
- */
-export const CREATE_FIELDS_WITH_OWN_FLAGS = ["url", "events", "format"] as const;
-
 /** The command of that name, or undefined. */
 export function commandNamed(name: string): Command | undefined {
   return Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;

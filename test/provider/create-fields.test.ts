@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { HELP as ENDPOINTS_HELP } from "../../cli/commands/endpoints/help";
-import { CREATE_FIELDS_WITH_OWN_FLAGS, flagOf } from "../../cli/commands";
+import { CREATE_FIELDS_WITH_OWN_FLAGS, flagOf } from "../../cli/commands/endpoints/create-flags";
 import { descriptionOf, recordedCreateFields, withUnsetAsNull } from "../../provider/kinds/field-meta";
 import { WebhookEndpointState } from "../../provider/kinds/webhook-endpoint/schema";
 import { WebhookEndpointCreate } from "../../schemas/webhook-endpoint";

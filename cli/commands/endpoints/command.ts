@@ -3,10 +3,11 @@ import { readSetting } from "../../../client/settings";
 import { EmulatorClient } from "../../../emulator/operations";
 import { isApiError, isMessagingError } from "../../../errors/messaging-error";
 import { parseCommandArgs } from "../../command-args";
-import { COMMANDS, flagOf, usageError } from "..";
+import { COMMANDS, usageError } from "..";
+import { flagOf } from "./create-flags";
 import { didYouMean } from "../../../schemas/did-you-mean";
 import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "../../emulator-connection";
-import { parseEventsOption, parseFormatOption } from "../../endpoint-settings";
+import { isEndpointFormat, parseEventsOption, parseFormatOption } from "../../endpoint-settings";
 import { EXIT } from "../../exit-codes";
 import { displaySecret } from "../../secret-display";
 import { WebhookEndpointCreate } from "../../../schemas/webhook-endpoint";
@@ -115,7 +116,7 @@ async function create(
   const events = parseEventsOption(values.events, values["allow-unknown-type"] === true);
   if (typeof events === "string") return fail(events);
   const format = parseFormatOption(values.format);
-  if (format !== "basic" && format !== "cloudEvents") return fail(format);
+  if (!isEndpointFormat(format)) return fail(format);
 
   let client: MessagingClient;
   try {
@@ -156,8 +157,6 @@ async function create(
   }
 }
 
-/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+/** The registry's entry points (see `CommandModule` in `commands/command.ts`). */
 export const run = (argv: string[]): Promise<number> => runEndpointsCommand(argv);
 export const help = async (): Promise<string> => (await import("./help")).HELP;
-
-/** A create field's flag: `fieldName` → `field-name`. */

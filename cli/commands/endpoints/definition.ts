@@ -1,20 +1,17 @@
 import type { Command } from "../command";
+import { CREATE_OPTIONS, CREATE_USAGE } from "./create-flags";
 
-/** `messaging endpoints`'s row in the registry: data only, so listing the commands loads none of their code. */
+/** `messaging endpoints`'s row in the registry; its create flags come from the create schema. */
 export const definition = {
   usage: [
-    "endpoints create --url URL [--events TYPE,…] [--allow-unknown-type] [--format basic|cloudEvents] [--description TEXT] [--show-secret] [--json]",
+    `endpoints create ${CREATE_USAGE} [--show-secret] [--json]`,
     "endpoints list [--show-secret] [--json]",
     "endpoints secret <endpoint id>",
   ],
   summary: "creates webhook endpoints (service or emulator), lists the emulator's, prints a secret",
   // `create` takes them all; `list` and `secret` only --show-secret and --json.
   options: {
-    url: { type: "string" },
-    events: { type: "string", multiple: true },
-    "allow-unknown-type": { type: "boolean" },
-    format: { type: "string" },
-    description: { type: "string" },
+    ...CREATE_OPTIONS,
     "show-secret": { type: "boolean" },
     json: { type: "boolean" },
   },

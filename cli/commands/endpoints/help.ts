@@ -1,13 +1,11 @@
 /** `messaging endpoints --help` (and `messaging help endpoints`): loaded only when asked for; its defaults are the code's own constants, so the text cannot drift from them. */
-import { z } from "zod";
-import { WebhookEndpointCreate } from "../../../schemas/webhook-endpoint";
-import { KNOWN_EVENT_TYPES } from "../../../schemas/types";
 import { DEFAULT_EMULATOR_API_KEY } from "../../../emulator";
 import { exitCodesHelp } from "../../exit-codes";
-import { CREATE_FIELDS_WITH_OWN_FLAGS, flagOf, usageLines } from "..";
+import { usageLines } from "..";
+import { CREATE_HELP, type OptionHelp } from "./create-flags";
 
 /** `  --flag ARG  text`, the text from column 22 (on the next line after a longer flag), wrapped at 70 characters. */
-function optionLine(flag: string, text: string): string {
+function optionLine({ flag, text }: OptionHelp): string {
   const lines: string[] = [];
   for (const word of text.split(" ")) {
     if (lines.length > 0 && `${lines[lines.length - 1]} ${word}`.length <= 70) lines[lines.length - 1] += ` ${word}`;
@@ -19,14 +17,6 @@ function optionLine(flag: string, text: string): string {
     ? [`${head.padEnd(21)}${lines[0]}`, ...lines.slice(1).map((line) => `${indent}${line}`)].join("\n")
     : [head, ...lines.map((line) => `${indent}${line}`)].join("\n");
 }
-
-/** `endpoints create`'s flags for the create fields it sends as given, each described by the create schema's `.meta()`. */
-const givenFieldOptions = Object.entries(WebhookEndpointCreate.shape)
-  .filter(([key]) => !(CREATE_FIELDS_WITH_OWN_FLAGS as readonly string[]).includes(key))
-  .map(([key, field]) =>
-    optionLine(`--${flagOf(key)} TEXT`, (z.globalRegistry.get(field) as { description?: string } | undefined)?.description ?? ""),
-  )
-  .join("\n");
 
 export const HELP = `messaging endpoints — create and list webhook endpoints
 
@@ -41,13 +31,7 @@ secret  prints one endpoint's signing secret, from the emulator, and nothing els
         export MESSAGING_WEBHOOK_SECRET="$(messaging endpoints secret we_…)"
 
 options:
-  --url URL          where the events are posted (create; required)
-  --events TYPE,…    event types, comma-separated or repeated (default: every named type:
-                     ${KNOWN_EVENT_TYPES.join(", ")})
-  --allow-unknown-type
-                     subscribe to a type that is not a named one (refused otherwise)
-  --format F         basic or cloudEvents (default: basic)
-${givenFieldOptions}
+${CREATE_HELP.map(optionLine).join("\n")}
   --show-secret      print signing secrets instead of masking them
   --json             print JSON on stdout
   -h, --help         this help

@@ -2,12 +2,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { MessagingClient } from "../../../client/messaging-client";
 import { SETTINGS } from "../../../client/settings";
 import type { Delivery, Emulator } from "../../../emulator";
+import type { WebhookFormat } from "../../../schemas/types";
 import { EmulatorClient } from "../../../emulator/operations";
 import { isApiError } from "../../../errors/messaging-error";
 import { parseCommandArgs } from "../../command-args";
 import { COMMANDS, usageError } from "..";
 import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from "../../emulator-connection";
-import { parseEventsOption, parseFormatOption } from "../../endpoint-settings";
+import { isEndpointFormat, parseEventsOption, parseFormatOption } from "../../endpoint-settings";
 import { EXIT } from "../../exit-codes";
 import { displaySecret } from "../../secret-display";
 import { processIo, type CommandIo } from "../../command-io";
@@ -29,7 +30,7 @@ export interface ListenIo extends CommandIo {
 interface ListenArgs {
   readonly forwardTo: string;
   readonly events: readonly string[];
-  readonly format: "basic" | "cloudEvents";
+  readonly format: WebhookFormat;
   readonly showSecret: boolean;
 }
 
@@ -49,7 +50,7 @@ function parse(argv: string[]): ListenArgs | string {
   const events = parseEventsOption(values.events, values["allow-unknown-type"] === true);
   if (typeof events === "string") return events;
   const format = parseFormatOption(values.format);
-  if (format !== "basic" && format !== "cloudEvents") return format;
+  if (!isEndpointFormat(format)) return format;
   return { forwardTo, events, format, showSecret: values["show-secret"] === true };
 }
 
