@@ -8,7 +8,7 @@
 
 const { fork } = require("node:child_process");
 const net = require("node:net");
-const { DEFAULT_MAX_IN_FLIGHT_BYTES } = require("../dist/emulator/memory-guard");
+const { DEFAULT_MAX_IN_FLIGHT_BYTES } = require("../dist/emulator/http");
 const path = require("node:path");
 const { Pool } = require("undici");
 const { ask, msSince, now } = require("./lib");

@@ -2,7 +2,7 @@
 // Child process of bench/run.js: sections 2 (validation) and 3 (receiver helpers) in a
 // fresh process. Sends one { kind: "result", validation, receiver } message, then exits.
 
-const { buildEvent, eventData, eventPayload } = require("../dist/emulator/events");
+const { buildEvent, eventData, eventPayload } = require("../dist/emulator/delivery");
 const { parseMessages } = require("../dist/client/validate");
 const { Message, MessageBatchRequest, MAX_MESSAGES_PER_BATCH } = require("../dist/schemas");
 const {

@@ -1,5 +1,5 @@
 import { readSetting, SETTINGS } from "../client/settings";
-import { DEFAULT_EMULATOR_API_KEY } from "../emulator/auth";
+import { DEFAULT_EMULATOR_API_KEY } from "../emulator/http";
 import { isApiError, type ApiError } from "../errors/messaging-error";
 import { describeFieldErrors } from "../schemas";
 

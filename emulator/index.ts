@@ -4,9 +4,8 @@
  * client's code, so it can disagree with a buggy client.
  */
 export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
-export { DEFAULT_EMULATOR_API_KEY } from "./auth";
 export { DEFAULT_MAX_STORED_BYTES, DEFAULT_MAX_STORED_MESSAGES, type BatchTotals, type StorageTotals } from "./storage";
-export { MAX_BODY_BYTES } from "./http";
+export { DEFAULT_EMULATOR_API_KEY, MAX_BODY_BYTES } from "./http";
 export { ENDPOINT_FIELD_LIMITS, type BatchResult } from "./routes";
 export { DEFAULT_DELIVERY_RETRY_SCHEDULE, classifyAttempt, parseRetrySchedule, retryDelaySeconds, type AttemptVerdict } from "./delivery";
 export { FAULT_KINDS, type FaultKind, type FaultSettingsInput, type ScriptedFault } from "./faults";

@@ -2,7 +2,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { ConfigurationError } from "../errors/messaging-error";
 import { IDEMPOTENCY_KEY_MEMORY_MS } from "../schemas/idempotency-key";
-import { DEFAULT_EMULATOR_API_KEY } from "./auth";
 import {
   type BatchTotals,
   DEFAULT_MAX_STORED_BYTES,
@@ -16,8 +15,7 @@ import { DELIVERY_TIMEOUT_MS, DEFAULT_DELIVERY_RETRY_SCHEDULE, checkRetrySchedul
 import type { Delivery, FaultSettings, RecordedBatch, RecordedEvent, EmulatedWebhookEndpoint } from "./operations";
 import { FaultInjector, faultSettingsOrThrow, type FaultSettingsInput, type ScriptedFault } from "./faults";
 import { bodyWillBeRefused, handleRequest } from "./routes";
-import { hostAllowList, IdempotencyStore } from "./http";
-import { DEFAULT_MAX_IN_FLIGHT_BYTES, MemoryGuard } from "./memory-guard";
+import { DEFAULT_EMULATOR_API_KEY, DEFAULT_MAX_IN_FLIGHT_BYTES, hostAllowList, IdempotencyStore, MemoryGuard } from "./http";
 
 /** Options of {@link startEmulator}. */
 export interface EmulatorOptions {

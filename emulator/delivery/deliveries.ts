@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { SIGNATURE_HEADER } from "../../schemas/http";
-import type { EventPayload } from "../events";
+import type { EventPayload } from "./events";
 import { signatureHeader } from "./signature";
 import type { EmulatedWebhookEndpoint } from "../operations";
 

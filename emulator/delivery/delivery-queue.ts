@@ -1,7 +1,7 @@
 import type { MessagingEvent } from "../../schemas";
 import { attemptDelivery, DELIVERY_TIMEOUT_MS } from "./deliveries";
 import { classifyAttempt, retryDelaySeconds } from "./delivery-policy";
-import { eventPayload, type EventPayload } from "../events";
+import { eventPayload, type EventPayload } from "./events";
 import { randomId, type EmulatorStore } from "../storage";
 import { problem } from "../http";
 import type { Delivery, EmulatedWebhookEndpoint } from "../operations";

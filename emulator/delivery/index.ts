@@ -1,4 +1,4 @@
-/** Webhook deliveries: signing and sending an event, the retry policy, and the queue of attempts due. */
+/** Webhook deliveries: the event and its payload, signing and sending it, the retry policy, and the queue of attempts due. */
 export { DELIVERY_TIMEOUT_MS, deliveryHeaders } from "./deliveries";
 export {
   type AttemptVerdict,
@@ -9,3 +9,4 @@ export {
   retryDelaySeconds,
 } from "./delivery-policy";
 export { DeliveryQueue } from "./delivery-queue";
+export { buildEvent, CLOUD_EVENT_SOURCE, eventData, eventPayload, type EventPayload } from "./events";

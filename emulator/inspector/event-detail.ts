@@ -1,6 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import { deliveryHeaders } from "../delivery";
-import { eventPayload } from "../events";
+import { deliveryHeaders, eventPayload } from "../delivery";
 import type { Delivery, RecordedEvent } from "../operations";
 import type { DeliveryAttempts, InspectorData, SelectedEvent } from "./data";
 import { statusBadge } from "./event-list";

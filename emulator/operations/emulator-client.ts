@@ -4,7 +4,7 @@ import { errorFromResponse } from "../../errors/from-response";
 import { ConfigurationError, ResponseSchemaError, ValidationError, type RequestInfo } from "../../errors/messaging-error";
 import { toFieldErrors } from "../../schemas/field-errors";
 import { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from "../../schemas/http";
-import { DEFAULT_EMULATOR_API_KEY } from "../auth";
+import { DEFAULT_EMULATOR_API_KEY } from "../http";
 import type { BatchTotals } from "../storage";
 import { EMULATOR_OPERATIONS, type EmulatorOperation, type EmulatorOperationName } from "./emulator-operations";
 

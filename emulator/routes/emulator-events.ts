@@ -1,7 +1,7 @@
 import { toFieldErrors } from "../../schemas";
 import { parseJsonBody, problem, validationProblem, jsonReply, type Reply } from "../http";
 import { EmitEventRequest, MAX_EVENT_BODY_BYTES } from "../operations";
-import { buildEvent, eventData } from "../events";
+import { buildEvent, eventData } from "../delivery";
 import type { EmulatorHandlers, RouteContext } from "./route-context";
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, REQUEST_ID_HEADER, VERSION_HEADER } from "../../schemas/http";
-import { assertAuthenticated } from "../auth";
 import {
+  assertAuthenticated,
   MAX_BODY_BYTES,
   readBody,
   type BodyResult,
@@ -22,10 +22,10 @@ import {
   type Reply,
   type StreamedReply,
   assertVersionHeader,
+  type MemoryGuard,
 } from "../http";
 import type { DeliveryQueue } from "../delivery";
 import { type FaultInjector, faultStatus, type FaultKind } from "../faults";
-import type { MemoryGuard } from "../memory-guard";
 import { randomId, type EmulatorStore } from "../storage";
 import { isApiPath, matchRoute } from "./router";
 

@@ -8,7 +8,7 @@
  */
 import net from "node:net";
 import { startEmulator, type Emulator } from "../../emulator";
-import { MemoryGuard } from "../../emulator/memory-guard";
+import { MemoryGuard } from "../../emulator/http";
 import { basicAuth, call, endpointForm, VERSION } from "../support/emulator";
 
 const BUDGET = 256 * 1024;

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { startEmulator, type Delivery, type Emulator } from "../../emulator";
 import { RESPONSE_BODY_MAX_BYTES } from "../../emulator/delivery/deliveries";
 import { DeliveryQueue } from "../../emulator/delivery/delivery-queue";
-import { buildEvent, eventData } from "../../emulator/events";
+import { buildEvent, eventData } from "../../emulator/delivery";
 import { EmulatorStore } from "../../emulator/storage/store";
 import { call, endpointForm, recordedEndpoint, startReceiver } from "../support/emulator";
 

@@ -14,7 +14,7 @@ import { MessagingClient } from "../../client";
 import { IdentityKey } from "../../client/identity-key";
 import { messageIdentity } from "../../message-file/identity";
 import { runSendCommand } from "../../cli/commands/send/command";
-import { DEFAULT_EMULATOR_API_KEY } from "../../emulator/auth";
+import { DEFAULT_EMULATOR_API_KEY } from "../../emulator/http";
 import { startEmulator, type Emulator } from "../../emulator";
 import * as batch from "../../provider/kinds/message-batch/runtime";
 import { messagesDigest } from "../../provider/messages-digest";

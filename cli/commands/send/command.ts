@@ -4,7 +4,7 @@ import { setFlagsFromString } from "node:v8";
 import { IDENTITY_KEY, IdentityKey } from "../../../client/identity-key";
 import type { MessagingClient } from "../../../client/messaging-client";
 import { clientFromSettings, readSetting, SETTINGS } from "../../../client/settings";
-import { DEFAULT_EMULATOR_API_KEY } from "../../../emulator/auth";
+import { DEFAULT_EMULATOR_API_KEY } from "../../../emulator/http";
 import { isConfigurationError } from "../../../errors/messaging-error";
 import { usageError } from "..";
 import { EXIT } from "../../exit-codes";

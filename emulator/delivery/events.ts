@@ -1,6 +1,6 @@
-import type { CloudEventEnvelope, EventData, MessagingEvent } from "../schemas";
-import { JSON_CONTENT_TYPE } from "../schemas/http";
-import { randomId } from "./storage";
+import type { CloudEventEnvelope, EventData, MessagingEvent } from "../../schemas";
+import { JSON_CONTENT_TYPE } from "../../schemas/http";
+import { randomId } from "../storage";
 
 /** `source` of the CloudEvents the emulator sends. */
 export const CLOUD_EVENT_SOURCE = "/emulator";

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { problem } from "./http";
+import { problem } from "./problem-response";
 
 /** The API key an emulator accepts when none is given. Test-mode style, safe to print. */
 export const DEFAULT_EMULATOR_API_KEY = "sk_test_emulator";
