@@ -50,7 +50,7 @@ function writeFile(file, count) {
 
 /** The directory holding the real `pulumi` (npm run pulumi:path; built once, cached). */
 function pulumiBin() {
-  const out = execFileSync("bash", [path.join(REPO, "scripts", "pulumi-path.sh")], {
+  const out = execFileSync("bash", [path.join(REPO, "scripts", "pulumi-cli", "pulumi-path.sh")], {
     cwd: REPO,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
@@ -125,7 +125,7 @@ async function timedUp(stack, usageDir) {
 
 async function unchangedUp({ progress, startChild, exited }) {
   const auto = require("@pulumi/pulumi/automation");
-  const { packPlugin } = require("../dist/scripts/pack-plugin");
+  const { packPlugin } = require("../dist/scripts/release/pack-plugin");
   const cliBin = pulumiBin();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-bench-up-"));
   try {

@@ -17,7 +17,7 @@ function readPackageVersion(): string {
   return "0.0.0";
 }
 
-/** Set by the plugin's bundler (scripts/pack-plugin.ts): a single executable has no package.json beside it. */
+/** Set by the plugin's bundler (scripts/release/pack-plugin.ts): a single executable has no package.json beside it. */
 declare const PULUMI_MESSAGING_BUNDLED_VERSION: string | undefined;
 
 /** This package's version: the bundle's, else read from its `package.json` (`0.0.0` if it cannot be found). */

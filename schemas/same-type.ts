@@ -1,7 +1,7 @@
 /**
  * Compile-time check that a plain type is exactly what a zod schema parses to:
  * `type _ = Assert<SameType<Outputs, z.output<typeof State>>>` fails to compile when either
- * gains, loses or changes a field (the resource classes; `scripts/generate-wire-types.js` for
+ * gains, loses or changes a field (the resource classes; `scripts/generate/generate-wire-types.js` for
  * the wire types it prints). (Keys are compared as strings: zod types a loose object's index
  * signature as `string` keys, an interface's as `string | number`.)
  */

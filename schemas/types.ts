@@ -2,7 +2,7 @@
  * The wire format's TypeScript types, without zod.
  *
  * The zod schemas beside this file are the source: `wire-types.generated.ts` holds their
- * types as plain declarations, computed from them by `scripts/generate-wire-types.js`, so that
+ * types as plain declarations, computed from them by `scripts/generate/generate-wire-types.js`, so that
  * the declaration files of the package root, `pulumi-messaging/client` and
  * `pulumi-messaging/receiver` never load zod's own declarations, which fail to type-check
  * under the `tsconfig.json` that `pulumi new typescript` writes (`moduleResolution: node`, no

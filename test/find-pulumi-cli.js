@@ -1,6 +1,6 @@
 "use strict";
 // Jest globalSetup of the engine project (run only when one of its tests is selected): finds the
-// real Pulumi CLI, or builds it, with `scripts/pulumi-path.sh` (`npm run pulumi:path`), and hands
+// real Pulumi CLI, or builds it, with `scripts/pulumi-cli/pulumi-path.sh` (`npm run pulumi:path`), and hands
 // its directory to the workers in PULUMI_MESSAGING_CLI_DIR. Without one, outside CI the tier is
 // skipped saying why (test/support/real-engine.ts); in CI that is a failure.
 const { spawnSync } = require("node:child_process");
@@ -8,7 +8,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
-const SCRIPT = path.join(__dirname, "..", "scripts", "pulumi-path.sh");
+const SCRIPT = path.join(__dirname, "..", "scripts", "pulumi-cli", "pulumi-path.sh");
 
 /** `{ dir }` holding `pulumi` (the script's last line of output), or `{ missing }` saying why not. */
 function lookUp() {
@@ -17,7 +17,7 @@ function lookUp() {
   const result = spawnSync("bash", [SCRIPT], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   const dir = result.stdout?.trim().split("\n").pop();
   if (result.status === 0 && dir) return { dir };
-  return { missing: `scripts/pulumi-path.sh found no Pulumi CLI and could not build one (exit ${result.status})` };
+  return { missing: `scripts/pulumi-cli/pulumi-path.sh found no Pulumi CLI and could not build one (exit ${result.status})` };
 }
 
 module.exports = async function findPulumiCli() {

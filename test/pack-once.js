@@ -8,7 +8,7 @@ const { execFileSync } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const { staleBuild } = require("../scripts/build-freshness");
+const { staleBuild } = require("../scripts/build/build-freshness");
 
 const REPO = path.resolve(__dirname, "..");
 

@@ -1,5 +1,5 @@
 // The Pulumi CLI that this project's tests, demo and CI run, pinned to one
-// release. Nothing here is a Go program of ours: scripts/pulumi-path.sh builds the `tool`
+// release. Nothing here is a Go program of ours: scripts/pulumi-cli/pulumi-path.sh builds the `tool`
 // packages below, as Pulumi's release does, into a cache outside the repository.
 module pulumi-messaging/pulumi-cli
 

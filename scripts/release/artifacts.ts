@@ -6,12 +6,12 @@
  *   there, as Pulumi's providers publish theirs);
  * - Python: the SDK's wheel and sdist (`python -m build`);
  * - Go: sdk/go as the module proxy serves it at the tag `sdk/go/v<version>` (a proxy directory);
- * - the plugin: one archive a platform (scripts/pack-plugin.ts) and `checksums.txt` (sha256).
+ * - the plugin: one archive a platform (scripts/release/pack-plugin.ts) and `checksums.txt` (sha256).
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { packPlugin, PLATFORMS } from "../pack-plugin";
+import { packPlugin, PLATFORMS } from "./pack-plugin";
 import { REPO_ROOT } from "../repo-root";
 import { pythonReleaseTools } from "./python-tools";
 import { run } from "./run";
@@ -60,7 +60,7 @@ async function npmPack(dir: string, out: string): Promise<string> {
 }
 
 /** The nodejs SDK compiled in a copy of sdk/nodejs, its package.json, README and LICENSE beside the output. */
-async function nodejsSdk(work: string, out: string): Promise<string> {
+export async function nodejsSdk(work: string, out: string): Promise<string> {
   const dir = path.join(work, "nodejs");
   fs.cpSync(path.join(REPO_ROOT, "sdk", "nodejs"), dir, { recursive: true });
   await run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: dir });
@@ -71,7 +71,7 @@ async function nodejsSdk(work: string, out: string): Promise<string> {
 }
 
 /** The Python SDK's wheel and sdist, built from a copy of sdk/python with the LICENSE beside it. */
-async function pythonSdk(work: string, out: string): Promise<{ wheel: string; sdist: string }> {
+export async function pythonSdk(work: string, out: string): Promise<{ wheel: string; sdist: string }> {
   const dir = path.join(work, "python");
   fs.cpSync(path.join(REPO_ROOT, "sdk", "python"), dir, { recursive: true });
   fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(dir, "LICENSE"));

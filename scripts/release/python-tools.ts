@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { cacheRoot } from "../plugin/node-runtime";
+import { cacheRoot } from "./plugin/node-runtime";
 import { run } from "./run";
 
 export const PYTHON_RELEASE_TOOLS = ["build==1.6.1", "twine==7.0.0", "pypiserver==2.4.2", "setuptools==84.2.1", "wheel==0.48.0"];

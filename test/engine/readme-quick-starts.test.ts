@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
+import { packPlugin, type PluginArchive } from "../../scripts/release/pack-plugin";
 import { REPO_ROOT } from "../support/environment";
 import { describeRealEngine, expectOk, opsByName, useRealEngine } from "../support/real-engine";
 

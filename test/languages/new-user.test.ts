@@ -20,7 +20,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { cacheRoot, nodeRuntime } from "../../scripts/plugin/node-runtime";
+import { cacheRoot, nodeRuntime } from "../../scripts/release/plugin/node-runtime";
 import type { LocalRegistries } from "../../scripts/release/local-registries";
 import type { ReleaseArtifacts } from "../../scripts/release/artifacts";
 import { releaseLocal } from "../../scripts/release/local";

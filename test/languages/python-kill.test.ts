@@ -11,7 +11,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin } from "../../scripts/pack-plugin";
+import { packPlugin } from "../../scripts/release/pack-plugin";
 import type { PulumiStack } from "../support/real-engine";
 import { expectOk, opsByName, useRealEngine } from "../support/real-engine";
 import { describeLanguage, pythonExecutable } from "./toolchains";

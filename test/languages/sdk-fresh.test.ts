@@ -13,7 +13,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin } from "../../scripts/pack-plugin";
+import { packPlugin } from "../../scripts/release/pack-plugin";
 import { PLUGIN_DOWNLOAD_URL } from "../../plugin/schema";
 import { REPO_ROOT } from "../../scripts/repo-root";
 import { startProviderPlugin } from "../support/provider-plugin";

@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin } from "../../scripts/pack-plugin";
+import { packPlugin } from "../../scripts/release/pack-plugin";
 import { startRefusingProxy, type ForwardedRequest, type RefusingProxy } from "../support/fake-services";
 import { expectOk, useRealEngine, type OperationResult } from "../support/real-engine";
 import { describeLanguage, pythonExecutable } from "./toolchains";

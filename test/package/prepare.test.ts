@@ -1,5 +1,5 @@
 /**
- * npm's `prepare` (scripts/prepare.js) compiles only a build that is missing or older than its
+ * npm's `prepare` (scripts/build/prepare.js) compiles only a build that is missing or older than its
  * sources: `npm ci && npm pack` compiles once (npm ci's prepare), and npm pack's own prepare
  * finds dist/ current. The same judgment makes the tests refuse a stale build (test/pack-once.js).
  */
@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, requireBuild } from "../support/environment";
 
-const { staleBuild } = require("../../scripts/build-freshness") as { staleBuild(repo?: string): string | undefined };
+const { staleBuild } = require("../../scripts/build/build-freshness") as { staleBuild(repo?: string): string | undefined };
 
 describe("staleBuild", () => {
   let repo: string;
@@ -51,7 +51,7 @@ it("prepare after a build compiles nothing: dist/ is left as it is", async () =>
   requireBuild();
   const before = fs.statSync(path.join(REPO_ROOT, "dist", "index.js")).mtimeMs;
   const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    execFile(process.execPath, [path.join(REPO_ROOT, "scripts", "prepare.js")], { cwd: REPO_ROOT }, (error, _stdout, stderr) =>
+    execFile(process.execPath, [path.join(REPO_ROOT, "scripts", "build", "prepare.js")], { cwd: REPO_ROOT }, (error, _stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stderr }),
     );
   });

@@ -12,7 +12,7 @@ import { startEmulator, type Emulator } from "../../emulator";
 import { startProviderPlugin, type ProviderPlugin } from "../support/provider-plugin";
 import { isSecretWrapper } from "../support/secrets";
 import { packageSchema } from "../../plugin/schema";
-import { packPlugin, PLATFORMS, type Platform } from "../../scripts/pack-plugin";
+import { packPlugin, PLATFORMS, type Platform } from "../../scripts/release/pack-plugin";
 import { withoutMessagingEnv } from "../support/environment";
 
 const API_KEY = "sk_test_archive_77a0";

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { cacheRoot } from "../../scripts/plugin/node-runtime";
+import { cacheRoot } from "../../scripts/release/plugin/node-runtime";
 import { REPO_ROOT } from "../../scripts/repo-root";
 
 const ACTIONLINT = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12";

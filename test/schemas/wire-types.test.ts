@@ -1,11 +1,11 @@
 /**
- * `schemas/wire-types.generated.ts` is what `scripts/generate-wire-types.js` writes from the zod
+ * `schemas/wire-types.generated.ts` is what `scripts/generate/generate-wire-types.js` writes from the zod
  * schemas as they are now: a schema changed without `npm run generate:wire-types` fails here.
  * (The script itself refuses to write a type that is not its schema's.)
  */
 import * as fs from "node:fs";
 
-const { generateWireTypes, WIRE_TYPES_FILE } = require("../../scripts/generate-wire-types") as {
+const { generateWireTypes, WIRE_TYPES_FILE } = require("../../scripts/generate/generate-wire-types") as {
   generateWireTypes(): string;
   WIRE_TYPES_FILE: string;
 };

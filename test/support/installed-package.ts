@@ -1,6 +1,6 @@
 /**
  * The package as users install it: the `npm pack` tarball unpacked into a throwaway
- * project's node_modules (by `scripts/pulumi/packed-project.ts`), keeping only the packages a
+ * project's node_modules (by `test/support/harness/packed-project.ts`), keeping only the packages a
  * given kind of user has.
  */
 import { execFile } from "node:child_process";

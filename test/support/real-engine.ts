@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { createPackedProject, packPackage } from "./harness/packed-project";
 import { REPO_ROOT } from "../../scripts/repo-root";
-import { packPlugin, type PluginArchive } from "../../scripts/pack-plugin";
+import { packPlugin, type PluginArchive } from "../../scripts/release/pack-plugin";
 import type { EngineStep } from "./harness/engine-events";
 import type { InlineResult } from "./harness/inline-program";
 import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult, type StackOptions } from "./harness/stack";

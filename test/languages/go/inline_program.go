@@ -2,7 +2,7 @@
 // scratch copy: `<binary> --inline-request <request.json>` runs one Pulumi operation on the
 // example's own `program` as an Automation API inline program (the Go language host cannot be
 // built here), and writes the result. The request and the result are those of
-// scripts/pulumi/inline-program.ts (InlineRequest, InlineResult). Without the flag, the binary
+// test/support/harness/inline-program.ts (InlineRequest, InlineResult). Without the flag, the binary
 // is the example, unchanged.
 package main
 

@@ -1,13 +1,13 @@
 """One Pulumi operation on a Python program, in a process of its own:
 ``python inline_program.py <request.json>``, started by the tests' stack driver
-(scripts/pulumi/stack.ts, ``inlineRunner``) with the venv that has ``pulumi`` and the generated
+(test/support/harness/stack.ts, ``inlineRunner``) with the venv that has ``pulumi`` and the generated
 SDK installed.
 
 The engine is the real ``pulumi`` CLI; the program reaches it through the Automation API's
 inline programs (``pulumi up --client=...``), because the Python language host cannot be built
 here. The inline program runs the project's own ``__main__.py`` with ``runpy``, as the host
 runs it: the example file, unchanged. The request and the result are those of
-scripts/pulumi/inline-program.ts (``InlineRequest``, ``InlineResult``).
+test/support/harness/inline-program.ts (``InlineRequest``, ``InlineResult``).
 """
 import json
 import os

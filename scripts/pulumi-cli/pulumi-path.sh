@@ -17,8 +17,7 @@
 # which need no language host (docs/real-engine.md).
 set -euo pipefail
 
-here="$(cd "$(dirname "$0")" && pwd)"
-module_dir="$here/pulumi-cli"
+module_dir="$(cd "$(dirname "$0")" && pwd)"
 say() { printf '%s\n' "$*" >&2; }
 
 # The CLI's version, read from go.mod so that it is written once. The YAML host is a module of

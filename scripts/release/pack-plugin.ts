@@ -7,12 +7,12 @@
  * a time:
  * - standalone (linux-amd64, linux-arm64, windows-amd64): the bundle inside that platform's
  *   `node` binary from npm, one executable `pulumi-resource-messaging[.exe]`
- *   (scripts/plugin/single-executable.ts); the user's machine needs no `node`;
- * - needs `node` (darwin-amd64, darwin-arm64; why: scripts/plugin/node-runtime.ts): the bundle
+ *   (scripts/release/plugin/single-executable.ts); the user's machine needs no `node`;
+ * - needs `node` (darwin-amd64, darwin-arm64; why: scripts/release/plugin/node-runtime.ts): the bundle
  *   as `bin/plugin.js`, started by a launcher named as the engine looks for it.
  * Each archive's `package.json` says which it is (`pulumiPlugin`).
  *
- *   node dist/scripts/pack-plugin.js [--out DIR]   (default DIR: dist/plugin-archive; every platform)
+ *   node dist/scripts/release/pack-plugin.js [--out DIR]   (default DIR: dist/plugin-archive; every platform)
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -20,7 +20,7 @@ import * as path from "node:path";
 import { build } from "esbuild";
 import { NODE_RUNTIME_VERSION, NODE_RUNTIMES, nodeRuntime } from "./plugin/node-runtime";
 import { makeSingleExecutable } from "./plugin/single-executable";
-import { REPO_ROOT } from "./repo-root";
+import { REPO_ROOT } from "../repo-root";
 
 /** The platforms an archive is made for, in Pulumi's names. */
 export const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"] as const;

@@ -1,11 +1,11 @@
 "use strict";
 // Removes what the compiler wrote to dist/ for a source that no longer exists: after a file moves
 // (emulator/faults.ts to emulator/faults/index.ts), its old dist/emulator/faults.js would still be
-// what require("./faults") finds. Run before every compile (`npm run build`, scripts/prepare.js).
+// what require("./faults") finds. Run before every compile (`npm run build`, scripts/build/prepare.js).
 const fs = require("node:fs");
 const path = require("node:path");
 
-const REPO = path.resolve(__dirname, "..");
+const REPO = path.resolve(__dirname, "..", "..");
 const DIST = path.join(REPO, "dist");
 const OUTPUT = /\.(d\.ts|js|js\.map|d\.ts\.map)$/;
 

@@ -6,7 +6,7 @@ const { execFileSync } = require("node:child_process");
 const path = require("node:path");
 const { staleBuild } = require("./build-freshness");
 
-const REPO = path.resolve(__dirname, "..");
+const REPO = path.resolve(__dirname, "..", "..");
 
 const stale = staleBuild();
 if (stale === undefined) {

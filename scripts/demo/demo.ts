@@ -16,9 +16,9 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
-import { EmulatorClient, startEmulator, type Emulator } from "../emulator";
-import { createWebhookHandler } from "../receiver";
-import { REPO_ROOT } from "./repo-root";
+import { EmulatorClient, startEmulator, type Emulator } from "../../emulator";
+import { createWebhookHandler } from "../../receiver";
+import { REPO_ROOT } from "../repo-root";
 
 const DEMO_DIR = path.join(REPO_ROOT, ".demo");
 const EXAMPLE = path.join(REPO_ROOT, "examples", "automation");
@@ -31,16 +31,16 @@ interface Deployment {
   ): Promise<{ changes: Record<string, number>; outputs: Record<string, { value: unknown; secret: boolean }> }>;
 }
 
-/** The directory holding `pulumi`: `scripts/pulumi-path.sh` finds it on PATH or builds the pinned release. */
+/** The directory holding `pulumi`: `scripts/pulumi-cli/pulumi-path.sh` finds it on PATH or builds the pinned release. */
 function pulumiDir(): string {
-  const result = spawnSync("bash", [path.join(REPO_ROOT, "scripts", "pulumi-path.sh")], {
+  const result = spawnSync("bash", [path.join(REPO_ROOT, "scripts", "pulumi-cli", "pulumi-path.sh")], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   });
   const dir = result.stdout?.trim().split("\n").pop();
   if (result.status !== 0 || !dir) {
     throw new Error(
-      `no Pulumi CLI (scripts/pulumi-path.sh exited ${result.status}): install Pulumi 3.181 or later on PATH, or Go 1.26 to build it`,
+      `no Pulumi CLI (scripts/pulumi-cli/pulumi-path.sh exited ${result.status}): install Pulumi 3.181 or later on PATH, or Go 1.26 to build it`,
     );
   }
   return dir;

@@ -1,11 +1,11 @@
 "use strict";
-// Whether dist/ was built from the sources as they are now. npm's prepare (scripts/prepare.js)
+// Whether dist/ was built from the sources as they are now. npm's prepare (scripts/build/prepare.js)
 // builds only when it was not, so `npm ci && npm pack` compiles once; the tests that run the
 // built package refuse an older build rather than run it without a word (test/pack-once.js).
 const fs = require("node:fs");
 const path = require("node:path");
 
-const REPO = path.resolve(__dirname, "..");
+const REPO = path.resolve(__dirname, "..", "..");
 
 /** What `npm run build` compiles (tsconfig.build.json's include), with the tsconfig files themselves. */
 function sources(repo) {
