@@ -11,7 +11,7 @@ import { isCertainlyValidMessage } from "../../schemas/message-check";
  * each message with its keys in the schema's order (`tos`, then `body` or `template`; in a
  * template, `id` then `model`), and the emulator stores the messages' `JSON.stringify`, so a
  * message whose keys come in another order is left to the schema too: what is stored is the
- * same text either way. `test/emulator/batch-request.test.ts` holds this to the schema on
+ * same text either way. `test/emulator/routes/batch-request.test.ts` holds this to the schema on
  * generated and hostile bodies.
  *
  * Why: under load the schema's copies were most of what the emulator allocated per batch

@@ -17,7 +17,7 @@ import { StoredText } from "./stored-text";
  * (JavaScript objects put integer-like keys first, so `JSON.stringify` would move them).
  * Only ASCII bodies are read (one byte per character, so the copy is taken from the bytes):
  * an ASCII text has no lone surrogate, which `JSON.stringify` would escape.
- * `test/emulator/messages-text.test.ts` holds the result to `JSON.stringify`.
+ * `test/emulator/storage/messages-text.test.ts` holds the result to `JSON.stringify`.
  */
 export function verbatimMessagesText(text: string, bytes: Buffer): StoredText | undefined {
   if (bytes.length !== text.length) return undefined;

@@ -1,6 +1,6 @@
 /**
  * The mistakes a new user makes with `messaging send`, each answered with what to fix (the
- * built CLI against a real emulator, as `send-command.test.ts`). A mistake that running the
+ * built CLI against a real emulator, as `commands/send/command.test.ts`). A mistake that running the
  * same command again cannot fix must not end in "run the same command again".
  */
 import { writeFileSync } from "node:fs";

@@ -129,7 +129,7 @@ async function create(
     return fail(error instanceof Error ? error.message : String(error));
   }
   try {
-    // Every create field has a flag of its name (test/cli/endpoints-command.test.ts); those
+    // Every create field has a flag of its name (test/cli/commands/endpoints/command.test.ts); those
     // not read above (`--description`) are sent as given.
     const given = Object.fromEntries(
       Object.keys(WebhookEndpointCreate.shape).flatMap((key) => {

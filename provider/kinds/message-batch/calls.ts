@@ -2,7 +2,7 @@
  * How a batch's messages are cut into calls: in order, as many a call as fit in at most 1,000
  * messages and at most {@link CALL_MAX_BYTES} of JSON body. Call `i` is sent under the key
  * `<prefix>-<i>`, so the cut is part of a batch's identity: frozen, and pinned by golden
- * tests (test/provider/message-batch-calls.test.ts). A batch recorded by a release that cut by
+ * tests (test/provider/kinds/message-batch/calls.test.ts). A batch recorded by a release that cut by
  * count alone gets the same cut from this rule: every call the service had accepted fit under
  * the byte limit, and so fits here too (a call refused as too large was never taken).
  */

@@ -1,7 +1,7 @@
-import { startEmulator, type Emulator } from "../../emulator";
-import { IdempotencyStore, requestFingerprint } from "../../emulator/http/idempotency";
-import { jsonReply } from "../../emulator/http/reply";
-import { call, endpointForm, message } from "../support/emulator";
+import { startEmulator, type Emulator } from "../../../emulator";
+import { IdempotencyStore, requestFingerprint } from "../../../emulator/http/idempotency";
+import { jsonReply } from "../../../emulator/http/reply";
+import { call, endpointForm, message } from "../../support/emulator";
 
 let emulator: Emulator;
 beforeEach(async () => {

@@ -2,8 +2,8 @@
  * messaging events resend <event id>, run in-process against a real emulator and a real
  * receiver on 127.0.0.1: after a receiver is fixed, an event is delivered again from the CLI.
  */
-import { startEmulator, type Emulator } from "../../emulator";
-import { call, endpointForm, startReceiver } from "../support/emulator";
+import { startEmulator, type Emulator } from "../../../../emulator";
+import { call, endpointForm, startReceiver } from "../../../support/emulator";
 
 let emulator: Emulator;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 async function messaging(argv: string[]) {
-  const { runEventsCommand } = await import("../../cli/commands/events/command");
+  const { runEventsCommand } = await import("../../../../cli/commands/events/command");
   let stdout = "";
   let stderr = "";
   const code = await runEventsCommand(

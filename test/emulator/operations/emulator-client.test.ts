@@ -1,7 +1,7 @@
 /** The typed client of the emulator's own routes: every operation of EMULATOR_OPERATIONS against a real emulator. */
-import { EMULATOR_OPERATIONS, EmulatorClient, startEmulator, type Emulator } from "../../emulator";
-import { isApiError, isResponseSchemaError, isValidationError } from "../../errors";
-import { call, endpointForm, message, startReceiver } from "../support/emulator";
+import { EMULATOR_OPERATIONS, EmulatorClient, startEmulator, type Emulator } from "../../../emulator";
+import { isApiError, isResponseSchemaError, isValidationError } from "../../../errors";
+import { call, endpointForm, message, startReceiver } from "../../support/emulator";
 
 let emulator: Emulator;
 let client: EmulatorClient;

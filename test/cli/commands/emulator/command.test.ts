@@ -4,9 +4,9 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { request } from "undici";
-import { basicAuth, VERSION } from "../support/emulator";
+import { basicAuth, VERSION } from "../../../support/emulator";
 
-const ROOT = path.resolve(__dirname, "../..");
+const ROOT = path.resolve(__dirname, "../../../..");
 let outDir: string;
 
 /**

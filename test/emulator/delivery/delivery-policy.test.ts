@@ -1,5 +1,5 @@
 /** The pure retry decisions of webhook deliveries, case by case. No network. */
-import { DEFAULT_DELIVERY_RETRY_SCHEDULE, classifyAttempt, parseRetrySchedule, retryDelaySeconds } from "../../emulator";
+import { DEFAULT_DELIVERY_RETRY_SCHEDULE, classifyAttempt, parseRetrySchedule, retryDelaySeconds } from "../../../emulator";
 
 describe("classifyAttempt", () => {
   it.each([

@@ -1,4 +1,4 @@
-import { chooseFault, FAULT_KINDS, faultStatus, mulberry32, type FaultKind } from "../../emulator/faults/fault-choice";
+import { chooseFault, FAULT_KINDS, faultStatus, mulberry32, type FaultKind } from "../../../emulator/faults/fault-choice";
 
 /** A random source that returns the given values in turn. */
 function sequence(...values: number[]): () => number {

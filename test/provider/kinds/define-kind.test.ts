@@ -7,14 +7,14 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { SERVED_KINDS, tokenOf } from "../../plugin/kinds";
-import { MessagingProvider } from "../../plugin/provider";
-import { isSecret } from "../../plugin/property-values";
-import { packageSchema } from "../../plugin/schema";
-import { defineKind, kindsByName } from "../../provider/kinds/define-kind";
-import { KINDS } from "../../provider/kinds/registry";
-import { runtimes } from "../../provider/runtime";
-import { resourceProps, withSecretOutputs } from "../../provider/resource-options";
+import { SERVED_KINDS, tokenOf } from "../../../plugin/kinds";
+import { MessagingProvider } from "../../../plugin/provider";
+import { isSecret } from "../../../plugin/property-values";
+import { packageSchema } from "../../../plugin/schema";
+import { defineKind, kindsByName } from "../../../provider/kinds/define-kind";
+import { KINDS } from "../../../provider/kinds/registry";
+import { runtimes } from "../../../provider/runtime";
+import { resourceProps, withSecretOutputs } from "../../../provider/resource-options";
 
 const WidgetInputs = z.object({
   label: z.string().min(1).meta({ description: "What the widget shows.", replaceOnChanges: true }),

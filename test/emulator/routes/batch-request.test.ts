@@ -6,12 +6,12 @@
  * every batch-shaped row of the hostile-input table; and through a real emulator, which
  * stores the same text whichever path a batch took.
  */
-import { startEmulator, type Emulator } from "../../emulator";
-import { certainBatchRequest } from "../../emulator/routes/batch-request";
-import { mulberry32 } from "../../emulator/faults/fault-choice";
-import { MessageBatchRequest, parseStrictJson } from "../../schemas";
-import { HOSTILE_CASES } from "../support/hostile-cases";
-import { call, withEmulatorClient } from "../support/emulator";
+import { startEmulator, type Emulator } from "../../../emulator";
+import { certainBatchRequest } from "../../../emulator/routes/batch-request";
+import { mulberry32 } from "../../../emulator/faults/fault-choice";
+import { MessageBatchRequest, parseStrictJson } from "../../../schemas";
+import { HOSTILE_CASES } from "../../support/hostile-cases";
+import { call, withEmulatorClient } from "../../support/emulator";
 
 const TO = "+254712345678";
 

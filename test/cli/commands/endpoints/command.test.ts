@@ -1,11 +1,11 @@
 /** messaging endpoints create|list|secret, in-process, against a real emulator on 127.0.0.1 port 0. */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { COMMANDS } from "../../cli/commands";
-import { runEndpointsCommand } from "../../cli/commands/endpoints/command";
-import { WebhookEndpointCreate } from "../../schemas";
-import { startEmulator, type Emulator } from "../../emulator";
-import { CapturedOutput } from "../support/cli-output";
+import { COMMANDS } from "../../../../cli/commands";
+import { runEndpointsCommand } from "../../../../cli/commands/endpoints/command";
+import { WebhookEndpointCreate } from "../../../../schemas";
+import { startEmulator, type Emulator } from "../../../../emulator";
+import { CapturedOutput } from "../../../support/cli-output";
 
 let emulator: Emulator;
 let notAnEmulator: Server;

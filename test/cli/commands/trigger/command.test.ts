@@ -1,7 +1,7 @@
 /** messaging trigger, run in-process against a real emulator and a real receiver on 127.0.0.1. */
-import { runTriggerCommand } from "../../cli/commands/trigger/command";
-import { startEmulator, type Emulator } from "../../emulator";
-import { call, endpointForm, startReceiver } from "../support/emulator";
+import { runTriggerCommand } from "../../../../cli/commands/trigger/command";
+import { startEmulator, type Emulator } from "../../../../emulator";
+import { call, endpointForm, startReceiver } from "../../../support/emulator";
 
 let emulator: Emulator;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -1,10 +1,10 @@
 /** messaging listen, in-process, against a real emulator and receivers on 127.0.0.1 port 0. */
-import { runEndpointsCommand } from "../../cli/commands/endpoints/command";
-import { listenLine, runListenCommand } from "../../cli/commands/listen/command";
-import { startEmulator, type Emulator } from "../../emulator";
-import { call, startReceiver } from "../support/emulator";
-import { startRefusingProxy } from "../support/fake-services";
-import { CapturedOutput } from "../support/cli-output";
+import { runEndpointsCommand } from "../../../../cli/commands/endpoints/command";
+import { listenLine, runListenCommand } from "../../../../cli/commands/listen/command";
+import { startEmulator, type Emulator } from "../../../../emulator";
+import { call, startReceiver } from "../../../support/emulator";
+import { startRefusingProxy } from "../../../support/fake-services";
+import { CapturedOutput } from "../../../support/cli-output";
 
 let emulator: Emulator;
 const closers: Array<() => Promise<void>> = [];

@@ -1,16 +1,16 @@
 /** The WebhookEndpoint runtime as functions of a test context (the engine tests run it through the host). */
-import { testContext } from "./test-context";
-import { parseResponseBody } from "../../client/response";
-import { ResponseSchemaError } from "../../errors";
-import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
-import { webhookEndpoint } from "../../provider/kinds/webhook-endpoint";
-import * as endpointRuntime from "../../provider/kinds/webhook-endpoint/runtime";
-import { CLOCK_MARGIN_MS, createIdempotencyKey } from "../../provider/kinds/webhook-endpoint/runtime";
-import { IDEMPOTENCY_KEY_MEMORY_MS as KEY_MEMORY_MS } from "../../schemas/idempotency-key";
+import { testContext } from "../../test-context";
+import { parseResponseBody } from "../../../../client/response";
+import { ResponseSchemaError } from "../../../../errors";
+import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../../../provider/protocol";
+import { webhookEndpoint } from "../../../../provider/kinds/webhook-endpoint";
+import * as endpointRuntime from "../../../../provider/kinds/webhook-endpoint/runtime";
+import { CLOCK_MARGIN_MS, createIdempotencyKey } from "../../../../provider/kinds/webhook-endpoint/runtime";
+import { IDEMPOTENCY_KEY_MEMORY_MS as KEY_MEMORY_MS } from "../../../../schemas/idempotency-key";
 
 const impl = webhookEndpoint.implementation;
-import { WebhookEndpointCreate, WebhookEndpointObject } from "../../schemas";
-import { formFieldsOf } from "../../schemas/form-fields";
+import { WebhookEndpointCreate, WebhookEndpointObject } from "../../../../schemas";
+import { formFieldsOf } from "../../../../schemas/form-fields";
 
 const check = (news: Record<string, unknown>) => impl.check(testContext(), {}, news);
 const diff = (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => impl.diff(testContext(), id, olds, news);

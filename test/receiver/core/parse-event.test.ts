@@ -1,4 +1,4 @@
-import { ValidationError, isValidationError } from "../../errors/messaging-error";
+import { ValidationError, isValidationError } from "../../../errors/messaging-error";
 import {
   constructEvent,
   isEventType,
@@ -10,7 +10,7 @@ import {
   type IdentityVerificationCreatedEvent,
   type ParsedEvent,
   type PaymentSucceededEvent,
-} from "../../receiver";
+} from "../../../receiver";
 
 // Shaped like the spec's sample payload (§2.3): no `type`.
 const SAMPLE = {

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { IdentityKey } from "../../client/identity-key";
-import { messageIdentity } from "../../message-file/identity";
-import { FileChanged, planSend, plannedMessages, type SendPlan } from "../../cli/commands/send/plan";
+import { IdentityKey } from "../../../../client/identity-key";
+import { messageIdentity } from "../../../../message-file/identity";
+import { FileChanged, planSend, plannedMessages, type SendPlan } from "../../../../cli/commands/send/plan";
 
 const lines = (count: number, edit?: { at: number; body: string }) =>
   Array.from({ length: count }, (_, i) => ({

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Emulator, type RecordedBatch, type ScriptedFault } from "../../emulator";
+import { type Emulator, type RecordedBatch, type ScriptedFault } from "../../../../emulator";
 import {
   API_KEY,
   ATTEMPTS_PER_CALL,
@@ -12,7 +12,7 @@ import {
   runSend,
   useSendTestBed,
   type RunResult,
-} from "../support/send-harness";
+} from "../../../support/send-harness";
 
 /**
  * `messaging send` as users run it: the built CLI in a child process, against a real

@@ -5,10 +5,10 @@
  * for larger messages, the cut this release makes. Then the runtime against the emulator: a
  * batch an earlier release could never send (an 11 MB call, refused with 413) goes out once.
  */
-import { startEmulator, type Emulator } from "../../emulator";
-import { messageBatch } from "../../provider/kinds/message-batch";
-import { CALL_MAX_BYTES, callSizes } from "../../provider/kinds/message-batch/calls";
-import { IDEMPOTENCY_SCOPE } from "../../provider/protocol";
+import { startEmulator, type Emulator } from "../../../../emulator";
+import { messageBatch } from "../../../../provider/kinds/message-batch";
+import { CALL_MAX_BYTES, callSizes } from "../../../../provider/kinds/message-batch/calls";
+import { IDEMPOTENCY_SCOPE } from "../../../../provider/protocol";
 
 const sms = (i: number) => ({ tos: [`+2547${String(10000000 + i).padStart(8, "0")}`], body: `Reminder ${i}: ${"x".repeat(140)}` });
 const long = (i: number) => ({ tos: [`+2547${String(10000000 + i).padStart(8, "0")}`], body: `Notice ${i}: ${"y".repeat(11_000)}` });

@@ -5,13 +5,13 @@
  * and ones it does not, numbers spelled otherwise, integer-like keys, non-ASCII text), and on
  * the stored text through a real emulator.
  */
-import { startEmulator, type Emulator } from "../../emulator";
-import { certainBatchRequest } from "../../emulator/routes/batch-request";
-import { mulberry32 } from "../../emulator/faults/fault-choice";
-import { verbatimMessagesText } from "../../emulator/storage/messages-text";
-import { StoredText } from "../../emulator/storage/stored-text";
-import { parseStrictJson } from "../../schemas";
-import { call } from "../support/emulator";
+import { startEmulator, type Emulator } from "../../../emulator";
+import { certainBatchRequest } from "../../../emulator/routes/batch-request";
+import { mulberry32 } from "../../../emulator/faults/fault-choice";
+import { verbatimMessagesText } from "../../../emulator/storage/messages-text";
+import { StoredText } from "../../../emulator/storage/stored-text";
+import { parseStrictJson } from "../../../schemas";
+import { call } from "../../support/emulator";
 
 const TO = "+254712345678";
 

@@ -1,15 +1,15 @@
 /** The MessageBatch runtime as functions of a test context (the engine tests run it through the host). */
-import { IDENTITY_KEY, IdentityKey } from "../../client/identity-key";
-import { SEND_PLANNED } from "../../client/send-messages";
-import { PartialSendError } from "../../errors";
-import { errorFromResponse } from "../../errors/from-response";
-import { testContext } from "./test-context";
-import { messageBatch } from "../../provider/kinds/message-batch";
-import * as batch from "../../provider/kinds/message-batch/runtime";
+import { IDENTITY_KEY, IdentityKey } from "../../../../client/identity-key";
+import { SEND_PLANNED } from "../../../../client/send-messages";
+import { PartialSendError } from "../../../../errors";
+import { errorFromResponse } from "../../../../errors/from-response";
+import { testContext } from "../../test-context";
+import { messageBatch } from "../../../../provider/kinds/message-batch";
+import * as batch from "../../../../provider/kinds/message-batch/runtime";
 
 const impl = messageBatch.implementation;
-import { legacyLocaleDigest, messagesDigest } from "../../provider/messages-digest";
-import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../provider/protocol";
+import { legacyLocaleDigest, messagesDigest } from "../../../../provider/messages-digest";
+import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../../../provider/protocol";
 
 const messages = [
   { tos: ["+254700000001"], body: "hello" },
