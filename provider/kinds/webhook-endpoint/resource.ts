@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Assert, SameType } from "../../../schemas/same-type";
-import type { WebhookFormat } from "../../../schemas/webhook-endpoint";
+import type { WebhookFormat } from "../../../schemas/types";
 import type { ClassOutputs, LivesIn, PlainArgs } from "../define-kind";
 import { KindResource } from "../kind-resource";
 import { webhookEndpoint } from ".";
