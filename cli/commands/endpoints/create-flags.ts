@@ -52,6 +52,9 @@ const OWN_FLAGS = {
   },
 } as const satisfies Partial<Record<keyof typeof WebhookEndpointCreate.shape, unknown>>;
 
+/** `--format`'s usage and help, which `listen` shares: it makes endpoints too. */
+export const FORMAT_FLAG = OWN_FLAGS.format;
+
 /** The create fields with a flag of their own (see {@link OWN_FLAGS}); every other one is sent as given. */
 export const CREATE_FIELDS_WITH_OWN_FLAGS = Object.keys(OWN_FLAGS) as (keyof typeof OWN_FLAGS)[];
 

@@ -1,8 +1,9 @@
 import type { Command } from "../command";
+import { FORMAT_FLAG } from "../endpoints/create-flags";
 
 /** `messaging listen`'s row in the registry: data only, so listing the commands loads none of their code. */
 export const definition = {
-  usage: ["listen --forward-to URL [--events TYPE,…] [--allow-unknown-type] [--format basic|cloudEvents] [--show-secret]"],
+  usage: [`listen --forward-to URL [--events TYPE,…] [--allow-unknown-type] ${FORMAT_FLAG.usage} [--show-secret]`],
   summary: "forwards the emulator's webhook deliveries to your receiver and prints each attempt",
   options: {
     "forward-to": { type: "string" },

@@ -3,6 +3,7 @@ import { KNOWN_EVENT_TYPES } from "../../../schemas/types";
 import { DEFAULT_EMULATOR_API_KEY } from "../../../emulator";
 import { exitCodesHelp } from "../../exit-codes";
 import { usageLines } from "..";
+import { FORMAT_FLAG } from "../endpoints/create-flags";
 
 export const HELP = `messaging listen — forward the emulator's webhook deliveries to your receiver, and watch them
 
@@ -21,7 +22,7 @@ options:
                         (default: every named type: ${KNOWN_EVENT_TYPES.join(", ")})
   --allow-unknown-type  subscribe to a type that is not a named one (refused otherwise: a
                         typo would wait for events that never come)
-  --format F            basic or cloudEvents (default: basic)
+  ${FORMAT_FLAG.help[0].flag.padEnd(20)}  ${FORMAT_FLAG.help[0].text}
   --show-secret         print the signing secret itself (default: masked, and the export
                         line reads it with messaging endpoints secret <id>)
   -h, --help            this help
