@@ -165,7 +165,10 @@ function attempt(config: HttpConfig, request: HttpRequest): Promise<RawResponse>
         chunks.push(chunk);
       },
       onResponseEnd() {
-        const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8");
+        const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        // As undici's `body.text()` reads it: UTF-8, a leading byte order mark skipped.
+        const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+        const text = bytes.toString("utf8", bom ? 3 : 0);
         const empty = text.trim() === "";
         finish(undefined, { status, headers, json: parseJson(text, empty), empty });
       },

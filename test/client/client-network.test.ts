@@ -60,6 +60,16 @@ it("a caller's abort while a request is in flight rejects with its reason at onc
   expect(server.requests).toHaveLength(1);
 });
 
+it("reads an answer that starts with a UTF-8 byte order mark, in pieces", async () => {
+  server = await startServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.write(Buffer.from([0xef, 0xbb, 0xbf]));
+    res.end('{"id":"msba_bom"}');
+  });
+  client = newClient(server.url);
+  await expect(client.sendMessageBatch(batch)).resolves.toEqual({ id: "msba_bom" });
+});
+
 it("retries a request whose connection dropped after it was processed, with the same idempotency key", async () => {
   server = await startServer((req, res, n) => {
     if (n === 1) {
