@@ -119,39 +119,85 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** One attempt: send, then read the whole body (so the socket goes back to the pool), within the timeout. */
-async function attempt(config: HttpConfig, request: HttpRequest): Promise<RawResponse> {
-  const controller = new AbortController();
-  // The reason is the sentinel itself: no Error (and its stack) is built for each attempt.
-  const timer = setTimeout(() => controller.abort(ATTEMPT_TIMED_OUT), config.timeoutMs);
-  const onCallerAbort = () => controller.abort(request.signal?.reason);
-  request.signal?.addEventListener("abort", onCallerAbort, { once: true });
-  try {
-    const response = await config.dispatcher.request({
-      origin: config.origin,
-      path: config.pathPrefix + request.path,
-      method: request.method,
-      headers:
-        request.idempotencyKey === undefined
-          ? { ...config.headers, ...request.headers }
-          : { ...config.headers, ...request.headers, [IDEMPOTENCY_KEY_HEADER]: request.idempotencyKey },
-      body: request.body,
-      signal: controller.signal,
-      // undici's own defaults are 300 s; ours bounds the whole attempt, these each phase.
-      headersTimeout: config.timeoutMs,
-      bodyTimeout: config.timeoutMs,
-    });
-    const text = await response.body.text();
-    const empty = text.trim() === "";
-    return { status: response.statusCode, headers: response.headers, json: parseJson(text, empty), empty };
-  } catch (error) {
-    // undici rejects with the abort reason, or with its own error if it lost the race.
-    if (controller.signal.reason === ATTEMPT_TIMED_OUT && !request.signal?.aborted) throw ATTEMPT_TIMED_OUT;
-    throw error;
-  } finally {
-    clearTimeout(timer);
-    request.signal?.removeEventListener("abort", onCallerAbort);
-  }
+/**
+ * One attempt: send, then read the whole body (so the socket goes back to the pool), within
+ * the timeout. It drives undici's `dispatch` with a handler of its own rather than
+ * `request()`: no body stream, no AbortController per attempt, the chunks joined once.
+ */
+function attempt(config: HttpConfig, request: HttpRequest): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const callerSignal = request.signal;
+    let controller: Dispatcher.DispatchController | undefined;
+    let settled = false;
+    let timedOut = false;
+    let status = 0;
+    let headers: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    const finish = (error: unknown, response?: RawResponse) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      callerSignal?.removeEventListener("abort", onCallerAbort);
+      if (response === undefined) reject(error);
+      else resolve(response);
+    };
+    // Before the dispatcher hands over its controller there is nothing to cancel yet.
+    const abort = (reason: unknown) => (controller === undefined ? finish(reason) : controller.abort(reason as Error));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      // The reason is the sentinel itself: no Error (and its stack) is built for each attempt.
+      abort(ATTEMPT_TIMED_OUT);
+    }, config.timeoutMs);
+    const onCallerAbort = () => abort(callerSignal?.reason);
+    callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(started) {
+        if (settled) started.abort(ATTEMPT_TIMED_OUT as unknown as Error);
+        else controller = started;
+      },
+      onResponseStart(_controller, statusCode, responseHeaders) {
+        // 1xx answers come before the real one.
+        if (statusCode < 200) return;
+        status = statusCode;
+        headers = responseHeaders;
+      },
+      onResponseData(_controller, chunk) {
+        chunks.push(chunk);
+      },
+      onResponseEnd() {
+        const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+        // As undici's `body.text()` reads it: UTF-8, a leading byte order mark skipped.
+        const bom = bytes.length > 2 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+        const text = bytes.toString("utf8", bom ? 3 : 0);
+        const empty = text.trim() === "";
+        finish(undefined, { status, headers, json: parseJson(text, empty), empty });
+      },
+      onResponseError(_controller, error) {
+        // undici fails with the abort reason, or with its own error if it lost the race.
+        finish(timedOut && !callerSignal?.aborted ? ATTEMPT_TIMED_OUT : error);
+      },
+    };
+    try {
+      config.dispatcher.dispatch(
+        {
+          origin: config.origin,
+          path: config.pathPrefix + request.path,
+          method: request.method,
+          headers:
+            request.idempotencyKey === undefined
+              ? { ...config.headers, ...request.headers }
+              : { ...config.headers, ...request.headers, [IDEMPOTENCY_KEY_HEADER]: request.idempotencyKey },
+          body: request.body,
+          // undici's own defaults are 300 s; ours bounds the whole attempt, these each phase.
+          headersTimeout: config.timeoutMs,
+          bodyTimeout: config.timeoutMs,
+        },
+        handler,
+      );
+    } catch (error) {
+      finish(error);
+    }
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Agent } from "undici";
+import type { Agent as UndiciAgent } from "undici";
 import { z } from "zod";
 import { ConfigurationError, type RequestInfo } from "../errors/messaging-error";
 import { FORM_CONTENT_TYPE, IDEMPOTENT_REPLAYED_HEADER, JSON_CONTENT_TYPE, VERSION_HEADER } from "../schemas/http";
@@ -15,6 +15,13 @@ import { parseResponseBody } from "./response";
 import { SEND_PLANNED, sendInChunks, type PlannedSendHooks, type SendMessagesOptions, type SendMessagesResult } from "./send-messages";
 import { parseInput } from "./validate";
 import { USER_AGENT } from "./version";
+
+// undici's Agent alone, the one class of undici the client makes: the package's index loads
+// fetch, WebSocket, caches and mocks as well, megabytes of code and heap in every process
+// that holds a client (`messaging send` among them) for nothing it uses. The same class as
+// undici's `Agent` (test/client/undici-agent.test.ts checks).
+const Agent = require("undici/lib/dispatcher/agent") as typeof UndiciAgent;
+type Agent = UndiciAgent;
 
 /** Per-call options. */
 export interface RequestOptions {

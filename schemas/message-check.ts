@@ -117,14 +117,13 @@ export function isCertainlyValidMessage(value: unknown): value is Message {
   let body: unknown;
   let template: unknown;
   for (const key in value) {
-    if (!Object.hasOwn(value, key)) return false;
     keys++;
     if (key === "tos") tos = (value as Record<string, unknown>).tos;
     else if (key === "body") body = (value as Record<string, unknown>).body;
     else if (key === "template") template = (value as Record<string, unknown>).template;
     else return false;
   }
-  if (keys !== 2 || !isPhoneList(tos)) return false;
+  if (keys !== 2 || !inheritsNoEnumerableKey() || !isPhoneList(tos)) return false;
   if (body !== undefined) return typeof body === "string" && body.length > 0;
   return isTemplate(template);
 }
@@ -155,7 +154,7 @@ function isTemplate(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   let keys = 0;
   for (const key in value) {
-    if (!Object.hasOwn(value, key) || (key !== "id" && key !== "model")) return false;
+    if (key !== "id" && key !== "model") return false;
     keys++;
   }
   const { id, model } = value as { id?: unknown; model?: unknown };
@@ -168,11 +167,19 @@ function isTemplate(value: unknown): boolean {
 function isFlatModel(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   for (const key in value) {
-    if (!Object.hasOwn(value, key) || key === "__proto__") return false;
+    if (key === "__proto__") return false;
     const item = (value as Record<string, unknown>)[key];
     if (typeof item === "number" ? !isExactJsonNumber(item) : item !== null && typeof item !== "string" && typeof item !== "boolean")
       return false;
   }
+  return true;
+}
+
+// `for…in` walks inherited enumerable keys too: the loops above take every key they meet as
+// the object's own (no `Object.hasOwn` per key), which holds while `Object.prototype` has
+// none. A plain object's prototype is that or null; anything else went to the schema.
+function inheritsNoEnumerableKey(): boolean {
+  for (const _ in Object.prototype) return false;
   return true;
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { addFieldError, decodeUtf8Text, jsonHazardField, parseStrictJson, wideEncoding, type FieldErrors } from "../../schemas";
+import type { StrictJsonOptions } from "../../schemas/strict-json";
 import { JSON_CONTENT_TYPE, MAX_REQUEST_BODY_BYTES } from "../../schemas/http";
 import { problem, validationProblem } from "./problem-response";
 
@@ -138,12 +139,19 @@ export function parseJsonBody(req: IncomingMessage, bytes: Buffer): unknown {
   return readJsonBody(req, bytes).value;
 }
 
-/** {@link parseJsonBody}, with the body's text as decoded (a leading byte order mark dropped). */
-export function readJsonBody(req: IncomingMessage, bytes: Buffer): { readonly text: string; readonly value: unknown } {
+/**
+ * {@link parseJsonBody}, with the body's text as decoded (a leading byte order mark dropped).
+ * `options.provenClean`: see `parseStrictJson`.
+ */
+export function readJsonBody(
+  req: IncomingMessage,
+  bytes: Buffer,
+  options: Pick<StrictJsonOptions, "provenClean"> = {},
+): { readonly text: string; readonly value: unknown } {
   requireMediaType(req, JSON_CONTENT_TYPE);
   const text = decodeUtf8(bytes, "malformed_json");
   if (text.trim() === "") throw problem(400, "malformed_json", "The request body is empty; expected a JSON object.");
-  const parsed = parseStrictJson(text);
+  const parsed = parseStrictJson(text, options);
   if (parsed.ok) return { text, value: parsed.value };
   if (parsed.syntax !== undefined) throw problem(400, "malformed_json", `The request body is not valid JSON: ${parsed.syntax}`);
   const errors: FieldErrors = {};

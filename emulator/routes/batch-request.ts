@@ -35,6 +35,20 @@ export function certainBatchRequest(value: unknown): MessageBatchRequest | undef
   return { stream, messages: messages as Message[] };
 }
 
+/**
+ * The object members of a batch {@link certainBatchRequest} returned, as its JSON text writes
+ * them when no key repeats: `stream` and `messages`, then each message's two, a template's
+ * `id` and `model` and the model's own.
+ */
+export function certainBatchMembers(request: MessageBatchRequest): number {
+  let members = 2;
+  for (const message of request.messages) {
+    members += 2;
+    if (message.template !== undefined) members += 2 + Object.keys(message.template.model).length;
+  }
+  return members;
+}
+
 // True when the message's keys come in the order zod's output gives them. It has exactly two
 // (`isCertainlyValidMessage`), so `tos` first is enough; a template's are `id` and `model`.
 function inSchemaOrder(message: Message): boolean {

@@ -1,7 +1,8 @@
 import { MAX_MESSAGES_PER_BATCH, MessageBatchRequest, toFieldErrors } from "../../schemas";
-import { certainBatchRequest } from "./batch-request";
+import { textMembers } from "../../schemas/strict-json";
+import { certainBatchMembers, certainBatchRequest } from "./batch-request";
 import { readJsonBody, problem, validationProblem, jsonReply, type Reply } from "../http";
-import { randomId, verbatimMessagesText, StoredText } from "../storage";
+import { findVerbatimMessages, randomId, StoredText, type VerbatimMessages } from "../storage";
 import type { OperationHandlers, RouteContext } from "./route-context";
 
 /**
@@ -23,17 +24,33 @@ export interface BatchResult {
  * 413); any other invalid field is 400 `validation_failed`. Both name every bad field.
  */
 export function createMessageBatch({ req, body, store }: RouteContext): Reply {
-  const { text, value } = readJsonBody(req, body);
-  const certain = certainBatchRequest(value);
+  let certain: MessageBatchRequest | undefined;
+  let verbatim: VerbatimMessages | undefined;
+  // The common body is walked once for its shape and scanned once for its verbatim messages;
+  // together they prove what the strict JSON reader's own walk and scan would (no repeated
+  // key, every number exact), so those two are skipped. Anything else takes the usual path.
+  const provenClean = (text: string, value: unknown): boolean => {
+    certain = certainBatchRequest(value);
+    if (certain === undefined) return false;
+    verbatim = findVerbatimMessages(text, body);
+    if (verbatim === undefined) return false;
+    const before = textMembers(text.slice(0, verbatim.start));
+    const after = textMembers(text.slice(verbatim.end));
+    return before !== -1 && after !== -1 && before + verbatim.members + after === certainBatchMembers(certain);
+  };
+  const { value } = readJsonBody(req, body, { provenClean });
+  // Set by provenClean, which ran on this very value unless the text was refused.
   const request = certain ?? parseBatchRequest(value);
-  // Taken as parsed, the messages are in the body as JSON.stringify would write them, or not.
-  const verbatim = certain === undefined ? undefined : verbatimMessagesText(text, body);
   const batch = {
     id: randomId("msba_"),
     stream: request.stream,
     created: new Date().toISOString(),
     messageCount: request.messages.length,
-    messagesJson: verbatim ?? StoredText.of(JSON.stringify(request.messages)),
+    // Taken as parsed, the messages are in the body as JSON.stringify would write them, or not.
+    messagesJson:
+      verbatim === undefined || certain === undefined
+        ? StoredText.of(JSON.stringify(request.messages))
+        : StoredText.ofAscii(body, verbatim.start, verbatim.end),
   };
   store.addBatch(batch);
   const result: BatchResult = {

@@ -1,7 +1,7 @@
 /** What the emulator keeps: endpoints, events, deliveries and batches, bounded by count and by bytes. */
 export type { BatchTotals } from "./batch-store";
 export { randomId } from "./ids";
-export { verbatimMessagesText } from "./messages-text";
+export { findVerbatimMessages, verbatimMessagesText, type VerbatimMessages } from "./messages-text";
 export {
   DEFAULT_MAX_ENDPOINTS,
   DEFAULT_MAX_STORED_MESSAGES,

@@ -20,11 +20,31 @@ import { StoredText } from "./stored-text";
  * `test/emulator/storage/messages-text.test.ts` holds the result to `JSON.stringify`.
  */
 export function verbatimMessagesText(text: string, bytes: Buffer): StoredText | undefined {
+  const found = findVerbatimMessages(text, bytes);
+  return found === undefined ? undefined : StoredText.ofAscii(bytes, found.start, found.end);
+}
+
+/** Where {@link findVerbatimMessages} found the `messages` array, and the object members written in it. */
+export interface VerbatimMessages {
+  /** Index of its `[`. */
+  readonly start: number;
+  /** Index just past its `]`. */
+  readonly end: number;
+  /** The colons outside strings in `[start, end)`: one per object member written there. */
+  readonly members: number;
+}
+
+/**
+ * {@link verbatimMessagesText}'s search without the copy: where the verbatim `messages` array
+ * is, and how many object members it writes (so a caller proving the body free of repeated
+ * keys does not scan it a second time). Unlike `verbatimMessagesText`, `text` need not have
+ * been read by `parseStrictJson` yet, only by `JSON.parse`.
+ */
+export function findVerbatimMessages(text: string, bytes: Buffer): VerbatimMessages | undefined {
   if (bytes.length !== text.length) return undefined;
   const start = topLevelValue(text, "messages");
   if (start === undefined || text.charCodeAt(start) !== 0x5b /* [ */) return undefined;
-  const end = canonicalValueEnd(text, start);
-  return end === undefined ? undefined : StoredText.ofAscii(bytes, start, end);
+  return canonicalValue(text, start);
 }
 
 // Where the value of the top-level member `name` (written without escapes) starts, or undefined.
@@ -51,24 +71,33 @@ function topLevelValue(text: string, name: string): number | undefined {
   return undefined;
 }
 
-// The end (exclusive) of the container opening at `start` when it is written as
-// JSON.stringify writes it (see verbatimMessagesText), else undefined.
-function canonicalValueEnd(text: string, start: number): number | undefined {
+// The container opening at `start` when it is written as JSON.stringify writes it (see
+// verbatimMessagesText), with its end (exclusive) and the colons outside its strings; else
+// undefined.
+function canonicalValue(text: string, start: number): VerbatimMessages | undefined {
   let depth = 0;
+  let members = 0;
   let i = start;
   // The next backslash, looked for once across the whole array rather than once per string.
   let backslash = text.indexOf("\\", start);
   while (i < text.length) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      const close = stringClose(text, i);
-      if (close === undefined) return undefined;
-      for (; backslash !== -1 && backslash < close; backslash = text.indexOf("\\", backslash + 2)) {
-        if (!SHORT_ESCAPES.has(text.charCodeAt(backslash + 1))) return undefined;
+      let close = text.indexOf('"', i + 1);
+      // Each backslash before the quote starts an escape (the escaped character is skipped):
+      // one of JSON.stringify's, and when it escapes the quote itself, the string goes on.
+      while (backslash !== -1 && backslash < close) {
+        if (!isShortEscape(text.charCodeAt(backslash + 1))) return undefined;
+        if (backslash + 1 === close) close = text.indexOf('"', close + 1);
+        backslash = text.indexOf("\\", backslash + 2);
       }
+      if (close === -1) return undefined;
       // A key that JavaScript would order before the others.
       if (text.charCodeAt(close + 1) === 0x3a /* : */ && isDigit(text.charCodeAt(i + 1))) return undefined;
       i = close + 1;
+    } else if (c === 0x3a /* : */) {
+      members++;
+      i++;
     } else if (c === 0x2d /* - */ || isDigit(c)) {
       let j = i + 1;
       while (j < text.length && isNumberChar(text.charCodeAt(j))) j++;
@@ -81,11 +110,11 @@ function canonicalValueEnd(text: string, start: number): number | undefined {
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       depth--;
       i++;
-      if (depth === 0) return i;
+      if (depth === 0) return { start, end: i, members };
     } else if (isSpace(c)) {
       return undefined;
     } else {
-      // , : and the letters of true, false and null.
+      // , and the letters of true, false and null.
       i++;
     }
   }
@@ -106,7 +135,9 @@ function stringClose(text: string, open: number): number | undefined {
 }
 
 // The characters after a backslash in the escapes JSON.stringify writes, \u aside: " \ b f n r t.
-const SHORT_ESCAPES = new Set([0x22, 0x5c, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+function isShortEscape(c: number): boolean {
+  return c === 0x22 || c === 0x5c || c === 0x62 || c === 0x66 || c === 0x6e || c === 0x72 || c === 0x74;
+}
 
 function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;

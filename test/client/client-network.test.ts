@@ -46,6 +46,30 @@ it("times out a response whose body stalls after the headers", async () => {
   await expect(client.sendMessageBatch(batch)).rejects.toBeInstanceOf(TimeoutError);
 });
 
+it("a caller's abort while a request is in flight rejects with its reason at once, without a retry", async () => {
+  server = await startServer(() => {
+    /* never answers */
+  });
+  client = newClient(server.url, { timeoutMs: 10_000, maxRetries: 2 });
+  const controller = new AbortController();
+  const reason = new Error("caller gave up");
+  const call = client.sendMessageBatch(batch, { signal: controller.signal });
+  while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  controller.abort(reason);
+  await expect(call).rejects.toBe(reason);
+  expect(server.requests).toHaveLength(1);
+});
+
+it("reads an answer that starts with a UTF-8 byte order mark, in pieces", async () => {
+  server = await startServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.write(Buffer.from([0xef, 0xbb, 0xbf]));
+    res.end('{"id":"msba_bom"}');
+  });
+  client = newClient(server.url);
+  await expect(client.sendMessageBatch(batch)).resolves.toEqual({ id: "msba_bom" });
+});
+
 it("retries a request whose connection dropped after it was processed, with the same idempotency key", async () => {
   server = await startServer((req, res, n) => {
     if (n === 1) {

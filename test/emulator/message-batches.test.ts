@@ -51,6 +51,19 @@ describe("POST /v1/message_batches: rejections", () => {
     return problem;
   }
 
+  it.each([
+    ["in a message", '{"stream":"transactional","messages":[{"tos":["+254712345678"],"body":"a","body":"b"}]}', "messages[0].body"],
+    ["at the top", '{"stream":"transactional","messages":[{"tos":["+254712345678"],"body":"a"}],"stream":"marketing"}', "stream"],
+    ["the messages themselves", '{"stream":"transactional","messages":[{"tos":["+254712345678"],"body":"a"}],"messages":[]}', "messages"],
+  ])("refuses a repeated key %s, in a body otherwise written as JSON.stringify writes it", async (_, body, field) => {
+    const result = await call(emulator, "/v1/message_batches", { body, headers: { "content-type": "application/json" } });
+    expect(result.status).toBe(400);
+    const problem = Problem.parse(result.json);
+    expect(problem.title).toBe("validation_failed");
+    expect(problem.errors).toEqual({ [field]: ["this key appears more than once in the object"] });
+    expect(emulator.batches()).toEqual([]);
+  });
+
   it("names messages[1].tos[0] for a bad phone number", async () => {
     const problem = await rejected({
       stream: "transactional",

@@ -83,6 +83,18 @@ describe("isCertainlyValidMessage", () => {
     const parsed = Message.safeParse(value);
     expect(verdict.ok).toBe(parsed.success);
   });
+  it("takes no inherited key for the message's own: with Object.prototype given an enumerable key, it leaves every message to zod", () => {
+    const inherited = Object.create({ body: "inherited" }) as Record<string, unknown>;
+    inherited.tos = [TO];
+    expect(isCertainlyValidMessage(inherited)).toBe(false);
+    Object.defineProperty(Object.prototype, "polluted", { value: 1, enumerable: true, configurable: true });
+    try {
+      for (const value of COMMON_VALID) expect(isCertainlyValidMessage(value)).toBe(false);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted;
+    }
+    for (const value of COMMON_VALID) expect(isCertainlyValidMessage(value)).toBe(true);
+  });
 });
 
 describe("isE164", () => {
