@@ -9,10 +9,7 @@ function isCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/**
- * A value of the `X-Service-Version` header: a real calendar date written `YYYY-MM-DD`,
- * such as `2024-06-01` (so `2024-02-30` and `2024-6-1` are not).
- */
+/** A value of the `X-Service-Version` header: a real calendar date written `YYYY-MM-DD`. */
 export const ApiVersion = z
   .string({ error: "expected a date written YYYY-MM-DD, such as 2024-06-01" })
   .refine(isCalendarDate, { error: "expected a calendar date written YYYY-MM-DD, such as 2024-06-01" });

@@ -1,14 +1,7 @@
 /**
- * One JSON text per value, whatever the order its object keys were written in: what the
- * identities of messages (`messaging send`) and of a batch's messages (`MessageBatch`) are
- * hashed from. Frozen: identities stored in journals and stack states were made with it.
- *
- * The text is exactly `JSON.stringify(value ?? null, replacer)` where the replacer rebuilds
- * every object with its entries sorted by UTF-16 code unit (the form this package has always
- * hashed, pinned by its tests). Rebuilding objects made that the cost of a send, so this
- * writes the same text directly. One quirk of the original is kept on purpose: a rebuilt
- * object lists integer-like keys ("0", "9", "10") first, in numeric order, as every
- * JavaScript object does, and only then the other keys in code-unit order.
+ * One JSON text per value, whatever its key order: what message identities (`messaging send`, `MessageBatch`) are hashed from.
+ * Frozen, since journals and stack states hold identities made with it: exactly `JSON.stringify` with each object rebuilt with
+ * sorted keys, so integer-like keys ("0", "9", "10") come first in numeric order, as in every JavaScript object.
  */
 export function canonicalJson(value: unknown): string {
   return write(value ?? null) ?? "null";
@@ -33,7 +26,6 @@ function write(value: unknown): string | undefined {
   if (Array.isArray(value)) return `[${value.map((item) => write(item) ?? "null").join(",")}]`;
   const object = value as Record<string, unknown>;
   const keys = Object.keys(object);
-  // Object.keys lists integer-like keys first, ascending; the rest keep insertion order.
   let integers = 0;
   while (integers < keys.length && isArrayIndex(keys[integers])) integers++;
   const ordered = integers === 0 ? keys.sort() : [...keys.slice(0, integers), ...keys.slice(integers).sort()];

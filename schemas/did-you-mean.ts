@@ -1,10 +1,4 @@
-/**
- * "Did you mean …?" for a mistyped name: an option, a field, an event type. The candidate
- * closest by edit distance (Damerau–Levenshtein: a swap of two neighbours counts once), when
- * it is close enough to be a typo rather than another word.
- */
-
-/** Edits (insert, delete, substitute, swap neighbours) between `a` and `b`. */
+/** Damerau–Levenshtein distance: a swap of two neighbours counts as one edit. */
 export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
@@ -19,11 +13,7 @@ export function editDistance(a: string, b: string): number {
   return d[rows - 1][cols - 1];
 }
 
-/**
- * The candidate `input` most likely mistypes, or undefined. Case is ignored; a candidate is
- * close enough within a third of its length in edits (at least 1, at most 3), so `dta` finds
- * `data` but `x` finds nothing.
- */
+/** The candidate `input` most likely mistypes, or undefined: within a third of its length in edits (1 to 3), ignoring case. */
 export function closestMatch(input: string, candidates: Iterable<string>): string | undefined {
   const wanted = input.toLowerCase();
   let best: { candidate: string; distance: number } | undefined;

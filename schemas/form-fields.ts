@@ -2,7 +2,6 @@ import type { z } from "zod";
 
 /** A field of a form-encoded operation, as the service reads it. */
 export interface FormField {
-  /** The schema's key. */
   readonly key: string;
   /** The form's name: the key, or `key[]` for an array, repeated once per item (the spec's `events[]`). */
   readonly name: string;
@@ -15,11 +14,7 @@ function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
   return (def.type === "optional" || def.type === "default") && def.innerType ? unwrapped(def.innerType) : schema;
 }
 
-/**
- * The form fields of a request schema, in its order, by the rule `client/form.ts` applies to
- * the values it encodes (an array is the repeated `name[]`): what the emulator decodes and
- * the endpoint's idempotency key takes, so a new field of the schema needs no code there.
- */
+/** The form fields of a request schema, by `client/form.ts`'s rule: the emulator and the endpoint's idempotency key read these. */
 export function formFieldsOf(schema: z.ZodObject): FormField[] {
   return Object.entries(schema.shape).map(([key, field]) => {
     const repeated = unwrapped(field)._zod.def.type === "array";

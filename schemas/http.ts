@@ -1,23 +1,12 @@
-/**
- * Names the client, the emulator and the receiver helpers must agree on: header names and
- * content types, each defined once (the API's paths are in `operations.ts`). Header names are lower-case, as Node's
- * `req.headers` and undici's response headers hold them (HTTP header names are
- * case-insensitive; HTTP/2 sends them lower-case).
- */
+// Header names are lower-case, as Node's `req.headers` and undici's response headers hold them.
 
 /** Request header carrying the API version, a date `YYYY-MM-DD` (spec §9). */
 export const VERSION_HEADER = "x-service-version";
 /** Request header carrying the idempotency key of a POST (see `IdempotencyKey`). */
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
-/**
- * Response header set to `true` when the service answered a POST from its idempotency record
- * (the key was seen before): the call's effect had already happened, and did not happen again.
- */
+/** Response header set to `true` when a POST was answered from its idempotency record: its effect did not happen again. */
 export const IDEMPOTENT_REPLAYED_HEADER = "idempotent-replayed";
-/**
- * Header carrying a webhook delivery's signature, `t=<unix seconds>,sha256=<hex>` (our
- * assumption: the spec does not show one).
- */
+/** Header carrying a webhook delivery's signature, `t=<unix seconds>,sha256=<hex>` (our assumption: the spec shows none). */
 export const SIGNATURE_HEADER = "x-service-signature";
 /** Response header carrying the service's id of the request. */
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -27,9 +16,5 @@ export const JSON_CONTENT_TYPE = "application/json";
 /** Media type of form-encoded request bodies (the webhook endpoint creation). */
 export const FORM_CONTENT_TYPE = "application/x-www-form-urlencoded";
 
-/**
- * Largest request body, in bytes: 10 MiB. The spec sets no limit; this is the emulator's
- * (larger bodies get 413), and `messaging send --dry-run` refuses a single message that
- * could not fit in a call of its own under it.
- */
+/** Largest request body, in bytes. The spec sets no limit; this is the emulator's (larger bodies get 413). */
 export const MAX_REQUEST_BODY_BYTES = 10 * 1024 * 1024;

@@ -1,25 +1,18 @@
 import { z } from "zod";
 
 /**
- * How long the service remembers an idempotency key, in milliseconds: 24 hours. The spec does
- * not say; the emulator remembers keys this long by default, and what resumes a call under its
- * old key (a send's call left in flight, a half-made endpoint's create) assumes at least this.
+ * How long the service remembers an idempotency key (ms). The spec does not say; the emulator's default, and what resuming a call
+ * under its old key (a send left in flight, a half-made endpoint's create) assumes at least.
  */
 export const IDEMPOTENCY_KEY_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 /** Longest idempotency key, in characters (the bound Stripe uses). */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/**
- * Longest prefix of chunk keys, in characters: room is left for `-` and a chunk index of up to
- * 11 digits after it, so every chunk key stays within {@link MAX_IDEMPOTENCY_KEY_LENGTH}.
- */
+/** Longest prefix of chunk keys: room is left for `-` and an 11-digit chunk index. */
 export const MAX_IDEMPOTENCY_KEY_PREFIX_LENGTH = MAX_IDEMPOTENCY_KEY_LENGTH - 12;
 
-/**
- * Problem title of the 409 answered while the first request with a key is still being
- * processed. Unlike other conflicts it is transient: the client retries it after `Retry-After`.
- */
+/** Problem title of the 409 while the first request with a key is in progress: transient, retried after `Retry-After`. */
 export const IDEMPOTENCY_KEY_IN_USE = "idempotency_key_in_use";
 
 // Visible ASCII without spaces: travels unchanged in a header, whatever the proxy.
@@ -33,9 +26,6 @@ const visibleAscii = (maxLength: number) =>
 export const IdempotencyKey = visibleAscii(MAX_IDEMPOTENCY_KEY_LENGTH);
 export type IdempotencyKey = z.infer<typeof IdempotencyKey>;
 
-/**
- * A prefix of chunk keys (chunk `i` of a chunked send uses `${prefix}-${i}`): like a key,
- * at most {@link MAX_IDEMPOTENCY_KEY_PREFIX_LENGTH} (243) characters.
- */
+/** A prefix of chunk keys (chunk `i` uses `${prefix}-${i}`): like a key, at most 243 characters. */
 export const IdempotencyKeyPrefix = visibleAscii(MAX_IDEMPOTENCY_KEY_PREFIX_LENGTH);
 export type IdempotencyKeyPrefix = z.infer<typeof IdempotencyKeyPrefix>;

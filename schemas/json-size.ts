@@ -1,15 +1,8 @@
 /**
- * The UTF-8 size of `JSON.stringify(value)`, in bytes, without building the text: a walk of
- * the value in which a string is measured with `Buffer.byteLength` when it holds nothing JSON
- * escapes (the common case, and the fast one for a string of megabytes: `JSON.stringify` of a
- * 20 MB string takes most of a second), and is stringified alone otherwise. For a JSON value
- * (plain objects, arrays, strings, finite numbers, booleans, null); `undefined` members are
- * left out, as `JSON.stringify` does. Iterative, so depth costs no stack.
- * @param options.escapeFree every string in `value` is known to hold nothing JSON escapes,
- *   so none is searched for it (a search costs about a millisecond per megabyte). True of a
- *   value `JSON.parse` read from text without a backslash, when that text was decoded from
- *   valid UTF-8: JSON text cannot carry a quote, a backslash or a control character in a
- *   string unescaped, and valid UTF-8 cannot carry a lone surrogate. Default false.
+ * The UTF-8 size of `JSON.stringify(value)` for a JSON value, without building the text (stringifying a large string is slow).
+ * Iterative, so depth costs no stack.
+ * @param options.escapeFree no string holds anything JSON escapes, so none is searched: true of what `JSON.parse` read from
+ *   valid UTF-8 text without a backslash (JSON cannot carry a quote or control character unescaped, nor UTF-8 a lone surrogate).
  */
 export function jsonByteLength(value: unknown, options: { readonly escapeFree?: boolean } = {}): number {
   const measure = options.escapeFree === true ? (text: string) => Buffer.byteLength(text, "utf8") + 2 : stringBytes;
@@ -22,7 +15,6 @@ export function jsonByteLength(value: unknown, options: { readonly escapeFree?: 
     else if (typeof v === "boolean") total += v ? 4 : 5;
     else if (v === null || typeof v !== "object") total += 4;
     else if (Array.isArray(v)) {
-      // Brackets, and a comma between items.
       total += 2 + Math.max(0, v.length - 1);
       for (const item of v) stack.push(item === undefined ? null : item);
     } else {
@@ -30,7 +22,6 @@ export function jsonByteLength(value: unknown, options: { readonly escapeFree?: 
       for (const [key, member] of Object.entries(v)) {
         if (member === undefined) continue;
         members++;
-        // "key": value
         total += measure(key) + 1;
         stack.push(member);
       }

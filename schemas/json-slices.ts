@@ -1,15 +1,7 @@
 /**
- * JSON text to a value, as `JSON.parse` builds it, except that a string without escapes is a
- * slice of the text instead of a copy. For long texts only (see `parseStrictJson`): V8 copies
- * each string `JSON.parse` reads, and a string of megabytes lands in new heap pages the kernel
- * maps in one by one, which made a 20 MB message line cost three times the same bytes in
- * short lines. A slice shares the text's memory (V8 makes a sliced string of it).
- *
- * Strict about the grammar (RFC 8259, as `JSON.parse`): anything it does not accept, or
- * nesting deeper than it walks, gives `undefined`, and the caller falls back to `JSON.parse`
- * for the value or its error message. So it never accepts what `JSON.parse` refuses, and
- * what it accepts reads the same (test/schemas/json-slices.test.ts compares them on
- * generated and mutated texts).
+ * `JSON.parse` for long texts, except that a string without escapes is a slice sharing the text's memory: V8 copies each string
+ * `JSON.parse` reads. Anything it does not accept gives `undefined` and the caller falls back to `JSON.parse`, so it never accepts
+ * what `JSON.parse` refuses (test/schemas/json-slices.test.ts compares them).
  */
 
 // Deeper texts go to JSON.parse (the reading rule refuses nesting far shallower anyway).
@@ -18,7 +10,6 @@ const MAX_DEPTH = 256;
 class Refused extends Error {}
 const REFUSED = new Refused();
 
-/** The value of `text`, or `undefined` when it is not JSON this parser reads (see above). */
 export function parseJsonSlices(text: string): { readonly value: unknown } | undefined {
   try {
     const reader = new SliceReader(text);

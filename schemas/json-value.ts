@@ -2,49 +2,27 @@ import { z } from "zod";
 import { formatPath } from "./field-errors";
 import { isExactJsonNumber } from "./json-number";
 
-/**
- * Deepest nesting of objects and arrays accepted in a JSON body or a free-form value (a
- * template `model`, an event's `data`): 32 levels, the outermost object counting as 1.
- * Deeper values are rejected rather than stored: serializing them back (a listing, a
- * delivery) would overflow the stack.
- */
+/** Deepest nesting accepted in a JSON body or free-form value, the outermost counting as 1: serializing deeper back would overflow the stack. */
 export const MAX_JSON_DEPTH = 32;
 
-/**
- * Object keys refused in free-form JSON. `__proto__` cannot survive a round trip through
- * JavaScript objects: an assignment replaces the prototype and zod's records drop the key,
- * so the value would change silently. (`constructor` and `prototype` are ordinary keys: kept
- * as data in free-form objects, refused as unknown fields where the fields are fixed.)
- */
+/** Keys refused in free-form JSON: `__proto__` cannot survive a round trip through JavaScript objects (zod's records drop it). */
 export const FORBIDDEN_JSON_KEYS: readonly string[] = ["__proto__"];
 
 /** One thing in a value that JSON cannot carry unchanged. */
 export interface JsonHazard {
-  /** Where it is, e.g. `["messages", 0, "template", "model", "__proto__"]`. */
   readonly path: readonly PropertyKey[];
-  /** What is wrong, for people. */
   readonly message: string;
 }
 
-/** Options of {@link findJsonHazards}. */
 export interface FindJsonHazardsOptions {
   /** Deepest nesting accepted, counted in the document the value is sent in. Default {@link MAX_JSON_DEPTH}. */
   readonly maxDepth?: number;
-  /**
-   * The level the value itself sits at in that document (the document counting as 1): a
-   * value sent inside others may nest only `maxDepth - level + 1` levels itself. Default 1.
-   */
+  /** The level the value sits at in that document (the document is 1). Default 1. */
   readonly level?: number;
   /** Stop after this many hazards. Default 20. */
   readonly limit?: number;
 }
 
-/**
- * Why a number cannot be carried exactly by JSON to every reader, or undefined: not finite
- * (JSON carries it as null), `-0` (JSON carries it as 0), or beyond ±(2^53 − 1), where a
- * JavaScript reader cannot tell it from its neighbours (so `9007199254740993`, written in a
- * file, has already become …992).
- */
 function numberHazard(v: number): string | undefined {
   if (isExactJsonNumber(v)) return undefined;
   if (!Number.isFinite(v)) return `expected a finite number, got ${String(v)} (JSON would carry it as null)`;
@@ -58,15 +36,8 @@ function isPlainObject(value: object): boolean {
 }
 
 /**
- * Lists what in `value` would not survive `JSON.stringify` then `JSON.parse` unchanged, or is
- * refused on principle: a `__proto__` key, nesting deeper than `maxDepth`, a non-finite number
- * (`Infinity`, `NaN`, or `1e400` as parsed from JSON, all of which serialize as `null`), `-0`
- * (serialized as `0`), a number beyond ±(2^53 − 1) (not exact for JavaScript readers), a hole
- * in a sparse array or an `undefined` item (both become `null`), and values JSON has no form
- * for (functions, symbols, bigints, class instances such as `Date` or `Map`). An `undefined`
- * object member is fine: it is left out, as JavaScript callers expect.
- *
- * Iterative, so a value nested 50,000 deep is reported, not a stack overflow.
+ * What in `value` would not survive a JSON round trip unchanged, or is refused on principle (a `__proto__` key, too deep).
+ * An `undefined` object member is fine: it is left out, as callers expect. Iterative, so deep values are reported, not a stack overflow.
  */
 export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions = {}): JsonHazard[] {
   const maxDepth = options.maxDepth ?? MAX_JSON_DEPTH;
@@ -77,8 +48,7 @@ export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions 
       ? `nested more than ${maxDepth} levels deep`
       : `nested more than ${maxDepth - level + 1} levels deep (the request that carries it may nest ${maxDepth})`;
   const hazards: JsonHazard[] = [];
-  // Only containers are pushed, each with a link to its parent: paths are built only for
-  // hazards, so a clean 1,000-message batch costs one small object per container.
+  // Paths are built only for hazards: a clean value costs one small object per container.
   interface Container {
     readonly value: object;
     readonly parent: Container | undefined;
@@ -91,7 +61,6 @@ export function findJsonHazards(value: unknown, options: FindJsonHazardsOptions 
     return path;
   };
   const stack: Container[] = [];
-  // Checks one value; containers are queued. Returns nothing: hazards are collected.
   const visit = (v: unknown, parent: Container | undefined, key: PropertyKey | undefined, depth: number): void => {
     switch (typeof v) {
       case "string":
@@ -151,24 +120,15 @@ export function reportJsonHazards(value: unknown, ctx: z.RefinementCtx, options:
   }
 }
 
-/** Renders a hazard's path as a field name (`messages[0].template.model.__proto__`). */
 export function jsonHazardField(hazard: JsonHazard): string {
   return formatPath(hazard.path);
 }
 
-/**
- * A free-form JSON object (a template `model`, an event's `data`): string keys to JSON values,
- * refused when {@link findJsonHazards} finds anything, so what is sent is exactly what arrives.
- * The value is kept as given (not copied).
- */
+/** A free-form JSON object (a template `model`, an event's `data`), refused on any hazard so what is sent is what arrives. Not copied. */
 export const JsonObject = jsonObjectAt(1);
 export type JsonObject = z.infer<typeof JsonObject>;
 
-/**
- * {@link JsonObject} for a value sent at `level` of a request body (the body counting as 1),
- * so that the body as a whole stays within {@link MAX_JSON_DEPTH}: one rule, applied to the
- * value as it will sit in the request, by every layer that checks it.
- */
+/** {@link JsonObject} for a value sent at `level` of a request body, so the whole body stays within {@link MAX_JSON_DEPTH}. */
 export function jsonObjectAt(level: number) {
   return z
     .custom<Record<string, unknown>>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {

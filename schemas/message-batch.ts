@@ -6,10 +6,7 @@ import type * as wire from "./wire-types.generated";
 
 export { MAX_MESSAGES_PER_BATCH };
 
-/**
- * Where a template's model sits in the batch request, `{ messages: [ { template: { model } } ] }`:
- * level 5, so a model may nest 28 levels of the request's 32 (`MAX_JSON_DEPTH`).
- */
+/** A template's model sits at level 5 of the request: `{ messages: [ { template: { model } } ] }`. */
 export const TEMPLATE_MODEL_LEVEL = 5;
 
 export const MessageTemplate = z
@@ -50,10 +47,7 @@ export const Message = z
   .meta({ typeDescription: "One message of a batch: recipients plus exactly one of a literal `body` or a `template`." });
 export type Message = wire.Message;
 
-/**
- * Stream names: the spec shows only `transactional` and does not list the others,
- * so any non-empty string is accepted and sent as written.
- */
+// The spec shows only `transactional` and lists no others, so any non-empty name is sent as written.
 export const Stream = z.string().min(1, { error: "expected a non-empty stream name such as 'transactional'" });
 
 /** Request body of `POST /v1/message_batches`: 1–1,000 messages on one stream. */

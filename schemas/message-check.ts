@@ -1,9 +1,4 @@
-/**
- * Messages checked one at a time, as a stream of them needs (a file of a million lines, a
- * batch of a thousand): {@link checkMessage} judges one, {@link InvalidMessages} collects
- * the field errors of those that fail, capped. The client's `sendMessageBatch` and
- * `sendMessages` and the `messaging send` command use these, so they agree on every message.
- */
+// Messages checked one at a time, as a stream needs. The client and `messaging send` both use these, so they agree on every message.
 import { addFieldError, formatPath, mergeFieldErrors, toFieldErrors, type FieldErrors, type IssueLike } from "./field-errors";
 import { isExactJsonNumber } from "./json-number";
 import { Message as MessageSchema } from "./message-batch";
@@ -12,33 +7,20 @@ import type { Message } from "./types";
 /** At most this many invalid messages are listed in one `ValidationError`; the rest are counted. */
 export const MAX_REPORTED_INVALID_MESSAGES = 100;
 
-/**
- * Where an item sits in the caller's input, as error keys name it: a path the item's field
- * paths continue (`["messages", 3]` → `messages[3].tos[0]`), or a label put before them
- * (`"line 4"` → `line 4: tos[0]`, `line 4: (root)`).
- */
+/** Where an item sits in the input: a path its field paths continue (`messages[3].tos[0]`), or a label (`line 4: tos[0]`). */
 export type ItemLocation = readonly PropertyKey[] | string;
 
-/** The verdict on one message: the message to send, or the zod issues that reject it. */
 export type MessageVerdict =
   { readonly ok: true; readonly message: Message } | { readonly ok: false; readonly issues: readonly IssueLike[] };
 
-/**
- * Validates one message. The common valid message passes a precompiled check and is
- * returned as it is (no copy); anything else is judged by the zod `Message` schema, whose
- * output or issues are returned.
- */
+/** Validates one message: the common valid one passes a precompiled check uncopied; anything else goes to the zod schema. */
 export function checkMessage(value: unknown): MessageVerdict {
   if (isCertainlyValidMessage(value)) return { ok: true, message: value };
   const result = MessageSchema.safeParse(value);
   return result.success ? { ok: true, message: result.data } : { ok: false, issues: result.error.issues };
 }
 
-/**
- * Collects invalid messages as they are found, for one `ValidationError`: lists the
- * field errors of the first {@link MAX_REPORTED_INVALID_MESSAGES} and counts the rest. Works
- * on a stream: it holds at most that many entries, whatever the input's size.
- */
+/** Collects invalid messages for one `ValidationError`: lists the first {@link MAX_REPORTED_INVALID_MESSAGES}, counts the rest. */
 export class InvalidMessages {
   #errors: FieldErrors = {};
   #count = 0;
@@ -46,30 +28,23 @@ export class InvalidMessages {
   /** @param overflowKey key of the field error that counts the invalid messages not listed */
   constructor(private readonly overflowKey: string) {}
 
-  /** Invalid messages seen so far. */
   get count(): number {
     return this.#count;
   }
 
-  /** Records an invalid message at `location` with its zod issues. */
   addIssues(location: ItemLocation, issues: readonly IssueLike[]): void {
     this.#add(() => locatedFieldErrors(location, issues));
   }
 
-  /** Records an invalid message with its field errors already named (e.g. by the file's own names). */
   addFieldErrors(errors: FieldErrors): void {
     this.#add(() => errors);
   }
 
-  /** Records a message that could not be read at all (e.g. not JSON), with why. */
   addReason(location: ItemLocation, reason: string): void {
     this.#add(() => ({ [typeof location === "string" ? location : formatPath(location)]: [reason] }));
   }
 
-  /**
-   * The field errors recorded (for a `ValidationError`), with a count of the messages not
-   * listed; undefined when every message was valid.
-   */
+  /** Undefined when every message was valid. */
   fieldErrors(): FieldErrors | undefined {
     if (this.#count === 0) return undefined;
     const errors: FieldErrors = {};
@@ -99,16 +74,8 @@ function locatedFieldErrors(location: ItemLocation, issues: readonly IssueLike[]
 }
 
 /**
- * A precompiled check of the common valid message, for speed: true only for a plain object
- * that the `Message` schema certainly accepts as it is (`tos`: 1+ E.164 strings; exactly one
- * of a non-empty `body` or a `template` `{ id: non-empty string, model: a plain object of
- * strings, numbers JSON carries exactly, booleans and nulls }`; no other key). It never decides that a message is invalid: anything else goes to the zod
- * schema, which stays the judge of validity and the author of every error message. A test
- * holds the two to agreement on every case of the schema's tests.
- *
- * Whatever passes is sent as the caller gave it (no copy), so it must be exactly what the
- * schema would output: plain objects only (no getters, no class instances), no `undefined`
- * members.
+ * A fast check, true only for a message the `Message` schema certainly accepts as it is; it never rejects (the schema judges and
+ * words every error; a test holds the two in agreement). What passes is sent uncopied, so it must equal the schema's output.
  */
 export function isCertainlyValidMessage(value: unknown): value is Message {
   if (!isPlainObject(value)) return false;
@@ -137,7 +104,7 @@ function isPhoneList(value: unknown): boolean {
   return true;
 }
 
-/** `E164_PATTERN.test(text)` without the regex call, which costs more than the check itself. */
+/** `E164_PATTERN.test(text)` without the regex call, which is slower. */
 export function isE164(text: string): boolean {
   const n = text.length;
   if (n < 8 || n > 16 || text.charCodeAt(0) !== 0x2b /* + */) return false;
@@ -161,9 +128,7 @@ function isTemplate(value: unknown): boolean {
   return keys === 2 && typeof id === "string" && id.length > 0 && isFlatModel(model);
 }
 
-// The common model: a plain object of strings, numbers JSON carries exactly, booleans and
-// nulls. Anything else (nested values, a `__proto__` key, a number `JsonObject` refuses) is
-// left to the schema.
+// Flat models only; anything else is left to the schema.
 function isFlatModel(value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   for (const key in value) {

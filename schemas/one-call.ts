@@ -1,13 +1,7 @@
-/**
- * Whether one message fits in a call of its own: its JSON inside a call's envelope
- * (`{"stream":…,"messages":[…]}`) within the service's request limit. A message that does not
- * can never be sent, so `messaging send` and `MessageBatch` both refuse it before any call, by
- * this one rule and in these words.
- */
+// A message too large for a call of its own can never be sent: `messaging send` and `MessageBatch` refuse it before any call, by this rule.
 import { MAX_REQUEST_BODY_BYTES } from "./http";
 import { jsonByteLength } from "./json-size";
 
-/** The JSON size of a call of `stream` holding no message: `{"stream":…,"messages":[]}`. */
 export const envelopeBytes = (stream: string): number => jsonByteLength({ stream, messages: [] });
 
 // Room for the envelope when the stream is not known yet (a file read before its stream is given).

@@ -1,11 +1,4 @@
-/**
- * The service's operations as data, each defined once: method, path template and its
- * parameters, how the request body is encoded, and the schemas of the request and the
- * response. The client sends every operation through one method body, which parses the path
- * parameters and the request with the row's schemas; the emulator registers one handler per
- * operation from this table. Adding an operation (a retrieve, say) is a row here, a client
- * method of one line, and an emulator handler (see `docs/architecture.md`).
- */
+// The service's operations as data: the client sends every row through one method, the emulator registers a handler per row.
 import { z } from "zod";
 import { MessageBatchRequest, MessageBatchResult } from "./message-batch";
 import { WebhookEndpointCreate, WebhookEndpointObject } from "./webhook-endpoint";
@@ -17,10 +10,7 @@ export interface Operation {
   readonly path: string;
   /** The path template's parameters (an object schema, `{}` for none), checked before any request. */
   readonly params: z.ZodType<Readonly<Record<string, string>>>;
-  /**
-   * How the request body travels: `json`, `form` (`application/x-www-form-urlencoded`;
-   * arrays as repeated `name[]` fields), or `none`.
-   */
+  /** `form` is `application/x-www-form-urlencoded`, arrays as repeated `name[]` fields. */
   readonly encoding: "json" | "form" | "none";
   /** The request body's schema: the client sends its output, the emulator validates with it. */
   readonly request: z.ZodType;
@@ -31,7 +21,6 @@ export interface Operation {
   readonly emptyResponseAsObject?: boolean;
 }
 
-/** The `params` of an operation whose path has none. */
 const NO_PARAMS = z.strictObject({});
 
 export const OPERATIONS = {
@@ -60,10 +49,7 @@ export const OPERATIONS = {
 
 export type OperationName = keyof typeof OPERATIONS;
 
-/**
- * The operation's path with its `{name}`s filled from `params` (each value percent-encoded,
- * so it stays one segment). A path without parameters is returned as it is.
- */
+/** The operation's path with its `{name}`s filled from `params`, each percent-encoded so it stays one segment. */
 export function operationPath(operation: Operation, params: Readonly<Record<string, string>>): string {
   if (!operation.path.includes("{")) return operation.path;
   return operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(params[name] ?? ""));

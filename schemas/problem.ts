@@ -1,11 +1,7 @@
 import { z } from "zod";
 import type * as wire from "./wire-types.generated";
 
-/**
- * RFC 9457 problem details. The spec does not show an error body; this is the shape the
- * emulator answers with and the client understands. `title` is a stable machine code
- * and `errors` maps a field path to its messages.
- */
+/** RFC 9457 problem details (the spec shows no error body): `title` is a stable code, `errors` maps a field path to its messages. */
 export const Problem = z.looseObject({
   type: z.string().optional(),
   title: z.string().optional(),
@@ -18,10 +14,7 @@ export type Problem = wire.Problem;
 /** Content type of problem-details bodies. */
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
-/**
- * Every problem `title` the emulator and the receiver helpers answer with: one vocabulary,
- * stable codes that callers branch on.
- */
+/** Every problem `title` the emulator and the receivers answer with: stable codes that callers branch on. */
 export const PROBLEM_TITLES = [
   // Requests to the emulator
   "unauthorized",
@@ -56,19 +49,13 @@ export const PROBLEM_TITLES = [
 ] as const;
 export type ProblemTitle = (typeof PROBLEM_TITLES)[number];
 
-/**
- * Prefix of every problem `type`: `urn:messaging:problem:<title>`. The service's own type URIs
- * are not shown in its spec, so these are URNs that name the code rather than pages to fetch.
- */
+/** Prefix of every problem `type`: URNs naming the code, since the spec shows no type URIs. */
 export const PROBLEM_TYPE_PREFIX = "urn:messaging:problem:";
 
 /** A problem as the emulator and the receivers send it: every member set. */
 export type ProblemBody = Problem & { type: string; title: ProblemTitle; status: number; detail: string };
 
-/**
- * The one builder of problem details: `type` derived from `title`, `errors` only when given.
- * `detail` is for people and must hold no API key or secret.
- */
+/** The one builder of problem details. `detail` is for people and must hold no API key or secret. */
 export function buildProblem(status: number, title: ProblemTitle, detail: string, errors?: Problem["errors"]): ProblemBody {
   const body: ProblemBody = { type: `${PROBLEM_TYPE_PREFIX}${title}`, title, status, detail };
   if (errors !== undefined) body.errors = errors;

@@ -1,9 +1,6 @@
 /**
- * Compile-time check that a plain type is exactly what a zod schema parses to:
- * `type _ = Assert<SameType<Outputs, z.output<typeof State>>>` fails to compile when either
- * gains, loses or changes a field (the resource classes; `scripts/generate/generate-wire-types.js` for
- * the wire types it prints). (Keys are compared as strings: zod types a loose object's index
- * signature as `string` keys, an interface's as `string | number`.)
+ * `Assert<SameType<Outputs, z.output<typeof State>>>` fails to compile when a plain type and a schema's type differ by a field.
+ * Keys are compared as strings: zod types a loose object's index signature as `string` keys, an interface's as `string | number`.
  */
 export type SameType<A, B> = [A] extends [B]
   ? [B] extends [A]

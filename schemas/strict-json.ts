@@ -3,28 +3,17 @@ import { MAX_JSON_DEPTH, findJsonHazards, type JsonHazard } from "./json-value";
 import { parseJsonSlices } from "./json-slices";
 
 /**
- * The one JSON reading rule of the package, for every input path (emulator bodies, message
- * files, event bodies, `parseEvent`): what is read is exactly what was written, or it is
- * refused with the path and the reason. On top of `JSON.parse` it refuses
- *
- * - a key that appears twice in one object (JSON.parse keeps the last silently);
- * - a number the double it is read as does not print back exactly: `9007199254740993`
- *   (read as …992), `1e-400` (read as 0), `0.10000000000000001` (read as 0.1);
- * - what {@link findJsonHazards} refuses in the value: `-0` (JSON carries it as 0), a number
- *   beyond ±(2^53 − 1) (JavaScript readers cannot tell it from its neighbours: send such IDs
- *   as strings), `1e400` (Infinity), a `__proto__` key, nesting deeper than `MAX_JSON_DEPTH`.
- *
- * Numbers are refused rather than carried as text: every reader on the way (the emulator,
- * the client, a receiver's `JSON.parse`) holds them as doubles.
+ * The package's one JSON reading rule, for every input path: what is read is exactly what was written, or it is refused with
+ * the path and the reason. On top of `JSON.parse` it refuses a repeated key (JSON.parse keeps the last silently), a number that
+ * does not read back exactly (`1e-400`, `0.10000000000000001`), and what {@link findJsonHazards} refuses. Numbers are refused
+ * rather than carried as text because every reader on the way holds them as doubles.
  */
 
-/** What {@link parseStrictJson} found. */
 export type StrictJsonResult =
   | { readonly ok: true; readonly value: unknown }
   /** `syntax`: JSON.parse's message, when the text is not JSON at all; else `problems` (at least one). */
   | { readonly ok: false; readonly syntax?: string; readonly problems: readonly JsonHazard[] };
 
-/** Options of {@link parseStrictJson}. */
 export interface StrictJsonOptions {
   /** Stop after this many problems. Default 20. */
   readonly limit?: number;
@@ -37,9 +26,7 @@ export interface StrictJsonOptions {
   readonly provenClean?: (text: string, value: unknown) => boolean;
 }
 
-// A string this long is one V8 puts in pages of its own when JSON.parse copies it; a text
-// holding one is read by parseJsonSlices, which takes it as a slice instead (see
-// json-slices.ts). Other texts keep JSON.parse, which is faster at many short strings.
+// A text holding a string this long goes to parseJsonSlices (see json-slices.ts); JSON.parse is faster at many short strings.
 const LONG_STRING = 128 * 1024;
 
 function holdsLongString(text: string): boolean {
@@ -53,13 +40,7 @@ function holdsLongString(text: string): boolean {
   return false;
 }
 
-/**
- * Parses JSON text under the package's reading rule (see the module comment): `JSON.parse`
- * (for a text holding a string of over 128 KiB, `parseJsonSlices`, which reads the same) for
- * the value, then one linear pass over the text for duplicate keys and inexact numbers, then
- * {@link findJsonHazards} on the value. A text {@link certainlyClean} passes skips those two:
- * they would find nothing. Never throws.
- */
+/** Parses JSON text under the reading rule above. Never throws. */
 export function parseStrictJson(text: string, options: StrictJsonOptions = {}): StrictJsonResult {
   const limit = options.limit ?? 20;
   let value: unknown;
@@ -81,14 +62,9 @@ export function parseStrictJson(text: string, options: StrictJsonOptions = {}): 
 }
 
 /**
- * True only when neither {@link findTextHazards} on `text` nor {@link findJsonHazards} on
- * `value` (what `text` parses to) would find anything: the common case, answered without
- * building a key, a path or a frame. Anything else, false, goes to those two, which say what
- * and where. Duplicate keys are found by counting: each member of an object is one colon
- * outside the strings of the text, and an object holds one own key per distinct name, so the
- * text's colons and the value's keys are as many only when no object repeats a name.
- * `test/schemas/strict-json.test.ts` holds it to the two on generated and hostile texts.
- * @internal exported for that test
+ * True only when neither {@link findTextHazards} nor {@link findJsonHazards} would find anything, answered without building a path.
+ * Duplicate keys by counting: the text's colons outside strings equal the value's own keys only when no object repeats a name.
+ * @internal exported for test/schemas/strict-json.test.ts, which holds it to the two
  */
 export function certainlyClean(text: string, value: unknown): boolean {
   const members = textMembers(text);
@@ -126,11 +102,7 @@ export function textMembers(text: string): number {
   return members;
 }
 
-// The own keys of every object in `value`, or -1 where findJsonHazards might find something:
-// a number JSON does not carry exactly, nesting deeper than MAX_JSON_DEPTH (so the recursion
-// is bounded), a hole, an object that is not plain, a `__proto__` key, an inherited key, or
-// anything that is not a JSON value (an `undefined` member included, though findJsonHazards
-// lets that one through).
+// The own keys of every object in `value`, or -1 where findJsonHazards might find something (bounding the recursion too).
 function valueMembers(value: unknown, depth: number): number {
   switch (typeof value) {
     case "string":
@@ -185,15 +157,10 @@ interface Frame {
   keys: string[] | Set<string> | undefined;
 }
 
-/**
- * Duplicate keys and numbers that do not read back exactly, in text that `JSON.parse`
- * accepted (so its syntax is not checked again). Linear: strings are skipped with
- * `indexOf`, and a path is built only for a problem.
- */
+/** Duplicate keys and numbers that do not read back exactly, in text `JSON.parse` accepted. A path is built only for a problem. */
 export function findTextHazards(text: string, limit = 20): JsonHazard[] {
   const problems: JsonHazard[] = [];
-  // Frames are reused from one container to the next at the same depth: a batch of 1,000
-  // messages allocates a handful, not thousands.
+  // Frames are reused per depth, so a large batch allocates a handful.
   const stack: Frame[] = [];
   let depth = 0;
   const push = (array: boolean): void => {
@@ -304,10 +271,7 @@ function addKey(frame: Frame, key: string): void {
   } else frame.keys.add(key);
 }
 
-/**
- * Why the number written as `token` does not read back exactly, or undefined. Non-finite
- * values, `-0` and unsafe integers are left to {@link findJsonHazards}, which sees the value.
- */
+/** Why `token` does not read back exactly, or undefined; non-finite, `-0` and unsafe integers are left to {@link findJsonHazards}. */
 export function numberProblem(token: string): string | undefined {
   // Up to 15 significant digits without an exponent always read back exactly.
   if (token.length <= 15 && !/[eE]/.test(token)) return undefined;

@@ -1,14 +1,5 @@
-/**
- * The wire format's TypeScript types, without zod.
- *
- * The zod schemas beside this file are the source: `wire-types.generated.ts` holds their
- * types as plain declarations, computed from them by `scripts/generate/generate-wire-types.js`, so that
- * the declaration files of the package root, `pulumi-messaging/client` and
- * `pulumi-messaging/receiver` never load zod's own declarations, which fail to type-check
- * under the `tsconfig.json` that `pulumi new typescript` writes (`moduleResolution: node`, no
- * `esModuleInterop`, no `skipLibCheck`). Only `pulumi-messaging/schemas` exposes zod types.
- * Here too: the constants those modules need, which must not come from a zod module either.
- */
+// The wire types without zod (generated from the schemas), and the constants the root, `/client` and `/receiver` need:
+// zod's declarations fail to type-check under the tsconfig `pulumi new typescript` writes, so those entry points never load them.
 import type { MessagingEvent } from "./wire-types.generated";
 
 export type * from "./wire-types.generated";

@@ -1,22 +1,10 @@
-/**
- * Text input is UTF-8 only (RFC 8259 §8.1 for JSON). A UTF-8 byte order mark is dropped, as
- * that RFC allows; a UTF-16 or UTF-32 text (marked by its byte order mark, or recognised by a
- * NUL among its first two bytes, which no JSON or CSV text holds) is refused by name rather
- * than reported as a syntax error; invalid UTF-8 is refused with the offset of the first bad
- * byte, never replaced by U+FFFD. No Node-only module: the web receiver uses it too.
- */
-
-// `fatal`: invalid bytes throw instead of becoming U+FFFD. A leading UTF-8 BOM is dropped.
+// Text input is UTF-8 only (RFC 8259 §8.1). UTF-16/32 is refused by name rather than as a syntax error, invalid UTF-8 with
+// the offset of the first bad byte, never replaced by U+FFFD. No Node-only module: the web receiver uses it too.
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-/** What {@link decodeUtf8Text} produced: the text, or why there is none (a sentence). */
 export type Utf8TextResult = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly reason: string };
 
-/**
- * The encoding other than UTF-8 that `bytes` start in, by its byte order mark or by a NUL in
- * the first two bytes (`UTF-16LE`, `UTF-16BE`, `UTF-32LE`, `UTF-32BE`, or `UTF-16 or
- * UTF-32` when unmarked), or undefined.
- */
+/** The UTF-16 or UTF-32 encoding `bytes` start in, by byte order mark or a NUL among the first two bytes (no JSON or CSV has one). */
 export function wideEncoding(bytes: Uint8Array): string | undefined {
   const [a, b, c, d] = bytes;
   if (a === 0xff && b === 0xfe) return c === 0 && d === 0 ? "UTF-32LE (byte order mark FF FE 00 00)" : "UTF-16LE (byte order mark FF FE)";
@@ -26,10 +14,7 @@ export function wideEncoding(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-/**
- * Offset of the first byte that is not part of a well-formed UTF-8 sequence (no overlongs,
- * no surrogates, nothing above U+10FFFF), or -1. Linear; used only to say where text fails.
- */
+/** Offset of the first byte outside a well-formed UTF-8 sequence (no overlongs, surrogates, or above U+10FFFF), or -1. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
   for (let i = 0; i < bytes.length;) {
     const b = bytes[i];
@@ -55,10 +40,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   return -1;
 }
 
-/**
- * Decodes `bytes` as UTF-8 under the rule above. `what` names the input in the reason
- * (`the request body`, `the file`).
- */
+/** Decodes `bytes` as UTF-8 under the rule above; `what` (`the file`) names the input in the reason. */
 export function decodeUtf8Text(bytes: Uint8Array, what: string): Utf8TextResult {
   const wide = wideEncoding(bytes);
   if (wide !== undefined) return { ok: false, reason: `${what} is ${wide}; only UTF-8 is accepted: re-encode it as UTF-8` };

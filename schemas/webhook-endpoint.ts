@@ -14,11 +14,7 @@ export type WebhookFormat = wire.WebhookFormat;
 /** The format of an endpoint created without one. */
 export const DEFAULT_WEBHOOK_FORMAT: WebhookFormat = "basic";
 
-/**
- * A form field's text, refused where the service would store another value than the one
- * given (and kept in Pulumi state): a lone surrogate (sent as U+FFFD) or a leading U+FEFF (a
- * byte order mark, which UTF-8 decoders drop).
- */
+// Refused where the service would store another value than the one in Pulumi state: a lone surrogate, a leading U+FEFF.
 function formText<T extends z.ZodString>(schema: T): T {
   return schema
     .refine((value) => !hasLoneSurrogate(value), {
@@ -29,11 +25,7 @@ function formText<T extends z.ZodString>(schema: T): T {
     }) as unknown as T;
 }
 
-/**
- * Destination URL: absolute http(s), as written. A tab or line break anywhere, or a control
- * character or space at either end, is refused: URL parsing drops them silently, so
- * deliveries would go to another URL than the one stored.
- */
+// Tabs, line breaks, and controls or spaces at either end are refused: URL parsing drops them, so deliveries would go elsewhere.
 export const WebhookUrl = formText(z.string())
   .refine((value) => !/[\t\n\r]/.test(value), {
     error: "contains a tab or line break, which URL parsing drops: deliveries would go to another URL than the one given",
@@ -56,11 +48,7 @@ export const WebhookUrl = formText(z.string())
 /** An event type name such as `payment.succeeded`. */
 export const EventType = formText(z.string().min(1, { error: "expected a non-empty event type" }));
 
-/**
- * Fields of `POST /v1/webhooks/endpoints` (sent form-encoded). Each field's description is
- * written here only, in its `.meta()`: the wire types' TSDoc, the resource's state, the
- * plugin's package schema (and so every SDK) and `messaging endpoints --help` take it from here.
- */
+// Each field's description lives only in its `.meta()`: wire types, resource state, every SDK and `--help` read it from here.
 export const WebhookEndpointCreate = z.strictObject({
   url: WebhookUrl.meta({ description: "Destination URL (absolute http or https) that receives event notifications." }),
   events: z
@@ -78,13 +66,8 @@ export type WebhookEndpointCreateInput = wire.WebhookEndpointCreateInput;
 export type WebhookEndpointCreate = wire.WebhookEndpointCreate;
 
 /**
- * The webhook endpoint object (spec §2.2), as the client reads it from the service.
- *
- * Only `id` (prefix `we_`) and `secret` are required: they are what a caller cannot do
- * without, and a create answer that lacks some other field must not cost the caller an
- * endpoint that exists and its secret. Every other field of §2.2 may be missing or null and
- * is typed when present. Unknown extra fields are kept. (Named `…Object` because the package
- * root exports the Pulumi resource as `WebhookEndpoint`.)
+ * The webhook endpoint object (spec §2.2). Only `id` and `secret` are required: a create answer lacking another field must not
+ * cost the caller an endpoint that exists and its secret. Unknown fields are kept.
  */
 export const WebhookEndpointObject = z.looseObject({
   id: z.string().startsWith("we_", { error: "expected an id starting with 'we_'" }),

@@ -67,13 +67,8 @@ export interface WebhookEndpointCreate {
 }
 
 /**
- * The webhook endpoint object (spec §2.2), as the client reads it from the service.
- *
- * Only `id` (prefix `we_`) and `secret` are required: they are what a caller cannot do
- * without, and a create answer that lacks some other field must not cost the caller an
- * endpoint that exists and its secret. Every other field of §2.2 may be missing or null and
- * is typed when present. Unknown extra fields are kept. (Named `…Object` because the package
- * root exports the Pulumi resource as `WebhookEndpoint`.)
+ * The webhook endpoint object (spec §2.2). Only `id` and `secret` are required: a create answer lacking another field must not
+ * cost the caller an endpoint that exists and its secret. Unknown fields are kept.
  */
 export interface WebhookEndpointObject {
   [key: string]: unknown;
@@ -92,11 +87,7 @@ export interface WebhookEndpointObject {
   metadata?: Record<string, string> | null;
 }
 
-/**
- * RFC 9457 problem details. The spec does not show an error body; this is the shape the
- * emulator answers with and the client understands. `title` is a stable machine code
- * and `errors` maps a field path to its messages.
- */
+/** RFC 9457 problem details (the spec shows no error body): `title` is a stable code, `errors` maps a field path to its messages. */
 export interface Problem {
   [key: string]: unknown;
   type?: string;
