@@ -2,7 +2,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { containsUnknown } from "./protocol";
 
-/** Maps zod issues to Pulumi check failures, one per issue, `property` as a dotted path. */
 export function toCheckFailures(issues: ReadonlyArray<z.core.$ZodIssue>): pulumi.dynamic.CheckFailure[] {
   return issues.map((issue) => ({
     property: issue.path.map(String).join(".") || "(inputs)",
@@ -10,16 +9,10 @@ export function toCheckFailures(issues: ReadonlyArray<z.core.$ZodIssue>): pulumi
   }));
 }
 
-/** What {@link checkKnownInputs} found. */
 export type CheckedInputs =
   { ok: true; data: Record<string, unknown>; unknown: ReadonlySet<string> } | { ok: false; failures: pulumi.dynamic.CheckFailure[] };
 
-/**
- * Validates the schema's fields of a resource's inputs. Fields not known until `up` (preview
- * unknowns) are left out of the schema: they cannot be checked yet and pass through as they
- * are, while the known ones are still checked. `null` counts as absent. Other keys of
- * `news` (such as `__provider`) are not looked at.
- */
+/** Validates the schema's fields of a resource's inputs; preview unknowns cannot be checked yet and pass through. `null` is absent. */
 export function checkKnownInputs(schema: z.ZodObject, news: Record<string, unknown>): CheckedInputs {
   const keys = Object.keys(schema.shape);
   const unknown = new Set(keys.filter((key) => containsUnknown(news[key])));

@@ -1,11 +1,5 @@
-/**
- * The dynamic-provider protocol as Pulumi's host (`@pulumi/pulumi/cmd/dynamic-provider`)
- * speaks it, in one place: the names it reserves, the preview sentinel, and the error
- * envelope it turns into "created but failed to initialise". docs/real-engine.md names the
- * tests that show, under the real CLI, the engine rules each of these follows.
- */
+// The dynamic-provider protocol as Pulumi's host speaks it; docs/real-engine.md names the tests that show each rule under the real CLI.
 
-/** A property map as the engine passes it: inputs, state, or a provider's config. */
 export type Props = Record<string, unknown>;
 
 /** The property holding the serialized provider; the host adds it to outputs only on a successful create, read or update. */
@@ -17,7 +11,6 @@ export const IDEMPOTENCY_SCOPE = "idempotencyScope";
 /** During preview, inputs that depend on not-yet-created resources arrive as this string (`rpc.unknownValue`). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
-/** True when the value, or anything inside it, is not known yet. */
 export function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
   if (Array.isArray(value)) return value.some(containsUnknown);
@@ -26,18 +19,11 @@ export function containsUnknown(value: unknown): boolean {
 }
 
 /**
- * Thrown from `create` or `update` when the object exists in the service but the operation
- * did not finish. The host sends `ErrorResourceInitFailed{id, properties, reasons}`; the
- * engine then records the resource with `properties` as its outputs and `reasons` as its
- * init errors, and prints the reasons (nothing else of this error reaches the user).
- *
- * - `reasons` must be non-empty: the engine forces an update on the next `up` only then,
- *   and prints "resource init failed" when there are none.
- * - `properties` must carry `__provider`: the host adds it only on success, and every later
- *   read, delete or replacement of this state deserializes the provider from it.
+ * Thrown from `create` or `update` when the object exists but the operation did not finish: the engine records `properties` as
+ * outputs and prints `reasons` (nothing else of this error reaches the user).
+ * - `reasons` must be non-empty: only then does the engine force an update on the next `up`.
+ * - `properties` must carry `__provider`: the host adds it only on success, and later reads and deletes deserialize it.
  * - Keep `properties` small: they travel in gRPC metadata.
- *
- * A protocol envelope for the host, not one of the package's user errors.
  */
 export class ResourceInitFailedError extends Error {
   readonly properties: Record<string, unknown>;

@@ -1,4 +1,3 @@
-/** Program-side rules shared by the resource classes: what they refuse, scope and warn about. */
 import * as pulumi from "@pulumi/pulumi";
 import { SETTINGS } from "../client/settings";
 import { UnsupportedOperationError, ValidationError } from "../errors";
@@ -6,11 +5,7 @@ import { addFieldError, formatPath, type FieldErrors } from "../schemas/field-er
 import type { KindDefinition } from "./kinds/define-kind";
 import { stackIdentity } from "./stack-identity";
 
-/**
- * Pulumi's `import` never reaches a dynamic provider: the engine reads the resource with
- * its id and no recorded state, and the provider host fails before any provider code runs
- * (sdk/nodejs/cmd/dynamic-provider). So the option is refused here, with what to do instead.
- */
+// Pulumi's `import` never reaches a dynamic provider (the host fails before any provider code runs), so it is refused here.
 export function refuseImport(kind: string, name: string, opts: pulumi.CustomResourceOptions | undefined, instead: string): void {
   if (opts?.import === undefined) return;
   throw new UnsupportedOperationError(
@@ -20,12 +15,8 @@ export function refuseImport(kind: string, name: string, opts: pulumi.CustomReso
 }
 
 /**
- * The resource's identity in the stack: the stack's identity (`stack-identity.ts`), then its
- * place in the stack, `<project>/<stack>/<name>` for a top-level resource, the parent's URN
- * and the name under a parent (two same-named resources under different components never
- * share a scope). Part of the idempotency keys of a create (an endpoint's, a batch's calls):
- * its form must never change. The plugin derives the same form from its provider's id and
- * the URN (`plugin/idempotency-scope.ts`).
+ * The stack's identity, then the resource's place in the stack (under a parent, the parent's URN). Part of every create's
+ * idempotency keys: its form must never change (`plugin/idempotency-scope.ts` derives the same form).
  */
 export function resourceScope(name: string, opts: pulumi.CustomResourceOptions | undefined): pulumi.Input<string> {
   const place = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
@@ -38,13 +29,8 @@ export function resourceScope(name: string, opts: pulumi.CustomResourceOptions |
 const API_KEY_CONFIG = SETTINGS.apiKey.config;
 let apiKeyChecked = false;
 
-/**
- * Pulumi registers a dynamic provider with the whole stack config as its inputs, so
- * `messaging:apiKey` is saved in the stack's state (entry
- * `pulumi:providers:pulumi-nodejs::default`): encrypted only when set with `--secret`.
- * The provider itself cannot tell (the host unwraps secrets before `configure`); the program
- * can, so the first resource warns once.
- */
+// The dynamic provider's inputs are the whole stack config, so a plain API key is saved unencrypted in state. Only the program
+// can tell (the host unwraps secrets before `configure`), so the first resource warns once.
 export function warnIfApiKeyNotSecret(): void {
   if (apiKeyChecked) return;
   apiKeyChecked = true;
@@ -60,11 +46,7 @@ export function warnIfApiKeyNotSecret(): void {
   }
 }
 
-/**
- * What a resource class registers, from its kind's definition: every input as `args` has it
- * (a secret input wrapped, so it is encrypted in state whatever the program passed), every
- * output-only key as `undefined` (so the resource has it as an output), then `hidden`.
- */
+/** What a resource class registers: secret inputs wrapped (encrypted in state whatever was passed), output-only keys as `undefined`. */
 export function resourceProps(kind: KindDefinition, args: object, hidden: pulumi.Inputs = {}): pulumi.Inputs {
   const given = args as Record<string, pulumi.Input<unknown> | undefined>;
   const secret = new Set<string>(kind.secretInputs);
@@ -76,7 +58,6 @@ export function resourceProps(kind: KindDefinition, args: object, hidden: pulumi
   return { ...Object.fromEntries([...inputs, ...outputs]), ...hidden };
 }
 
-/** `opts` with the kind's secret outputs added to `additionalSecretOutputs`. */
 export function withSecretOutputs(kind: KindDefinition, opts: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions {
   return { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...kind.secretOutputs] };
 }
@@ -88,7 +69,6 @@ const FOREIGN_PROTOTYPE_REASON =
   'an object with a prototype of its own is refused (`"__proto__": {…}` in an object literal sets one): its ' +
   "prototype's members would be sent as its own. Write them as ordinary members.";
 
-/** Where `value` holds a `__proto__` key or an object with a prototype of its own, by field path. */
 function protoHazards(value: unknown, path: PropertyKey[], errors: FieldErrors, seen: Set<object>): void {
   if (typeof value !== "object" || value === null || seen.has(value)) return;
   // What Pulumi resolves later (and the resources an input may name) is not plain data.
@@ -117,10 +97,8 @@ function refuseProtoHazards(kind: string, name: string, value: unknown, path: Pr
 }
 
 /**
- * `args` with every `__proto__` key refused, before Pulumi serializes them (the plugin's
- * Check refuses them for the other languages). Only values known now are checked: a value
- * inside an Output (`pulumi.secret(messages)`) is not, since an error thrown in an `apply`
- * left the Automation API's `up` hanging under the real CLI.
+ * Refuses `__proto__` keys before Pulumi serializes `args` (the plugin's Check does so for other languages). Values inside an
+ * Output are not checked: an error thrown in an `apply` leaves the Automation API's `up` hanging under the real CLI.
  */
 export function refuseProtoKeys<A extends object>(kind: string, name: string, args: A): A {
   refuseProtoHazards(kind, name, args, []);

@@ -1,8 +1,4 @@
-/**
- * Deep equality of JSON values as the engine passes them (arrays in order, objects by their
- * own keys in any order): how `check` tells that a batch's messages are the ones it already
- * judged, in a fraction of the time judging them again takes.
- */
+/** Deep equality of JSON values: how `check` tells a batch's messages are the ones it already judged, without judging them again. */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;

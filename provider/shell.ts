@@ -4,14 +4,9 @@ import type { ResourceRuntime } from "./kinds/define-kind";
 import type { Props } from "./protocol";
 
 /**
- * The provider object Pulumi serializes into every resource's state as `__provider`.
- *
- * It must stay a thin, stateless shell: closure serialization captures local modules by
- * value, and a zod schema or an undici pool cannot be captured at all. So each method
- * `require`s the implementation by its package path when it runs (inside the provider
- * process, resolved from the project directory), and holds nothing but the resource kind.
- * Config from `configure` is kept on `this`: a module-level variable would be serialized
- * separately into each method and never seen by the others.
+ * The provider Pulumi serializes into state as `__provider`: a stateless shell, since closure serialization captures local modules
+ * by value and cannot capture a zod schema or an undici pool, so each method `require`s the implementation by package path.
+ * Config is kept on `this`: a module-level variable would be serialized separately into each method.
  */
 export function createProviderShell(kind: string): pulumi.dynamic.ResourceProvider {
   const runtime = (): ResourceRuntime => require("pulumi-messaging/dist/provider/runtime").runtimes[kind];

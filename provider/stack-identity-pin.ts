@@ -1,11 +1,5 @@
-/**
- * A stack's identity pinned in its config, `messaging:stackIdentity`: the one place that
- * survives whatever happens to the stack's state (every resource of the package removed, a
- * `pulumi state delete`, a plugin upgrade that makes a new default provider) and still differs
- * between two stacks of one project and name, since each stack has a config of its own. Without
- * it the identity is kept in the state (`stack-identity.ts`, `plugin/idempotency-scope.ts`), and
- * each moment a new one is made is said at preview (docs/architecture.md, "Identity across runs").
- */
+// A stack's identity pinned in its config: the one place that survives whatever happens to the state and still differs between
+// two stacks of one project and name. Unpinned, it is kept in the state, and a new one is said at preview.
 import { randomBytes } from "node:crypto";
 import { ConfigurationError } from "../errors";
 
@@ -14,7 +8,6 @@ export const STACK_IDENTITY_CONFIG = "messaging:stackIdentity";
 
 const FORM = /^[A-Za-z0-9][A-Za-z0-9._-]{7,99}$/;
 
-/** What is wrong with a pinned identity, or undefined. */
 export function stackIdentityProblem(value: string): string | undefined {
   return FORM.test(value)
     ? undefined
@@ -22,7 +15,6 @@ export function stackIdentityProblem(value: string): string | undefined {
         `\`${pinCommand()}\` makes one)`;
 }
 
-/** The pinned identity from stack config, or undefined; a malformed one is a ConfigurationError naming the key. */
 export function pinnedStackIdentity(get: (key: string) => string | undefined): string | undefined {
   const value = get(STACK_IDENTITY_CONFIG);
   if (value === undefined || value === "") return undefined;
@@ -31,12 +23,10 @@ export function pinnedStackIdentity(get: (key: string) => string | undefined): s
   return value;
 }
 
-/** The command that pins a fresh identity (`value` for one already in use). */
 export function pinCommand(value = randomBytes(16).toString("hex")): string {
   return `pulumi config set ${STACK_IDENTITY_CONFIG} ${value}`;
 }
 
-/** Where an unpinned identity lives, by route, and what makes a new one there. */
 const KEPT_IN = {
   state: {
     where: "the state's pulumi-messaging-stack-identity resource",
@@ -48,10 +38,7 @@ const KEPT_IN = {
   },
 } as const;
 
-/**
- * Said (at preview, before any create) when an unpinned stack's identity is being made now:
- * nothing a provider is told tells a stack's first deployment from one whose identity was lost.
- */
+/** Said at preview when an unpinned identity is made: nothing a provider is told tells a first deployment from a lost identity. */
 export function newIdentityWarning(route: keyof typeof KEPT_IN): string {
   const { where, lost } = KEPT_IN[route];
   return (
@@ -63,7 +50,6 @@ export function newIdentityWarning(route: keyof typeof KEPT_IN): string {
   );
 }
 
-/** Said when the identity a stack deployed under changes: as with a new API key, an unfinished create is redone under new keys. */
 export function identityChangedWarning(before: string, after: string): string {
   return (
     `warning: this stack's identity changes from ${before} to ${after} (${STACK_IDENTITY_CONFIG}). Resources already in ` +
@@ -73,10 +59,7 @@ export function identityChangedWarning(before: string, after: string): string {
   );
 }
 
-/**
- * Said when a plugin-route stack pins an identity for the first time: its identity was its
- * provider's id, which DiffConfig is not told, so the two cannot be compared here.
- */
+/** Said when a plugin-route stack first pins an identity: DiffConfig is not told the provider's id, so the two cannot be compared. */
 export function identityPinnedWarning(after: string): string {
   return (
     `warning: this stack's identity is now ${after} (${STACK_IDENTITY_CONFIG}); until now it was the id of its messaging ` +

@@ -1,13 +1,4 @@
-/**
- * A resource kind, defined once: {@link defineKind} takes its zod schemas and its runtime,
- * and everything else follows from them. The dynamic provider's `runtimes`
- * (`provider/runtime.ts`), the TypeScript class's props and secret outputs
- * (`provider/resource-options.ts` `resourceProps`, `withSecretOutputs`), and the plugin's
- * dispatch and package schema (`plugin/`) all read the {@link KindDefinition}.
- *
- * What a schema field says about itself goes in its zod `.meta()`: `description` (the text a
- * generated SDK shows) and `secret: true` (stored and shown as a Pulumi secret).
- */
+// A resource kind, defined once: the dynamic provider, the TypeScript classes and the plugin all read its KindDefinition.
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { sameService } from "../../client/service-location";
@@ -18,16 +9,11 @@ import { contextFor, type ProviderConfig, type ProviderContext } from "../contex
 import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, ResourceInitFailedError, type Props } from "../protocol";
 import { descriptionOf, replaceKeys, secretKeys } from "./field-meta";
 
-/**
- * For a compile-time check that a resource class matches its kind (the classes spell their
- * types out, so the package root's declarations never reach zod's):
- * `Assert<SameType<ClassOutputs<Resource, typeof State>, z.output<typeof State>>>` and
- * `Assert<SameType<PlainArgs<Args>, z.input<typeof Inputs>>>` (`schemas/same-type.ts`).
- */
+/** For compile-time checks that a resource class, which spells its types out to keep zod from the root's declarations, matches its kind. */
 export type ClassOutputs<R, S extends z.ZodObject> = {
   [K in keyof z.output<S>]: K extends keyof R ? (R[K] extends pulumi.Output<infer T> ? T : never) : never;
 };
-/** A class's `Args` as plain values, what the inputs schema takes: every `pulumi.Input` unwrapped, at any depth. */
+/** A class's `Args` with every `pulumi.Input` unwrapped, at any depth. */
 export type PlainArgs<A> = { [K in keyof A]: Plain<A[K]> };
 type Plain<T> =
   T extends pulumi.OutputInstance<infer U>
@@ -40,55 +26,31 @@ type Plain<T> =
           ? { [K in keyof T]: Plain<T[K]> }
           : T;
 
-/**
- * Inputs as the engine passes them: the schema's fields (checked by `check`, passed on
- * unchanged), plus the hidden ones the resource classes and the host add. At preview a value
- * may be unknown (`UNKNOWN`, or an array or object holding it): `diff` tests with
- * `containsUnknown`; `create` and `update` never see one.
- */
+/** Inputs as the engine passes them, hidden ones included. At preview a value may hold `UNKNOWN`; `create` and `update` never see one. */
 export type KindInputs<I extends z.ZodObject> = z.output<I> & {
-  /** The resource's place in the stack (`provider/resource-options.ts` `resourceScope`). */
   readonly [IDEMPOTENCY_SCOPE]?: unknown;
-  /** The serialized provider (dynamic route only). */
   readonly [PROVIDER_KEY]?: unknown;
 };
 
 /**
- * What a kind implements, on typed values, with the context first. Only `create` is
- * required; each other method has a default. State arrives through the kind's `migrate`, so
- * a method sees the current shape whatever release recorded it.
+ * What a kind implements. State arrives through `migrate`, so a method sees the current shape whatever release recorded it.
+ * Only `create` is required. Defaults: `check` validates the known inputs, `diff` replaces on a `replaceOnChanges` input, `read`
+ * keeps the state (the service has no retrieve), `update` refuses, `remove` does nothing (the service has no delete).
  */
 export interface KindMethods<I extends z.ZodObject, State> {
-  /** Makes the resource. Nothing else calls the service to make one. */
   create(context: ProviderContext, inputs: KindInputs<I>): Promise<pulumi.dynamic.CreateResult>;
-  /** Default: the known inputs validated against the schema, one failure per issue; unknowns pass. */
   check?(context: ProviderContext, olds: Props, news: Props): pulumi.dynamic.CheckResult | Promise<pulumi.dynamic.CheckResult>;
-  /** Default: replaces when an input the schema marks `replaceOnChanges` changed (or is unknown); nothing else changes. */
   diff?(context: ProviderContext, id: string, olds: State, news: KindInputs<I>): pulumi.dynamic.DiffResult;
-  /** Default: keeps the recorded state (the service has no retrieve operation); import is refused. */
   read?(context: ProviderContext, id: string, recorded: Props): pulumi.dynamic.ReadResult;
-  /** Default: refuses (changes replace); reached only when `diff` reports a change without replacing. */
   update?(context: ProviderContext, id: string, olds: State, news: KindInputs<I>): Promise<pulumi.dynamic.UpdateResult>;
-  /**
-   * Default: nothing (the service has no delete operation). Gets the state as recorded, not
-   * migrated: a delete that failed on a shape it cannot read would block `pulumi destroy`.
-   */
+  /** Gets the state unmigrated: a delete failing on a shape it cannot read would block `pulumi destroy`. */
   remove?(context: ProviderContext, id: string, recorded: Props): void;
-  /**
-   * Whether the recorded resource is unfinished (a part-sent batch, a half-made endpoint): such
-   * a resource is never moved to another service, which would make again there what the old one
-   * already did. Default: never.
-   */
+  /** An unfinished resource (a part-sent batch) is never moved to another service, which would redo there what the old one did. */
   unfinished?(state: State): boolean;
-  /**
-   * Recorded state, in any shape a release of this package wrote, as `State`; throws when it
-   * cannot be read (never read as "changed", which would replace and act again). Default: the
-   * state schema.
-   */
+  /** Throws when the state cannot be read: never read as "changed", which would replace and act again. */
   migrate?(recorded: Props, id: string): State;
 }
 
-/** The methods of a kind as the adapters call them: raw properties in, every default filled in. */
 export interface ResourceImplementation {
   check(context: ProviderContext, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
   diff(context: ProviderContext, id: string, olds: Props, news: Props): pulumi.dynamic.DiffResult;
@@ -98,10 +60,7 @@ export interface ResourceImplementation {
   remove(context: ProviderContext, id: string, props: Props): void;
 }
 
-/**
- * Methods of a serialized provider, each taking the provider's `configure` config first.
- * Their signatures are part of the state format (see `provider/runtime.ts`): keep them.
- */
+/** A serialized provider's methods: their signatures are part of the state format (see `provider/runtime.ts`). */
 export interface ResourceRuntime {
   check(config: ProviderConfig | undefined, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
   diff(config: ProviderConfig | undefined, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
@@ -111,21 +70,16 @@ export interface ResourceRuntime {
   delete(config: ProviderConfig | undefined, id: string, props: Props): Promise<void>;
 }
 
-/** What a kind's folder writes. */
 export interface KindSpec<N extends string, I extends z.ZodObject, S extends z.ZodObject, State> {
   /** The type name: the dynamic resource's `messaging:<name>`, the plugin's `messaging:index:<name>`. */
   name: N;
-  /** What the resource is and does, for the package schema (generated SDKs show it). */
   description: string;
-  /** What a user sets (validated by `check`); fields that replace the resource say `replaceOnChanges: true` in their `.meta()`. */
+  /** Fields that replace the resource say `replaceOnChanges: true` in their `.meta()`. */
   inputs: I;
-  /** What state records: every key is an output of the resource. */
   state: S;
-  /** The methods, on typed values. */
   methods: KindMethods<I, State>;
 }
 
-/** A kind as every consumer reads it. */
 // zod's object type is invariant in its shape: a kind of any shape is `KindDefinition` only through `any`.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface KindDefinition<N extends string = string, I extends z.ZodObject = any, S extends z.ZodObject = any> {
@@ -133,21 +87,15 @@ export interface KindDefinition<N extends string = string, I extends z.ZodObject
   readonly description: string;
   readonly inputs: I;
   readonly state: S;
-  /** The methods with every default filled in, on raw properties (context first). */
   readonly implementation: ResourceImplementation;
-  /** The runtime as the serialized provider calls it (config first). */
   readonly runtime: ResourceRuntime;
-  /** Input keys whose schema says `secret: true`. */
   readonly secretInputs: ReadonlyArray<keyof I["shape"] & string>;
-  /** State keys whose schema says `secret: true`. */
   readonly secretOutputs: ReadonlyArray<keyof S["shape"] & string>;
-  /** State keys that are not inputs: the outputs a resource class declares as `undefined` inputs. */
+  /** The outputs a resource class declares as `undefined` inputs. */
   readonly outputOnlyKeys: ReadonlyArray<keyof S["shape"] & string>;
-  /** A property's description, from its input's or else its state's `.meta()`. */
   describe(key: string): string | undefined;
 }
 
-/** The implementation behind the config-first signatures: one context per configuration. */
 function adapt(implementation: ResourceImplementation): ResourceRuntime {
   return {
     check: async (config, olds, news) => implementation.check(contextFor(config), olds ?? {}, news),
@@ -159,12 +107,8 @@ function adapt(implementation: ResourceImplementation): ResourceRuntime {
   };
 }
 
-/**
- * What every kind's state records beside its own fields: the service the resource lives in.
- * Recorded at create, it makes a change of service a replacement, said at preview, rather than
- * "unchanged" (a resource of one service means nothing to another). Null in state written by
- * releases before it: where such a resource lives cannot be told, so it is never moved.
- */
+// Every kind records the service it lives in, so a change of service is a replacement said at preview, not "unchanged".
+// Null in older state: where such a resource lives cannot be told, so it is never moved.
 export const LivesIn = z.object({
   serviceUrl: z
     .string()
@@ -177,7 +121,6 @@ export const LivesIn = z.object({
     }),
 });
 
-/** One resource kind, from its schemas and methods. */
 export function defineKind<N extends string, I extends z.ZodObject, S extends z.ZodObject, State = z.output<S>>(
   spec: KindSpec<N, I, S, State>,
 ): KindDefinition<N, I, S> {
@@ -198,10 +141,8 @@ export function defineKind<N extends string, I extends z.ZodObject, S extends z.
   };
 }
 
-/** A kind's label in messages: `MessageBatch` → `message batch`. */
 const labelOf = (name: string): string => name.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
 
-/** The kind's methods with their defaults, state migrated before a method sees it. */
 function implement<N extends string, I extends z.ZodObject, S extends z.ZodObject, State>(
   spec: KindSpec<N, I, S, State>,
 ): ResourceImplementation {
@@ -260,7 +201,6 @@ function implement<N extends string, I extends z.ZodObject, S extends z.ZodObjec
   };
 }
 
-/** The default diff: a replacement when an input the schema marks `replaceOnChanges` changed or is unknown. */
 function replacedInputs(replacing: readonly string[], recorded: Props, news: Props): pulumi.dynamic.DiffResult {
   const replaces = replacing.filter(
     (key) => containsUnknown(news[key]) || canonicalJson(recorded[key] ?? null) !== canonicalJson(news[key] ?? null),
@@ -268,11 +208,7 @@ function replacedInputs(replacing: readonly string[], recorded: Props, news: Pro
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
 
-/**
- * Whether the settings now reach another service than the one the resource was recorded in;
- * said, since it replaces the resource. Unknown either way (no base URL set, or state from a
- * release that did not record it) is no move.
- */
+// Said, since a move replaces the resource. Unknown either way is no move.
 function movedService(context: ProviderContext, label: string, id: string, olds: Props, unfinished: boolean): boolean {
   const [recorded, current] = [olds.serviceUrl, context.serviceUrl()];
   if (typeof recorded !== "string" || current === undefined || sameService(recorded, current)) return false;
@@ -291,10 +227,7 @@ function movedService(context: ProviderContext, label: string, id: string, olds:
   return true;
 }
 
-/**
- * Refuses an import: the engine reads a resource with its id and no recorded state (only
- * the provider, if any), and the service has no retrieve operation to fill it in.
- */
+/** Refuses an import: the engine reads it with no recorded state, and the service has no retrieve operation to fill it in. */
 export function refuseImportRead(label: string, id: string, recorded: Props, instead = ""): void {
   if (Object.keys(recorded).some((key) => key !== PROVIDER_KEY)) return;
   throw new UnsupportedOperationError(
@@ -313,7 +246,6 @@ export function unknownShape(label: string, id: string, recorded: Props): Unsupp
   );
 }
 
-/** Kinds by name: `{ [kind.name]: kind }`, each name once. */
 export function kindsByName<const K extends readonly KindDefinition[]>(...kinds: K): { readonly [D in K[number] as D["name"]]: D } {
   const byName: Record<string, KindDefinition> = {};
   for (const kind of kinds) {

@@ -1,8 +1,4 @@
-/**
- * What a schema field says about itself, in its zod `.meta()`: `description` (the text a
- * generated SDK shows), `secret: true` (stored and shown as a Pulumi secret) and, on an
- * input, `replaceOnChanges: true` (a change replaces the resource).
- */
+// What a schema field says about itself in its zod `.meta()`: description (what every SDK shows), secret, replaceOnChanges.
 import { z } from "zod";
 
 export interface FieldMeta {
@@ -11,7 +7,6 @@ export interface FieldMeta {
   readonly replaceOnChanges?: boolean;
 }
 
-/** The `.meta()` of a schema field (zod keeps it in its global registry). */
 const metaOf = (schema: z.core.$ZodType): FieldMeta | undefined => z.globalRegistry.get(schema) as FieldMeta | undefined;
 
 export const descriptionOf = (schema: z.ZodObject, key: string): string | undefined =>
@@ -74,10 +69,8 @@ function plain(field: z.core.$ZodType): z.ZodType {
 }
 
 /**
- * The create fields as state records them: each as sent, with its create field's
- * description; a field with a default is always there, an optional one is null when unset
- * (`undefined` cannot cross the provider protocol). Plain types, without the create checks,
- * so that state written by an earlier release is read as it is.
+ * The create fields as state records them: an optional one is null when unset (`undefined` cannot cross the provider protocol).
+ * Plain types, without the create checks, so state written by an earlier release is read as it is.
  */
 export function recordedCreateFields<S extends z.ZodRawShape>(create: z.ZodObject<S>): RecordedCreateFields<S> {
   return Object.fromEntries(

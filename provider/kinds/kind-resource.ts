@@ -13,13 +13,10 @@ const shellOf = (kind: ResourceKind): pulumi.dynamic.ResourceProvider => {
 };
 
 /**
- * The one constructor of the resource classes: refuses `import` (with what to do instead),
- * warns once of a plain API key, and registers the kind's inputs, its output-only keys, the
- * hidden scope that keys the resource's idempotency to its place in the stack (and the kind's
- * own `hidden` inputs), and its secret outputs. (The kind is named, not passed: the declarations of the package root carry no zod type.)
+ * The one constructor of the resource classes. The hidden scope keys the resource's idempotency to its place in the stack.
+ * `kind` is a plain string: a `ResourceKind` would bring the registry, and with it zod, into the root's declarations.
  */
 export abstract class KindResource extends pulumi.dynamic.Resource {
-  // `kind` is a plain string here: a `ResourceKind` would bring the registry, and with it zod, into the declarations.
   protected constructor(
     kind: string,
     name: string,

@@ -1,10 +1,7 @@
 /**
- * How a batch's messages are cut into calls: in order, as many a call as fit in at most 1,000
- * messages and at most {@link CALL_MAX_BYTES} of JSON body. Call `i` is sent under the key
- * `<prefix>-<i>`, so the cut is part of a batch's identity: frozen, and pinned by golden
- * tests (test/provider/kinds/message-batch/calls.test.ts). A batch recorded by a release that cut by
- * count alone gets the same cut from this rule: every call the service had accepted fit under
- * the byte limit, and so fits here too (a call refused as too large was never taken).
+ * How a batch's messages are cut into calls: in order, at most 1,000 messages and {@link CALL_MAX_BYTES} a call. Call `i` is sent
+ * under key `<prefix>-<i>`, so the cut is frozen (golden tests pin it). A batch from a release that cut by count alone gets the
+ * same cut: every call the service accepted fit under the byte limit.
  */
 import { jsonByteLength } from "../../../schemas/json-size";
 import { MAX_REQUEST_BODY_BYTES } from "../../../schemas/http";
@@ -12,14 +9,9 @@ import { envelopeBytes, tooLargeForOneCall } from "../../../schemas/one-call";
 import { MAX_MESSAGES_PER_BATCH } from "../../../schemas";
 import type { Chunk } from "../../../client/chunks";
 
-/** Largest JSON body of one call: the service's request limit (the emulator's 413 above it). */
 export const CALL_MAX_BYTES = MAX_REQUEST_BODY_BYTES;
 
-/**
- * The number of messages in each call, in order (they add up to `messages.length`). A message
- * too large for a call of its own still gets one: `check` refuses such a batch first
- * ({@link oversizedMessages}).
- */
+/** The number of messages in each call. A message too large for one call still gets one: `check` refuses such a batch first. */
 export function callSizes(stream: string, messages: readonly unknown[]): number[] {
   const cut = new CallCut(stream);
   const sizes: number[] = [];
@@ -35,10 +27,7 @@ export function callSizes(stream: string, messages: readonly unknown[]): number[
   return sizes;
 }
 
-/**
- * The rule applied one message at a time, for messages read as a stream (a file): tells, for
- * each next message, whether it opens a new call. Gives the same cut as {@link callSizes}.
- */
+/** The rule one message at a time, for a stream: gives the same cut as {@link callSizes}. */
 export class CallCut {
   readonly #envelope: number;
   #count = 0;
@@ -49,7 +38,7 @@ export class CallCut {
     this.#bytes = this.#envelope;
   }
 
-  /** Adds `message`; true when it is the first of a call (the first message always is). */
+  /** True when `message` opens a call. */
   startsCall(message: unknown): boolean {
     const size = jsonByteLength(message);
     // A comma before every message but a call's first.
@@ -64,7 +53,7 @@ export class CallCut {
   }
 }
 
-/** `messages` cut into calls by the rule, read lazily: one call's messages are held at a time. */
+/** One call's messages are held at a time. */
 export async function* cutIntoCalls<T>(stream: string, messages: AsyncIterable<T>): AsyncGenerator<Chunk<T>, void, undefined> {
   const cut = new CallCut(stream);
   let items: T[] = [];
@@ -81,7 +70,6 @@ export async function* cutIntoCalls<T>(stream: string, messages: AsyncIterable<T
   if (items.length > 0) yield { index, offset, items };
 }
 
-/** The positions of messages that could not be sent even in a call of their own, and why. */
 export function oversizedMessages(stream: string, messages: readonly unknown[]): Array<{ index: number; reason: string }> {
   return messages.flatMap((message, index) => {
     const reason = tooLargeForOneCall(message, { stream });

@@ -1,11 +1,7 @@
 /**
- * A file asset as it crosses the provider protocol: `{ <sig key>: <asset sig>, hash, path }`.
- * Every SDK sends a `FileAsset` (TypeScript `new pulumi.asset.FileAsset`, YAML `fn::fileAsset`,
- * Python `pulumi.FileAsset`, Go `pulumi.NewFileAsset`) with its path; the engine adds the SHA-256
- * of the file's bytes (`hash`) when the program registers the resource, failing there, naming
- * the path, when the file cannot be read (`sdk/go/common/resource/plugin/rpc.go`
- * `ComputeAssetHashes`). Check and Create get the path and the hash; Diff, Read, Update's old
- * inputs and Delete get the hash alone (`provider_plugin.go`: `ElideAssetContents`).
+ * A file asset as it crosses the provider protocol: `{ <sig key>: <asset sig>, hash, path }`. The engine adds the file's SHA-256
+ * at registration (`rpc.go` `ComputeAssetHashes`); Check and Create get the path and hash, Diff, Read, Update's olds and Delete
+ * the hash alone (`provider_plugin.go` `ElideAssetContents`).
  */
 import * as path from "node:path";
 import { z } from "zod";
@@ -27,7 +23,6 @@ export const FileAsset = z
   });
 export type FileAsset = z.output<typeof FileAsset>;
 
-/** The asset's hash as the engine sent it, if the value is an asset that has one. */
 export function assetHash(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const asset = value as Record<string, unknown>;

@@ -1,10 +1,4 @@
-/**
- * A batch's messages file, read with `messaging send`'s reader (`message-file/`: NDJSON,
- * CSV or a JSON array, streamed, errors naming the line), twice at most per change: `check`
- * judges every message and records what it read ({@link MessagesFileRead}); `create` or
- * `update` reads it again to send it, one call's messages held at a time. Memory is bounded by
- * the largest call, not by the file.
- */
+// A batch's messages file, read with `messaging send`'s reader: once by `check` to judge it, once to send it, one call at a time.
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
 import type * as pulumi from "@pulumi/pulumi";
@@ -19,14 +13,13 @@ import type { MessagesFileRead } from "./schema";
 
 const PROPERTY = "messagesFile";
 
-/** The file's format from its extension, or a check failure naming the path. */
 function formatOf(file: string): FileFormat | pulumi.dynamic.CheckFailure {
   const format = fileFormat(file, undefined);
   if (format === "ndjson" || format === "json" || format === "csv") return format;
   return { property: PROPERTY, reason: `${file}: the format cannot be told from the extension: name it .ndjson, .jsonl, .json or .csv` };
 }
 
-/** Opens and closes the file: a missing or unreadable file is said by name before anything else. */
+// A missing or unreadable file is said by name before anything else.
 async function readable(file: string): Promise<string | undefined> {
   try {
     await (await open(file, "r")).close();
@@ -36,7 +29,6 @@ async function readable(file: string): Promise<string | undefined> {
   }
 }
 
-/** The SHA-256 (hex) of a file's bytes, as the engine hashes an asset. */
 export async function fileHash(file: string): Promise<string> {
   const hash = createHash("sha256");
   const handle = await open(file, "r");
@@ -48,11 +40,7 @@ export async function fileHash(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
-/**
- * Reads and judges every message of the file against `stream`, as `messaging send` does: the
- * result is what `check` records, or the failures naming the file and the lines (at most
- * `MAX_REPORTED_INVALID_MESSAGES` listed). Holds one chunk of the file at a time.
- */
+/** Judges every message of the file against `stream`, as `messaging send` does: what `check` records, or failures naming lines. */
 export async function readMessagesFile(
   asset: FileAsset,
   stream: string,
@@ -111,14 +99,11 @@ export async function readMessagesFile(
   return { read: { hash, stream, digest: digest.finish(), count: digest.count } };
 }
 
-/** The file is not what `check` read. */
 export class MessagesFileChanged extends Error {}
 
 /**
- * The file's messages, in order, to send (`check` judged them; the client checks each call's
- * again before it goes). The file's bytes are hashed first, so a file that is not the one
- * `check` read stops the send before any call; its messages' digest is checked again as they
- * are read, so an edit during the send stops it at the next call.
+ * The file's messages to send. A file that is not the one `check` read stops the send before any call; an edit during the send
+ * stops it at the next call.
  * @throws MessagesFileChanged, or a `FileError` naming the path
  */
 export async function* messagesOfFile(asset: FileAsset, read: MessagesFileRead): AsyncGenerator<Message, void, undefined> {

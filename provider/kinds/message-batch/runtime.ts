@@ -26,13 +26,7 @@ import {
 
 type Inputs = KindInputs<typeof MessageBatchInputs> & { readonly [MESSAGES_FILE_READ]?: unknown; readonly [MESSAGES_JSON]?: unknown };
 
-/**
- * The recorded state, in any shape this package has written, as the current one (see
- * `RecordedMessageBatch`): the first release's messages become their digest (v1), a legacy
- * digest is kept as it is (`digestMatches` reads both), unreadable chunk ids are none
- * confirmed. Anything else is an error that says so, never read as "changed" (which would
- * replace the batch and send it again).
- */
+/** Any recorded shape as the current one; anything else is an error, never read as "changed" (which would send the batch again). */
 export function migrate(recorded: Props, id: string): MessageBatchState {
   const parsed = RecordedMessageBatch.safeParse(recorded);
   if (!parsed.success) throw unknownShape("message batch", id, recorded);
@@ -49,11 +43,7 @@ export function migrate(recorded: Props, id: string): MessageBatchState {
   };
 }
 
-/**
- * The inputs with the TypeScript class's messages text ({@link MESSAGES_JSON}) read as
- * `messages`; as they are otherwise. A text not known yet (preview) is unknown messages.
- * @throws SyntaxError for a text that is not JSON (only `check` meets one: it refuses it)
- */
+/** The inputs with {@link MESSAGES_JSON} read as `messages`. @throws SyntaxError for a text that is not JSON (`check` refuses it) */
 function withMessages<P extends Props>(props: P): P {
   const text = props[MESSAGES_JSON];
   if (typeof text !== "string") return props;
@@ -62,19 +52,14 @@ function withMessages<P extends Props>(props: P): P {
 }
 
 /**
- * The inputs validated against the schema, exactly one of `messages` and `messagesFile` set,
- * and each message checked to fit in a call of its own (at most {@link CALL_MAX_BYTES} of JSON
- * with its envelope): one that cannot would stop the send for good. A file is read and every
- * message judged, unless it is the file recorded (same hash, same stream): then what was read
- * then is kept and the file is not opened. The result is kept among the inputs
- * ({@link MESSAGES_FILE_READ}) for `diff`, which sees the file's hash only.
+ * Each message must fit in a call of its own: one that cannot would stop the send for good. A file is judged unless it is the one
+ * recorded (same hash and stream); what was read is kept among the inputs for `diff`, which sees the file's hash only.
  */
 export async function check(_context: ProviderContext, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { [MESSAGES_FILE_READ]: _stale, ...rest } = news;
-  // The news as given when nothing is left out (the plugin then answers with the request's own bytes).
+  // Unchanged news let the plugin answer with the request's own bytes.
   const inputs = MESSAGES_FILE_READ in news ? rest : news;
   const sameStream = inputs.stream === olds.stream;
-  // The class's text, the same as recorded: not even parsed.
   if (typeof inputs[MESSAGES_JSON] === "string" && inputs[MESSAGES_JSON] === olds[MESSAGES_JSON] && sameStream) {
     const checked = checkKnownInputs(MessageBatchInputs, { ...inputs, [MESSAGES_JSON]: undefined });
     return checked.ok ? { inputs } : { inputs, failures: checked.failures };
@@ -85,8 +70,7 @@ export async function check(_context: ProviderContext, olds: Props, news: Props)
   } catch (error) {
     return { inputs, failures: [{ property: "messages", reason: `not valid JSON: ${(error as Error).message}` }] };
   }
-  // Messages equal to the recorded ones passed this check when recorded: an unchanged pass
-  // compares them (tens of milliseconds for 30,000) instead of judging each again.
+  // Messages equal to the recorded ones passed this check when recorded: compared, not judged again.
   const judged = Array.isArray(given.messages) && sameStream && sameValue(withMessages(olds).messages, given.messages);
   const checked = checkKnownInputs(MessageBatchInputs, judged ? { ...given, messages: undefined } : given);
   if (!checked.ok) return { inputs, failures: checked.failures };
@@ -111,16 +95,10 @@ export async function check(_context: ProviderContext, olds: Props, news: Props)
 }
 
 /**
- * Messages cannot be changed once sent: a change to the messages, `stream` or `triggers`
- * replaces the batch, which sends again. Messages are compared by content with what state
- * recorded in whichever shape it was written (a digest, current or legacy; or, from the first
- * release, the messages themselves), so an upgrade alone never re-sends; a file's by the digest
- * `check` recorded of it, so the same messages inline or in a file, in any format, are the same
- * batch. A part-sent batch with unchanged inputs reports a change without replacing, so the
- * engine calls `update`, which sends the rest: this does not depend on the engine's recorded
- * init error, which `pulumi refresh` clears. A part-sent batch whose messages or stream changed
- * is refused (see {@link editedWhilePartSent}). Prints nothing: `diff` also runs at preview and
- * refresh.
+ * A change to the messages, `stream` or `triggers` replaces the batch, which sends again. Messages are compared by content with
+ * any recorded shape, so an upgrade alone never re-sends, and the same messages inline or in a file are the same batch. A part-sent
+ * batch with unchanged inputs reports a change without replacing, so `update` sends the rest even after `pulumi refresh` cleared
+ * the init error. Prints nothing: `diff` also runs at preview and refresh.
  */
 export function diff(_context: ProviderContext, id: string, olds: MessageBatchState, given: Inputs): pulumi.dynamic.DiffResult {
   const news = withMessages(given);
@@ -138,7 +116,6 @@ export function diff(_context: ProviderContext, id: string, olds: MessageBatchSt
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
 
-/** True when the new messages (inline or from a file) are not those recorded. */
 function messagesChanged(olds: MessageBatchState, news: Inputs): boolean {
   if (news.messagesFile != null) {
     const read = MessagesFileRead.safeParse(news[MESSAGES_FILE_READ]);
@@ -149,12 +126,7 @@ function messagesChanged(olds: MessageBatchState, news: Inputs): boolean {
   return !digestMatches(olds.messagesDigest, news.messages);
 }
 
-/**
- * A part-sent batch whose messages or stream changed: replacing it would send again the
- * messages the service already confirmed, and finishing it would send what was never checked
- * against them. Refused, naming the ways out, with nothing sent: restore what was sent (the
- * next `up` finishes it), or change `triggers` to send the new messages as a new batch.
- */
+// Replacing a part-sent batch would send the confirmed messages again; finishing it would send what was never checked against them.
 function editedWhilePartSent(id: string, olds: MessageBatchState, replaces: string[]): UnsupportedOperationError {
   const confirmed = olds.batchIds.length;
   return new UnsupportedOperationError(
@@ -166,11 +138,8 @@ function editedWhilePartSent(id: string, olds: MessageBatchState, replaces: stri
 }
 
 /**
- * Sends every message once, in calls cut by the frozen rule (`calls.ts`), one call at a time,
- * all under one idempotency key prefix. `confirmed` are the ids of the first calls, which an
- * earlier attempt had confirmed: they are not sent again, not even under their keys (the
- * service may have forgotten them by now); only the call that was in flight relies on the
- * service's memory of its key. A file's messages are read as they are sent, one call's at a time.
+ * Sends every message once, one call at a time under one key prefix. `confirmed` calls are never sent again, not even under their
+ * keys (the service may have forgotten them); only the call in flight relies on the service's memory of its key.
  */
 async function send(
   context: ProviderContext,
@@ -187,14 +156,12 @@ async function send(
     messagesDigest: content.digest,
     idempotencyKeyPrefix,
   };
-  // The size of every call met, in order (for a file, known once read).
   const chunkSizes: number[] = content.messages ? callSizes(stream, content.messages) : [];
   let replayed = 0;
   try {
     const skipChunks = new Set(confirmed.keys());
     const source = content.messages ?? messagesOfFile(inputs.messagesFile!, content.read!);
-    // `check` validated inline messages (the engine passes its inputs on, unchanged): not parsed
-    // again. A file's are read again, so the client checks each call's before it goes.
+    // Inline messages were validated by `check`; a file's are read again, so the client checks each call's.
     const hooks = content.messages
       ? { prevalidated: true, chunkSizes }
       : {
@@ -213,8 +180,7 @@ async function send(
   } catch (error) {
     if (isMessagesFileChanged(error)) throw error;
     if (!isPartialSendError(error)) throw context.explain(error);
-    // Even with no chunk confirmed, the first may have been processed: record the batch under
-    // its key prefix, so the next `pulumi up` resends with the same keys.
+    // Even with no chunk confirmed the first may have been processed: record the prefix, so the next `up` resends under the same keys.
     const accepted =
       chunkSizes.slice(0, confirmed.length).reduce((count, size) => count + size, 0) +
       error.sent.reduce((count, batch) => count + batch.count, 0);
@@ -233,10 +199,9 @@ async function send(
   }
 }
 
-/** A file that is not what `check` read, found before any call of this send: nothing to record. */
+// Found before any call of this send: nothing to record.
 const isMessagesFileChanged = (error: unknown): boolean => error instanceof MessagesFileChanged || error instanceof FileError;
 
-/** Passes the calls on, noting each one's size. */
 async function* sized<T>(calls: AsyncIterable<Chunk<T>>, sizes: number[]): AsyncGenerator<Chunk<T>, void, undefined> {
   for await (const call of calls) {
     sizes.push(call.items.length);
@@ -244,11 +209,9 @@ async function* sized<T>(calls: AsyncIterable<Chunk<T>>, sizes: number[]): Async
   }
 }
 
-/** What a batch sends: its inline messages, or what `check` read of its file. */
 function contentOf(inputs: Inputs): { count: number; digest: string; messages?: Message[]; read?: MessagesFileRead } {
   if (inputs.messagesFile != null) {
     const read = MessagesFileRead.safeParse(inputs[MESSAGES_FILE_READ]);
-    // `check` always records it; only inputs that never went through this version's `check` lack it.
     if (!read.success) throw new UnsupportedOperationError("The batch's messages file was not checked: run `pulumi up` again.");
     return { count: read.data.count, digest: read.data.digest, read: read.data };
   }
@@ -256,20 +219,11 @@ function contentOf(inputs: Inputs): { count: number; digest: string; messages?: 
   return { count: messages.length, digest: messagesDigest(messages), messages };
 }
 
-/**
- * Said when the service answered calls from its record of earlier calls under the same keys:
- * they were not sent again. The keys start from the stack's identity, so only an earlier run of
- * this stack (one that was interrupted, or whose answers were lost) can have made them.
- */
 const replayedCalls = (id: string, replayed: number, calls: number): string =>
   `note: message batch ${id}: ${replayed} of ${calls} calls were answered from the service's record of an earlier run of this ` +
   "stack (an interrupted one, or one whose answers were lost), under the same idempotency keys: their messages were not sent again.";
 
-/**
- * What the next `pulumi up` can do about a stopped send, and nothing it cannot: it sends the
- * same calls again, so a call the service refused for what it holds (a 4xx other than a
- * setting, a timeout or a rate limit) would be refused again.
- */
+// The next `up` sends the same calls again, so a call refused for what it holds would be refused again: say only what it can do.
 function whatNext(cause: unknown): string {
   const status = isApiError(cause) ? cause.status : undefined;
   if (status === 401 || status === 404) return "Once that setting is fixed, `pulumi up` sends the rest.";
@@ -285,17 +239,10 @@ function whatNext(cause: unknown): string {
 }
 
 /**
- * A new batch's key prefix (and resource id), version `mb2`: the same for every create of the
- * same resource (its place in the stack, parents included: the `idempotencyScope` input) with
- * the same stream, messages and triggers, under the same API key. A create whose outcome was
- * never recorded (the run killed mid-send, the engine's pending create cleared) is redone
- * under the same keys, so the service answers the calls it took from its record instead of
- * sending them again. Removing a batch and declaring it again unchanged is the same batch:
- * change `triggers` to send again. Keyed ({@link IdentityKey}): the id sits in plain state,
- * and an unkeyed hash of the messages would give them away to whoever guesses them. A
- * recorded batch keeps the prefix it was sent under (`mb1`, `mb2` or random), whatever its
- * API key is now. Undefined without a scope (a program whose class registered none): a
- * random prefix then. Pinned by a golden test; it must never change for the same inputs.
+ * A new batch's key prefix and id: the same for every create of the same resource, stream, messages and triggers under the same
+ * API key, so a create whose outcome was never recorded is redone under the same keys and nothing is sent twice. Keyed with
+ * {@link IdentityKey}: the id is in plain state, and an unkeyed hash would give the messages away to whoever guesses them.
+ * Pinned by a golden test: it must never change for the same inputs. A recorded batch keeps the prefix it was sent under.
  */
 export function batchKeyPrefix(
   key: IdentityKey,
@@ -304,7 +251,6 @@ export function batchKeyPrefix(
   digest: string = messagesDigest(inputs.messages),
 ): string | undefined {
   if (typeof scope !== "string" || scope === "") return undefined;
-  // A file's messages give the digest of the same messages inline (`MessagesDigest`): the same key prefix.
   const identity = canonical([scope, inputs.stream, digest, inputs.triggers ?? null]);
   return `mb2-${key.digest("pulumi-messaging batch mb2", identity)}`;
 }
@@ -322,13 +268,7 @@ export async function create(
   return { id: prefix, outs: await send(context, inputs, prefix) };
 }
 
-/**
- * Only reached for a part-sent batch (see `diff`), in any recorded shape: resends under the
- * recorded key prefix, so accepted chunks are replayed by the service, not sent twice, and
- * records the current shape. (The host takes the provider from the new inputs here, so even
- * a part-sent state written without `__provider` is finished.) Any other update is
- * impossible: changes replace.
- */
+/** Finishes a part-sent batch under its recorded key prefix, so accepted chunks are replayed by the service, not sent twice. */
 export async function update(
   context: ProviderContext,
   id: string,
@@ -345,7 +285,6 @@ export async function update(
   throw new UnsupportedOperationError(`Message batch ${id} cannot be updated: sent messages cannot be changed; changes replace the batch.`);
 }
 
-/** Sent messages cannot be recalled; removing the resource only forgets it. */
 export function remove(context: ProviderContext, id: string): void {
   context.warn(`note: message batch ${id} was removed from the stack; its messages were already sent and cannot be recalled.`);
 }

@@ -1,19 +1,10 @@
-/**
- * The MessageBatch resource's fields, each written once: what a user sets, what state
- * records (with each field's description and secrecy in its `.meta()`), and which inputs
- * replace it. The runtime, the resource class and the plugin's schema derive from these.
- */
+// The MessageBatch resource's fields, each written once: the runtime, the resource class and the plugin's schema derive from these.
 import { z } from "zod";
 import { Message, Stream } from "../../../schemas";
 import { replacingOnChanges } from "../field-meta";
 import { FileAsset } from "./file-asset";
 
-/**
- * What a user sets (`stream` is described with its state field). Every
- * input replaces the batch (sends it again) when changed. Exactly one of `messages` and
- * `messagesFile` is set (`check` says so: a refinement here would keep `check` from leaving
- * out the inputs not known at preview).
- */
+// Exactly one of `messages` and `messagesFile`: said by `check`, since a refinement here would stop it leaving out preview unknowns.
 export const MessageBatchInputs = replacingOnChanges(
   z.object({
     stream: Stream,
@@ -38,41 +29,25 @@ export const MessageBatchInputs = replacingOnChanges(
 );
 export type MessageBatchInputs = z.output<typeof MessageBatchInputs>;
 
-/**
- * What `check` read from a batch's file, kept among the checked inputs under
- * {@link MESSAGES_FILE_READ} so that `diff` (which gets the file's hash only, never its path)
- * can compare messages, and an unchanged file is not read again. A secret: its digest is
- * derived from the messages' content.
- */
+// What `check` read from the file, kept among the inputs: `diff` gets only the file's hash, never its path. A secret (the digest).
 export const MessagesFileRead = z.object({
-  /** The file's SHA-256 (hex), as the engine computed it for the asset. */
   hash: z.string(),
   /** The stream the file was checked against (a JSON file may name its own). */
   stream: z.string(),
-  /** The v1 digest of the messages (`provider/messages-digest.ts`): the same as for the same messages inline. */
   digest: z.string(),
-  /** Messages in the file. */
   count: z.number(),
 });
 export type MessagesFileRead = z.infer<typeof MessagesFileRead>;
 
 /**
- * The hidden input the TypeScript class sends instead of `messages`: the messages as one JSON
- * text. One string crosses the engine, the gRPC calls, the state and the provider host in a
- * fraction of the time 30,000 objects take on every pass; the runtime reads it as `messages`,
- * so digests, keys and cuts are those of the same messages (and state recorded with `messages`
- * reads as unchanged).
+ * The hidden input the TypeScript class sends instead of `messages`: one JSON text crosses the engine far faster than many
+ * objects. The runtime reads it as `messages`, so digests, keys and cuts are unchanged.
  */
 export const MESSAGES_JSON = "messagesJson";
 
-/** The hidden input holding a {@link MessagesFileRead}, set by `check`. */
 export const MESSAGES_FILE_READ = "messagesFileRead";
 
-/**
- * What state records: a digest of the messages rather than a second copy (Pulumi keeps the
- * messages among the inputs), because a part-sent batch's outputs travel in gRPC metadata,
- * which must stay small. `sentAt` is null while the batch is part-sent.
- */
+// A digest rather than a copy of the messages: a part-sent batch's outputs travel in gRPC metadata, which must stay small.
 export const MessageBatchState = z.object({
   stream: z.string().meta({ description: "Stream to send on, e.g. `transactional`." }),
   triggers: z.array(z.unknown()).nullable(),
@@ -90,24 +65,12 @@ export const MessageBatchState = z.object({
 });
 export type MessageBatchState = z.infer<typeof MessageBatchState>;
 
-/** A v1 digest as state records it (see provider/messages-digest.ts). */
 const RecordedDigest = z.string().regex(/^[0-9a-f]{64}$/, { error: "expected a SHA-256 hex digest" });
 
-/**
- * Every state shape this package has written, as `diff` and `update` read it (only what they
- * need; other keys are ignored):
- * - `messagesDigest`: the current shape, and the releases that recorded a digest (v1 or the
- *   legacy locale-ordered one);
- * - `messages`: the first release, which recorded the messages themselves among the outputs
- *   (its part-sent state also lacks `__provider`).
- * `sentAt` is null while a batch is part-sent; `idempotencyKeyPrefix` resumes it.
- */
-// The ids of the chunks the service confirmed, in chunk order (every release sent one chunk at
-// a time); absent or unreadable, none is taken as confirmed and every chunk is asked again.
+// Unreadable, no chunk is taken as confirmed and every chunk is asked again.
 const ConfirmedChunks = z.array(z.string().nullable()).optional().catch(undefined);
 
-// What every release recorded beside the messages or their digest. `stream` is required: read
-// as missing, it would look changed, and a changed stream replaces the batch (sends it again).
+// `stream` is required: read as missing, it would look changed and send the batch again.
 const RecordedBatchFields = {
   stream: z.string(),
   triggers: z.array(z.unknown()).nullish(),
@@ -117,6 +80,7 @@ const RecordedBatchFields = {
   batchIds: ConfirmedChunks,
 };
 
+/** Every state shape written: a digest (v1 or legacy), or the first release's messages (its part-sent state lacks `__provider`). */
 export const RecordedMessageBatch = z.union([
   z.object({ messagesDigest: RecordedDigest, ...RecordedBatchFields }),
   z.object({ messages: z.array(z.unknown()), ...RecordedBatchFields }),

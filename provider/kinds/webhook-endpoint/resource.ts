@@ -7,12 +7,7 @@ import { KindResource } from "../kind-resource";
 import { webhookEndpoint } from ".";
 import type { WebhookEndpointInputs, WebhookEndpointState } from "./schema";
 
-/**
- * Inputs of a {@link WebhookEndpoint}. Changing `url`, `events`, `format` or `description`
- * replaces the endpoint. Each property is described once, in the kind's definition
- * (`provider/kinds/webhook-endpoint/schema.ts`): the text the package schema, and so every
- * generated SDK, carries.
- */
+/** Inputs of a {@link WebhookEndpoint}; each is described in `schema.ts`, the text every SDK carries. A change replaces the endpoint. */
 export interface WebhookEndpointArgs {
   url: pulumi.Input<string>;
   events: pulumi.Input<pulumi.Input<string>[]>;
@@ -23,12 +18,8 @@ export interface WebhookEndpointArgs {
 }
 
 /**
- * A webhook endpoint of the messaging service. What it does (replacement, what refresh,
- * import and delete do, `adopt`) and each output are described once, in the kind's
- * definition (`provider/kinds/webhook-endpoint/`), the text the package schema carries;
- * docs/webhook-endpoint.md covers the behaviour. Specific to this class:
- * `retainOnDelete` defaults to true, so removing or replacing the resource leaves the old
- * endpoint in the service and previews show `delete[retain]`.
+ * A webhook endpoint of the messaging service (docs/webhook-endpoint.md). `retainOnDelete` defaults to true: removing or replacing
+ * it leaves the old endpoint in the service.
  */
 export class WebhookEndpoint extends KindResource {
   declare public readonly url: pulumi.Output<string>;
@@ -57,7 +48,6 @@ export class WebhookEndpoint extends KindResource {
   }
 }
 
-// The class's outputs and Args, checked against the kind's schemas at compile time.
 type _Outputs = Assert<SameType<ClassOutputs<WebhookEndpoint, typeof WebhookEndpointState>, z.output<typeof WebhookEndpointState>>>;
 type _Args = Assert<SameType<PlainArgs<WebhookEndpointArgs>, z.input<typeof WebhookEndpointInputs>>>;
 type _LivesIn = Assert<SameType<ClassOutputs<WebhookEndpoint, typeof LivesIn>, z.output<typeof LivesIn>>>;

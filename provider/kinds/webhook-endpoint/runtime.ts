@@ -24,35 +24,20 @@ import type { Props } from "../../protocol";
 
 type Inputs = KindInputs<typeof WebhookEndpointInputs>;
 
-/**
- * The recorded state, in any shape this package has written, field by field: a field an
- * earlier release did not record, or that cannot be read, is null (one unreadable field must
- * not hide the others). A half-made endpoint's record (`HalfMadeRecord`) comes with it.
- */
 export function migrate(recorded: Props): RecordedWebhookEndpoint {
   return RecordedWebhookEndpoint.parse(recorded);
 }
 
 const DASHBOARD = "the service dashboard (Developers → Webhooks)";
 
-/**
- * Allowance for a difference between this machine's clock and the service's: a half-made
- * endpoint older than the key memory less this is not asked about again (the service could
- * have forgotten the key and make a second endpoint).
- */
+/** Allowance for clock skew: a half-made endpoint older than the key memory less this is not asked about again. */
 export const CLOCK_MARGIN_MS = 60 * 60 * 1000;
 
-/** What to do when the secret cannot be had from the service: adopt the endpoint with the dashboard's secret. */
 const adoptWayOut = (id: string): string =>
   `Get the signing secret of ${id} from ${DASHBOARD} and declare \`adopt: { id: "${id}", secret: <the secret> }\` on this ` +
   "resource: the next `pulumi up` records it without calling the service.";
 
-/**
- * Validates with the resource's schema and normalizes: `format` defaults to `basic`,
- * duplicates in a set (`events`) are dropped (first occurrence kept). Preview unknowns pass through. An
- * adopted endpoint's inputs cannot change while it stays adopted (see
- * {@link adoptedEndpointChanges}).
- */
+/** Validates and normalizes (`format` defaulted, duplicate `events` dropped); an adopted endpoint's inputs cannot change. */
 export function check(context: ProviderContext | undefined, olds: Props, news: Props): pulumi.dynamic.CheckResult {
   const checked = checkKnownInputs(WebhookEndpointInputs, news);
   if (!checked.ok) return { inputs: news, failures: checked.failures };
@@ -72,12 +57,8 @@ export function check(context: ProviderContext | undefined, olds: Props, news: P
   return failures.length > 0 ? { inputs, failures } : { inputs };
 }
 
-/**
- * An event type the spec does not name is subscribed to as written (the service's full list is
- * not published, so refusing would be wrong), but a new one is said, with the closest named
- * type: `payment.succeded` would otherwise subscribe silently to nothing. The named types are
- * `KNOWN_EVENT_TYPES` (`schemas/types.ts`), the ones the spec names.
- */
+// The service's full list of event types is not published, so an unknown one is subscribed to as written, but said (with the
+// closest known type): `payment.succeded` would otherwise subscribe silently to nothing.
 function warnOfUnknownEvents(context: ProviderContext, before: unknown, events: readonly string[]): void {
   const earlier = new Set(Array.isArray(before) ? before : []);
   events.forEach((event, index) => {
@@ -97,12 +78,8 @@ const adoptedChangeReason = (id: string, key: string): string =>
   `state would record a value the service does not have. Keep the old value, or remove \`adopt\` to have this stack create ` +
   `a new endpoint with these settings (${id} is then left in place, still active in the service).`;
 
-/**
- * Changes to an adopted endpoint that keeps its `adopt.id`: refused at preview, one failure
- * per changed input, since recording them would claim a change the service never made.
- * (Check gets the old inputs as `olds`: step_generator.go `continueStepsFromDiff`; a
- * replacement is checked again with none, so this never blocks one.)
- */
+// Refused at preview: recording them would claim a change the service never made. (A replacement is checked again with no
+// olds, so this never blocks one: step_generator.go `continueStepsFromDiff`.)
 function adoptedEndpointChanges(olds: Props, news: Props): pulumi.dynamic.CheckFailure[] {
   const before = adopted(olds);
   const after = adopted(news);
@@ -115,42 +92,33 @@ function adoptedEndpointChanges(olds: Props, news: Props): pulumi.dynamic.CheckF
 
 function sameValue(key: keyof WebhookEndpointCreate, olds: unknown, news: unknown): boolean {
   if (containsUnknown(news)) return false;
-  // A repeated form field (`events[]`) is a set to the service: order and repeats mean nothing.
   if (isRepeatedField(WebhookEndpointCreate, key)) {
     if (!Array.isArray(olds) || !Array.isArray(news)) return false;
     const a = new Set(olds);
     const b = new Set(news);
     return a.size === b.size && [...a].every((event) => b.has(event));
   }
-  // An optional field left unset is recorded as null.
   return (olds ?? null) === (news ?? null);
 }
 
-/** The adopted endpoint named by the inputs, if any (`id` may still be unknown in a preview). */
 function adopted(inputs: Props): { id: unknown; secret: unknown } | undefined {
   const adopt = inputs.adopt;
   return typeof adopt === "object" && adopt !== null ? (adopt as { id: unknown; secret: unknown }) : undefined;
 }
 
-/** True for an endpoint recorded without its secret: its create answered, but the secret could not be read. */
 const isHalfMade = (olds: RecordedWebhookEndpoint): boolean => typeof olds.secret !== "string";
 
 /**
- * The service has no update operation, so every changed input replaces the endpoint
- * (`events` compare as a set; `__provider` is ignored, so a package upgrade alone changes
- * nothing). In place: correcting an adopted endpoint's secret, and finishing a half-made
- * endpoint, which reports a change without replacing so the engine calls `update` even after
- * `pulumi refresh` cleared its init error (step_generator.go `continueStepsFromDiff`: changes
- * without replaces are an update). Prints nothing: `diff` also runs at preview and refresh.
+ * The service has no update, so every changed input replaces the endpoint. In place: an adopted endpoint's secret, and a
+ * half-made endpoint, whose change without replaces makes the engine call `update` even after `pulumi refresh` cleared its init
+ * error. Prints nothing: `diff` also runs at preview and refresh.
  */
 export function diff(_context: ProviderContext, id: string, olds: RecordedWebhookEndpoint, news: Inputs): pulumi.dynamic.DiffResult {
   const replaces: Array<keyof WebhookEndpointInputs> = WEBHOOK_ENDPOINT_REPLACE_KEYS.filter((key) => !sameValue(key, olds[key], news[key]));
   const adopt = adopted(news);
   if (adopt && (adopt.id === UNKNOWN || adopt.id !== id)) replaces.push("adopt");
   else if (adopt) {
-    // `adopt` naming the recorded endpoint, with other inputs changed: a replacement would
-    // record the new values under the same id, values the service does not have. (When the
-    // old inputs held `adopt` too, check has refused this already.)
+    // A replacement would record new values under the same id, values the service does not have.
     const changed = replaces.filter((key) => !containsUnknown(news[key]));
     if (changed.length > 0) throw new UnsupportedOperationError(changed.map((key) => adoptedChangeReason(id, key)).join("\n"));
   }
@@ -163,11 +131,8 @@ export function diff(_context: ProviderContext, id: string, olds: RecordedWebhoo
 }
 
 /**
- * The create's idempotency key: the same for every `pulumi up` of the same resource (its
- * URN-like scope, parents included) with the same inputs, so an up that failed after the
- * service made the endpoint (every answer lost) is repaired by the next up, which gets the
- * first endpoint back, not a second one. Without a scope (state from before it existed)
- * the client picks a random key.
+ * The same for every `pulumi up` of the same resource and inputs, so an up whose answer was lost gets the first endpoint back, not a
+ * second one. Without a scope (older state) the client picks a random key.
  */
 export function createIdempotencyKey(
   scope: unknown,
@@ -177,12 +142,9 @@ export function createIdempotencyKey(
   if (typeof scope !== "string" || scope === "") return undefined;
   const values = fields.map(({ key, repeated }) => {
     const value: unknown = (request as unknown as Record<string, unknown>)[key];
-    // A repeated field is a set to the service: its order means nothing.
     return repeated && Array.isArray(value) ? [...value].sort() : (value ?? null);
   });
-  // The key's first version took the first four create fields, an unset one as null. A field
-  // added to the schema since (at its end) counts only when set: an endpoint that leaves it
-  // unset keeps its key.
+  // Keys recorded in state took the first four create fields: a later field counts only when set, so old keys are unchanged.
   while (values.length > FIRST_KEY_FIELDS && values.at(-1) === null) values.pop();
   return `we-create-${createHash("sha256")
     .update(JSON.stringify([scope, ...values]))
@@ -191,26 +153,19 @@ export function createIdempotencyKey(
 
 const FIRST_KEY_FIELDS = 4;
 
-/**
- * The create request: the create fields of inputs that `check` validated and normalized (the
- * engine passes them on unchanged), in the schema's order; a null (recorded) description is
- * left out. Not parsed again here: the client checks what it sends.
- */
+// Not parsed again: `check` validated the inputs, and the client checks what it sends.
 function toRequest(inputs: Partial<Record<keyof WebhookEndpointCreate, unknown>>): WebhookEndpointCreate {
   const present = WEBHOOK_ENDPOINT_REPLACE_KEYS.filter((key) => inputs[key] != null);
   return Object.fromEntries(present.map((key) => [key, inputs[key]])) as unknown as WebhookEndpointCreate;
 }
 
-/** The recorded fields that hold a value, as the service's object would have them. */
 const nonNull = (olds: RecordedWebhookEndpoint): Partial<WebhookEndpointObject> =>
   Object.fromEntries(Object.entries(olds).filter(([, value]) => value !== null)) as Partial<WebhookEndpointObject>;
 
-/** The state fields the service sets (every one but the create fields), each recorded as the service's object has it, or null. */
 const webhookEndpointOutputKeys = Object.keys(WebhookEndpointState.shape).filter(
   (key): key is keyof WebhookEndpointObject & keyof WebhookEndpointState => !(WEBHOOK_ENDPOINT_REPLACE_KEYS as string[]).includes(key),
 );
 
-/** What state records: the request as sent, and what the service said of the endpoint. */
 function toState(request: WebhookEndpointCreate, endpoint: Partial<WebhookEndpointObject>): WebhookEndpointState {
   const given = Object.fromEntries(webhookEndpointOutputKeys.map((key) => [key, endpoint[key] ?? null]));
   return { ...withUnsetAsNull(WebhookEndpointCreate, request), ...given } as WebhookEndpointState;
@@ -222,7 +177,6 @@ const describeFields = (fields: FieldErrors): string =>
     .map(([field, messages]) => `${field} (${messages.join("; ")})`)
     .join(", ");
 
-/** The answer's fields the client left out, named from the step that recorded them as null. */
 function warnOfUnreadableFields(context: ProviderContext, endpoint: WebhookEndpointObject): void {
   const fields = unreadableFields(endpoint);
   if (Object.keys(fields).length === 0) return;
@@ -232,20 +186,16 @@ function warnOfUnreadableFields(context: ProviderContext, endpoint: WebhookEndpo
   );
 }
 
-/** The fields of a ResponseSchemaError, for a reason: the body itself is never quoted. */
+// The body itself is never quoted: it holds the secret.
 const unreadableAnswer = (error: ResponseSchemaError): string => describeFields(error.fieldErrors);
 
-/** The half-made endpoint's properties: its state without a secret, and how to ask the service again. */
 function halfMade(request: WebhookEndpointCreate, record: HalfMadeRecord): WebhookEndpointState & HalfMadeRecord {
   return { ...toState(request, {}), ...record };
 }
 
 /**
- * One form-encoded `POST /v1/webhooks/endpoints`; with `adopt`, no call: the given
- * endpoint is recorded as the user describes it. A usable id and secret are kept even when
- * other fields of the answer cannot be read (the client leaves those out; a warning names
- * them). An answer with an id but no readable secret makes a half-made endpoint, recorded
- * with its idempotency key and when it was sent, for `update` to finish.
+ * With `adopt`, no call. A usable id and secret are kept even when other fields cannot be read; an id without a readable secret
+ * makes a half-made endpoint, recorded with its idempotency key and time, for `update` to finish.
  */
 export async function create(context: ProviderContext, inputs: Inputs): Promise<pulumi.dynamic.CreateResult<WebhookEndpointState>> {
   const request = toRequest(inputs);
@@ -281,19 +231,14 @@ export async function create(context: ProviderContext, inputs: Inputs): Promise<
   }
 }
 
-/** The create request a recorded endpoint was made with, as sent (same fields, order and events). */
 function recordedRequest(olds: RecordedWebhookEndpoint): WebhookEndpointCreate {
   return toRequest(olds);
 }
 
 /**
- * Finishes a half-made endpoint: asks the service again with the create's own request and
- * idempotency key. A service that remembers the key replays its answer: the same endpoint,
- * now with its secret if only the first answer was spoiled in transit. Every other outcome
- * fails with what to do, keeping the endpoint half-made in state (an update's init failure
- * is recorded with its properties and reasons, the id unchanged: step.go `UpdateStep.Apply`,
- * pkg/engine/update.go `OnResourceStepPost`). The service is not asked when it may have
- * forgotten the key, or once it has made another endpoint: it would make one more.
+ * Asks again with the create's own request and key: a service that remembers the key replays the same endpoint. Every other
+ * outcome keeps it half-made (step.go `UpdateStep.Apply`). Never asked when the service may have forgotten the key, or once it has
+ * made another endpoint: it would make one more.
  */
 async function finishHalfMade(
   context: ProviderContext,
@@ -350,22 +295,13 @@ async function finishHalfMade(
   return { outs: toState(request, endpoint) };
 }
 
-/**
- * Refresh keeps the recorded state, half-made or not: the service has no retrieve
- * operation. (Pulumi's `import` cannot reach this: the host needs recorded state to find
- * the provider, so the resource class refuses the option first.)
- */
+/** Refresh keeps the recorded state: the service has no retrieve operation. */
 export function read(_context: ProviderContext, id: string, props: Props): pulumi.dynamic.ReadResult {
   refuseImportRead("webhook endpoint", id, props, "Declare it with `adopt: { id, secret }` instead.");
   return { id, props };
 }
 
-/**
- * Two in-place changes, neither a change in the service: correcting an adopted endpoint's
- * secret (recorded as given, no call), and finishing a half-made endpoint
- * ({@link finishHalfMade}). Anything else cannot be updated: `diff` replaces on every other
- * change.
- */
+/** Only an adopted endpoint's secret (no call) and a half-made endpoint change in place; `diff` replaces on every other change. */
 export async function update(
   context: ProviderContext,
   id: string,
@@ -384,12 +320,8 @@ export async function update(
 }
 
 /**
- * The service has no delete operation. Deleting from the stack never fails (a failure would
- * block `pulumi destroy` and every replacement); it says plainly that the endpoint stays.
- * Only reached with `retainOnDelete: false`: the engine never calls delete otherwise.
- * Named by its id alone (the engine prefixes the resource's URN): the `url` may be a secret
- * holding the receiver's credentials, and the dynamic host hands delete the state with its
- * secrets unwrapped and unmarked, so no message may print it.
+ * The service has no delete. Never fails (that would block `pulumi destroy` and every replacement), and names the endpoint by id
+ * alone: the host hands delete the state with secrets unmarked, and `url` may hold the receiver's credentials.
  */
 export function remove(context: ProviderContext, id: string): void {
   context.warn(

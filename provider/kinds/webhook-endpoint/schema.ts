@@ -1,8 +1,4 @@
-/**
- * The WebhookEndpoint resource's fields, each written once: what a user sets, what state
- * records (with each field's description and secrecy in its `.meta()`), and which inputs
- * replace it. The runtime, the resource class and the plugin's schema derive from these.
- */
+// The WebhookEndpoint resource's fields, each written once: the runtime, the resource class and the plugin's schema derive from these.
 import { z } from "zod";
 import { WebhookEndpointCreate } from "../../../schemas";
 import { recordedCreateFields, replaceKeys, replacingOnChanges } from "../field-meta";
@@ -23,7 +19,6 @@ export const AdoptedEndpoint = z
       "An endpoint made elsewhere (e.g. in the dashboard), brought under the stack as it is: recorded as given, since the service cannot be asked about it.",
   });
 
-/** What a user sets: the create fields (described in `schemas/webhook-endpoint.ts`), plus `adopt`. */
 export const WebhookEndpointInputs = replacingOnChanges(WebhookEndpointCreate).extend({
   adopt: AdoptedEndpoint.optional().meta({
     secret: true,
@@ -38,20 +33,11 @@ export const WebhookEndpointInputs = replacingOnChanges(WebhookEndpointCreate).e
 });
 export type WebhookEndpointInputs = z.output<typeof WebhookEndpointInputs>;
 
-/**
- * Inputs that replace the endpoint when changed (the service has no update operation).
- * `adopt` is not among them: it replaces only when it names another endpoint than the
- * recorded one, so removing it after adoption changes nothing (as with Pulumi's `import`).
- */
+/** Replace the endpoint when changed: the service has no update. `adopt` replaces only when it names another endpoint. */
 export const WEBHOOK_ENDPOINT_REPLACE_KEYS = replaceKeys(WebhookEndpointInputs) as Array<keyof WebhookEndpointCreate>;
 
-/**
- * What state records. The create fields are recorded as sent, so `diff` (which sees only
- * outputs) compares like with like even if the service normalizes what it echoes, an
- * optional one left unset as `null` (`recordedCreateFields`). Fields the service may omit are
- * `null` too (`undefined` cannot cross the provider protocol); `secret` is null only for an
- * endpoint whose create answer could not be read.
- */
+// Create fields are recorded as sent, so `diff` (which sees only outputs) compares like with like even if the service normalizes
+// what it echoes. Absent fields are `null`: `undefined` cannot cross the provider protocol.
 export const WebhookEndpointState = z.object({
   ...recordedCreateFields(WebhookEndpointCreate),
   secret: z
@@ -76,27 +62,19 @@ export const WebhookEndpointState = z.object({
 });
 export type WebhookEndpointState = z.infer<typeof WebhookEndpointState>;
 
-/**
- * What a half-made endpoint (its create answered with an id, but no readable secret) records
- * beside its state, so the next `pulumi up` can ask the service again under the same
- * idempotency key, or tell that it must not. Endpoints made half-way by earlier releases lack
- * these keys (read as null).
- */
+// A half-made endpoint (an id, no readable secret) records these so the next `up` can ask again under the same key, or know it
+// must not. Earlier releases' half-made endpoints lack them (read as null).
 export const HalfMadeRecord = z.object({
   /** The create's `Idempotency-Key`: asked again under it, the service returns the same endpoint while it remembers the key. */
   createIdempotencyKey: z.string().nullable(),
-  /** When the create was sent, ISO 8601 UTC: whether the service can still remember its key. */
+  /** Whether the service can still remember the key. */
   createRequestedAt: z.iso.datetime().nullable(),
   /** Another endpoint the service made when asked again (it had forgotten the key): the service is not asked a third time. */
   strayEndpointId: z.string().nullable(),
 });
 export type HalfMadeRecord = z.infer<typeof HalfMadeRecord>;
 
-/**
- * Every state shape this package has written, as the runtime reads it (see `migrate` in
- * ./runtime.ts): each field of the state and of the half-made record, null where it is absent
- * or cannot be read, so one unreadable field does not hide the others.
- */
+// Every state shape this package has written: each field null where absent or unreadable, so one bad field hides no other.
 export const RecordedWebhookEndpoint = z.object(
   Object.fromEntries(
     Object.entries({ ...WebhookEndpointState.shape, ...HalfMadeRecord.shape }).map(([key, field]) => [
