@@ -1,10 +1,5 @@
-/**
- * Receiver helpers: sign and verify webhook requests, parse their events, serve them.
- * `createWebhookHandler` serves Node's `http` (and Express); `createWebhookRequestHandler` and
- * `verifyWebhookRequest` work on a standard `Request` with Web Crypto (any runtime; also in
- * `pulumi-messaging/receiver/web`); the others take Node's raw body (string or Buffer).
- * `core/` holds what every runtime shares, `node/` and `web/` the adapters.
- */
+// Receiver helpers: sign and verify webhook requests, parse their events, serve them. `core/` holds what every runtime shares,
+// `node/` and `web/` the adapters; `web/` is also `pulumi-messaging/receiver/web`.
 export { SIGNATURE_HEADER } from "../schemas/http";
 export { signPayload, verifySignature } from "./node/signature";
 export type { VerifySignatureOptions } from "./node/signature";

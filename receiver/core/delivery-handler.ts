@@ -13,27 +13,21 @@ import {
   rejectionProblem,
 } from "./webhook-outcome";
 
-/** What a runtime's adapter supplies: how to read its request, and its HMAC. Internal. */
 export interface RequestReader<Incoming, Body extends Uint8Array, Context> {
   readonly hmac: HmacProvider;
   method(request: Incoming): string;
-  /** The signature header's value(s); `name` is lower-case. */
+  /** `name` is lower-case. */
   header(request: Incoming, name: string): string | readonly string[] | undefined;
-  /** The raw body; rejects with `BodyTooLargeError` over `maxBodyBytes`. */
+  /** Rejects with `BodyTooLargeError` over `maxBodyBytes`. */
   readBody(request: Incoming, maxBodyBytes: number): Promise<Body>;
-  /** Lets go of the body of a request that is not read (not a POST). */
   discardBody(request: Incoming): void | Promise<void>;
-  /** `onEvent`'s context: the delivery, and the runtime's request. */
   context(request: Incoming, delivery: DeliveryContext<Body>): Context;
 }
 
-/** How to answer a delivery; the adapter writes it in its runtime's terms. Internal. */
 export interface Answer {
-  /** 204 (handled, or processed before: the sender may stop), or the problem's status. */
   readonly status: number;
-  /** RFC 9457 problem details, for any answer but 204. Never holds a secret or an expected signature. */
+  /** Never holds a secret or an expected signature. */
   readonly problem?: ProblemBody;
-  /** Headers besides `Content-Type`: `Allow` with a 405, `Retry-After` with a 503. */
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -44,19 +38,14 @@ function problemAnswer(problem: ProblemBody, headers: Record<string, string> = {
 }
 
 /**
- * The handlers' one flow, whatever the runtime: refuse anything but POST, receive the
- * delivery (`receiveWebhook`: verify, then parse), claim its event id from the replay guard,
- * call `onEvent`, then record the event as processed, or forget it when `onEvent` failed so
- * that the redelivery is processed. A delivery of an event in progress is told to come back
- * (503), one processed before is answered 204 without calling `onEvent`.
- *
- * @throws ConfigurationError at creation for no usable secret or an invalid option.
+ * The handlers' one flow: verify, parse, claim the event id, call `onEvent`, then record it as processed, or forget it when
+ * `onEvent` failed so the redelivery is processed.
+ * @throws ConfigurationError at creation, so a missing secret fails at startup rather than on each delivery.
  */
 export function createDeliveryHandler<Incoming, Body extends Uint8Array, Context>(
   options: HandlerOptions<Context>,
   reader: RequestReader<Incoming, Body, Context>,
 ): (request: Incoming) => Promise<Answer> {
-  // Checked now, so that a missing secret fails at startup rather than on each delivery.
   const settings = resolveReceiverSettings(options.secret, options);
   const onError = options.onError ?? logServerErrors;
   const report = (error: unknown, status: number) => {

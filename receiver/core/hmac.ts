@@ -1,15 +1,6 @@
-/**
- * How the receiver computes HMAC-SHA256: the one runtime-specific step of verification, as in
- * stripe-node's CryptoProvider and octokit's verifiers. `node:crypto` serves Node
- * (`node/hmac.ts`, synchronous); Web Crypto serves every runtime with `crypto.subtle`
- * (`web/hmac.ts`, asynchronous). Everything else (header parsing, matching, timestamp,
- * parsing, replay) is shared, in `core/`.
- */
+/** HMAC-SHA256: the one runtime-specific step of verification (as stripe-node's CryptoProvider). */
 export interface HmacProvider {
-  /**
-   * HMAC-SHA256 keyed with `secret` (UTF-8) over `message`; 32 bytes. Called at most once
-   * per secret per request, always with the request's one {@link SignedMessage}.
-   */
+  /** Called at most once per secret per request, always with the request's one {@link SignedMessage}. */
   hmacSha256(secret: string, message: SignedMessage): Uint8Array | Promise<Uint8Array>;
 }
 
@@ -19,14 +10,10 @@ export interface SyncHmacProvider extends HmacProvider {
 }
 
 /**
- * What is signed, `"<t>.<body>"`, built once per request and given to the HMAC of every
- * secret. The body is held as received, never copied or decoded: node:crypto hashes the
- * parts one after the other; Web Crypto needs one buffer, which {@link contiguous} copies
- * once per request, so that a forged request (one HMAC per secret) pays no more copies than
- * an honest one.
+ * What is signed, `"<t>.<body>"`, built once per request. The body is never copied or decoded; Web Crypto's one buffer is copied
+ * once per request, so a forged request (one HMAC per secret) costs no more copies than an honest one.
  */
 export class SignedMessage {
-  /** The `"<t>."` prefix, then the body itself. */
   readonly parts: readonly [Uint8Array, Uint8Array];
   private joined: Uint8Array | undefined;
 
@@ -34,7 +21,6 @@ export class SignedMessage {
     this.parts = [encoder.encode(`${timestamp}.`), body];
   }
 
-  /** The message as one buffer: copied on the first call, the same buffer afterwards. */
   contiguous(): Uint8Array {
     if (this.joined === undefined) {
       const [prefix, body] = this.parts;
@@ -48,10 +34,7 @@ export class SignedMessage {
 
 const encoder = new TextEncoder();
 
-/**
- * Compares two byte strings in time that depends on their length only, not on where they
- * differ (a signature compared byte by byte with an early exit leaks how much of it is right).
- */
+/** Time depends on length only: an early exit would leak how much of a signature is right. */
 export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
   let difference = 0;

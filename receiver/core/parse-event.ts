@@ -8,50 +8,31 @@ import type { CloudEventEnvelope, WebhookFormat } from "../../schemas/types";
 import type { ParsedEvent } from "./event-types";
 
 /** CloudEvents context attributes of an envelope: everything but `data`. */
-// Not `Omit`: on a loose object (index signature) `Omit` drops the named members too.
+// Not `Omit`, which on an index signature drops the named members too.
 export type CloudEventAttributes = {
   [K in keyof CloudEventEnvelope as K extends "data" ? never : K]: CloudEventEnvelope[K];
 };
 
-/** A webhook body, parsed: the event and the format it came in. */
 export type ParsedPayload =
   | { readonly format: Extract<WebhookFormat, "basic">; readonly event: ParsedEvent }
   | {
       readonly format: Extract<WebhookFormat, "cloudEvents">;
       readonly event: ParsedEvent;
-      /** The envelope's attributes (`specversion`, `id`, `source`, `type`, `time`, …). */
       readonly cloudEvent: CloudEventAttributes;
     };
 
 /**
- * Parses a webhook body in either format and returns the event.
- *
- * - basic: the body is the event object (spec §2.3). `type` may be absent (the spec's
- *   sample has none).
- * - CloudEvents 1.0, structured JSON mode (a body with a `specversion` member): the event
- *   is the envelope's `data`; when it has no `type`, the envelope's `type` is used (when
- *   both are present the event's own `type` is kept).
- *
- * Named types (`identity.verification.created`, `payment.succeeded`) come back typed; any
- * other type parses as a generic event. Unknown extra fields are kept.
- *
- * @param rawBody The body as received (string, or bytes such as a Buffer: UTF-8 JSON), or an already parsed
- *   JSON value. Verify the signature on the raw body first (see {@link constructEvent}).
- * @throws ValidationError (`code` `invalid_input`) when the body is not valid UTF-8 (UTF-16 is
- *   named as such) or JSON, is not an object, misses a required field, or breaks the
- *   package's JSON rule (`schemas/strict-json.ts`, docs/json-rule.md); `fieldErrors` names each field
- *   (`data.object`, `specversion`, …; `(root)` for the body as a whole).
+ * Parses a webhook body, basic (spec §2.3) or CloudEvents 1.0 structured (the event is `data`, typed by the envelope's `type` when
+ * it has none). Unknown extra fields are kept.
+ * @param rawBody As received, or already parsed. Verify the signature on the raw body first (see {@link constructEvent}).
+ * @throws ValidationError when the body is not a UTF-8 JSON event under the package's JSON rule (docs/json-rule.md); `fieldErrors`
+ *   names each field.
  */
 export function parseEvent(rawBody: string | Uint8Array | object): ParsedEvent {
   return parseWebhookPayload(rawBody).event;
 }
 
-/**
- * Like {@link parseEvent}, and also says which format the body was in and, for CloudEvents,
- * returns the envelope's attributes.
- *
- * @throws ValidationError as {@link parseEvent} does.
- */
+/** Like {@link parseEvent}, and also gives the format and, for CloudEvents, the envelope's attributes. */
 export function parseWebhookPayload(rawBody: string | Uint8Array | object): ParsedPayload {
   const value = toJsonValue(rawBody);
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
@@ -67,8 +48,7 @@ export function parseWebhookPayload(rawBody: string | Uint8Array | object): Pars
     return { format: "basic", event: parsed.data };
   }
 
-  // The envelope's type stands in for the event's when the event has none. It is filled in
-  // before validation so that the event is validated once, as what is returned.
+  // Filled in before validation, so the event is validated once, as returned.
   const envelope = value as Record<string, unknown>;
   const inner = envelope.data;
   const withType =
@@ -87,8 +67,7 @@ function hazardError(hazards: readonly JsonHazard[]): ValidationError {
   return new ValidationError("webhook payload", errors);
 }
 
-// The JSON rule is applied before any schema: zod would drop a `__proto__` key silently. An
-// already parsed value gets the value checks only.
+// The JSON rule comes before any schema: zod would drop a `__proto__` key silently.
 function toJsonValue(rawBody: string | Uint8Array | object): unknown {
   let text: string;
   if (typeof rawBody === "string") {

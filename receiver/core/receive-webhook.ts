@@ -4,26 +4,14 @@ import type { ReceiverSettings } from "./settings";
 import { checkSignatureAsync, nowInSeconds, type VerifiedSignature } from "./signature-check";
 import { parseSignatureHeader } from "./signature-header";
 
-/** What {@link receiveWebhook} established about one delivery. */
 export interface Receipt {
-  /** The signed timestamp and which secret matched. */
   readonly signature: VerifiedSignature;
-  /** The event, the format it came in and, for CloudEvents, the envelope's attributes. */
   readonly payload: ParsedPayload;
 }
 
 /**
- * The receiver core, shared by every entry point: parse the signature header (a request
- * without a usable one is refused before its body is read), read the body, verify the
- * signature over the raw bytes, then parse the event (nothing unauthenticated is parsed).
- * The replay guard is asked next, by the caller: the handlers claim the event id for the
- * time `onEvent` runs (`delivery-handler.ts`), `verifyWebhookRequest` asks `seen`. Only
- * reading the body and writing the answer differ between Node and Web; they are the
- * adapters' (`node/`, `web/`).
- *
- * @param header The signature header's value(s), as the runtime gives them.
- * @param readBody Reads the raw body (capped at `settings.maxBodyBytes`).
- * @param nowSeconds "Now" in Unix seconds. Default: the system clock.
+ * The receiver core of every entry point. A request without a usable signature header is refused before its body is read, and
+ * nothing unauthenticated is parsed. The caller asks the replay guard next.
  * @throws SignatureVerificationError (401), ValidationError (400), ConfigurationError.
  */
 export async function receiveWebhook<Body extends Uint8Array>(

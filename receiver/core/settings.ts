@@ -2,33 +2,25 @@ import { ConfigurationError } from "../../errors/messaging-error";
 import { SIGNATURE_HEADER } from "../../schemas/http";
 import type { ReplayGuard } from "./replay-guard";
 
-/** Default cap on a webhook body: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-/** Largest accepted distance between the signature's `t=` and now, in seconds (5 minutes). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** The options every receiver entry point shares (both handlers and `verifyWebhookRequest`). */
 export interface ReceiverOptions {
-  /** Header carrying the signature, any case. Default {@link SIGNATURE_HEADER} (`x-service-signature`). */
+  /** Any case. Default {@link SIGNATURE_HEADER}. */
   readonly headerName?: string;
-  /** Signature timestamp tolerance in seconds. Default {@link DEFAULT_TOLERANCE_SECONDS} (300). */
+  /** Signature timestamp tolerance in seconds. Default 300. */
   readonly toleranceSeconds?: number;
-  /** Largest accepted body, in bytes; larger ones get 413. Default {@link DEFAULT_MAX_BODY_BYTES} (1 MiB). */
+  /** Larger bodies get 413. Default 1 MiB. */
   readonly maxBodyBytes?: number;
-  /**
-   * Processes each event once: an event id the guard has seen is a duplicate (the handlers
-   * answer it 204 without calling `onEvent`; `verifyWebhookRequest` throws `duplicate_event`).
-   * See `MemoryReplayGuard`. Default: none (every verified delivery is processed).
-   */
+  /** Processes each event once: a duplicate is answered 204 without `onEvent` (`verifyWebhookRequest` throws `duplicate_event`). */
   readonly replayGuard?: ReplayGuard;
 }
 
-/** {@link ReceiverOptions} and the secrets, checked. Internal. */
 export interface ReceiverSettings {
   readonly secrets: readonly string[];
   readonly toleranceSeconds: number;
-  /** Lower-cased. */
   readonly headerName: string;
   readonly maxBodyBytes: number;
   readonly replayGuard?: ReplayGuard;
@@ -42,11 +34,7 @@ function shown(value: unknown): string {
   return value === null ? "null" : typeof value;
 }
 
-/**
- * Checks the secrets and options once (at handler creation, or at the start of a
- * verification), so that a mistake fails with a `ConfigurationError` that names the option
- * and says what to pass, never as a TypeError from deep inside.
- */
+// Checked once, so a mistake is a ConfigurationError naming the option, never a TypeError from deep inside.
 export function resolveReceiverSettings(secretOrSecrets: string | readonly string[], options: ReceiverOptions): ReceiverSettings {
   const secrets = normalizeSecrets(secretOrSecrets);
   const toleranceSeconds = resolveTolerance(options.toleranceSeconds);
@@ -74,7 +62,6 @@ export function resolveReceiverSettings(secretOrSecrets: string | readonly strin
   return { secrets, toleranceSeconds, headerName: headerName.toLowerCase(), maxBodyBytes, replayGuard: guard };
 }
 
-/** The tolerance to apply, in seconds: the default when none is given. Internal; throws ConfigurationError. */
 export function resolveTolerance(toleranceSeconds: number | undefined): number {
   const tolerance = toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (typeof tolerance !== "number" || Number.isNaN(tolerance) || tolerance < 0) {
@@ -83,7 +70,6 @@ export function resolveTolerance(toleranceSeconds: number | undefined): number {
   return tolerance;
 }
 
-/** The secrets as a non-empty list of non-empty strings. Internal; throws ConfigurationError. */
 export function normalizeSecrets(secretOrSecrets: string | readonly string[]): readonly string[] {
   const secrets = typeof secretOrSecrets === "string" ? [secretOrSecrets] : secretOrSecrets;
   if (!Array.isArray(secrets) || secrets.length === 0) {

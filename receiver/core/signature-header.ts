@@ -1,38 +1,24 @@
 import { SignatureVerificationError } from "../../errors/messaging-error";
 
-/**
- * The signature header, parsed: `t=<unix seconds>,sha256=<hex>[,sha256=<hex>…]`.
- * Entries of other schemes (e.g. `v0=…`) are ignored.
- */
+/** The signature header, parsed: `t=<unix seconds>,sha256=<hex>[,sha256=<hex>…]`; other schemes are ignored. */
 export interface SignatureHeader {
-  /** The `t=` value: when the request was signed, in Unix seconds. */
   readonly timestamp: number;
-  /** Every different `sha256=` value, lower-case hex (64 characters each), in header order; at most {@link MAX_SIGNATURE_ENTRIES}. */
+  /** Every different `sha256=` value, lower-case hex, in header order. */
   readonly signatures: readonly string[];
 }
 
-/**
- * Most `sha256=` entries a header may hold: 8. A rotation needs one per secret being rolled
- * (two, rarely three); a cap keeps a forged header from making the receiver compare
- * hundreds of entries. Duplicates count once.
- */
+/** Most different `sha256=` entries: a rotation needs two or three, and the cap keeps a forged header from costing hundreds of compares. */
 export const MAX_SIGNATURE_ENTRIES = 8;
 
-/** Most entries of any scheme a header may hold: 32 (entries of other schemes are ignored, but still parsed). */
+/** Most entries of any scheme: other schemes are ignored, but still parsed. */
 export const MAX_HEADER_ENTRIES = 32;
 
 const TIMESTAMP = /^\d{1,15}$/;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
- * Parses the signature header as Node delivers it (a string, or an array when the header
- * was repeated; repeated headers are treated as one list of entries).
- *
- * @throws SignatureVerificationError `missing_header` when there is no header or it is
- *   blank; `malformed_header` when an entry is not `key=value`, `t` is missing, not whole
- *   seconds or given twice with different values, a `sha256` value is not 64 hex
- *   characters, no `sha256` entry is present, more than {@link MAX_SIGNATURE_ENTRIES} different
- *   `sha256` entries or more than {@link MAX_HEADER_ENTRIES} entries in all are present.
+ * Parses the signature header; a repeated header (an array) is one list of entries.
+ * @throws SignatureVerificationError `missing_header` or `malformed_header`, saying why.
  */
 export function parseSignatureHeader(value: string | readonly string[] | undefined): SignatureHeader {
   const values = value === undefined ? [] : typeof value === "string" ? [value] : value;
@@ -83,7 +69,6 @@ export function parseSignatureHeader(value: string | readonly string[] | undefin
   return { timestamp, signatures: [...signatures] };
 }
 
-/** Renders the header value from its parts: `t=<timestamp>,sha256=<hex>,…`. */
 export function formatSignatureHeader(header: SignatureHeader): string {
   return [`t=${header.timestamp}`, ...header.signatures.map((hex) => `sha256=${hex}`)].join(",");
 }

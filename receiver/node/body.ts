@@ -1,12 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { BodyTooLargeError, ConfigurationError } from "../../errors/messaging-error";
 
-/**
- * A request's raw body, as signature verification needs it: from the stream, or the Buffer
- * that express.raw() (or any parser keeping a Buffer) left in `req.body`. Rejects with
- * {@link BodyTooLargeError} over `maxBytes`, and with a `ConfigurationError` saying what to
- * do when a parser has already read the body into anything else.
- */
+/** The raw body, from the stream or the Buffer express.raw() left in `req.body`; a parser's other output cannot be verified. */
 export async function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const parsed = (req as IncomingMessage & { body?: unknown }).body;
   if (Buffer.isBuffer(parsed)) {
@@ -23,8 +18,7 @@ export async function readRawBody(req: IncomingMessage, maxBytes: number): Promi
   return readStream(req, maxBytes);
 }
 
-// Stops as soon as the declared `Content-Length` or the bytes received exceed `maxBytes`,
-// without buffering the rest.
+// Stops as soon as `Content-Length` or the bytes received exceed `maxBytes`, without buffering the rest.
 function readStream(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers["content-length"]);

@@ -5,33 +5,18 @@ import type { DeliveryContext, HandlerOptions } from "../core/handler-options";
 import { readRawBody } from "./body";
 import { nodeHmacProvider } from "./hmac";
 
-/** What `onEvent` gets besides the event. */
 export interface WebhookEventContext extends DeliveryContext<Buffer> {
-  /** The incoming request (headers, URL); its body has been consumed. */
+  /** Its body has been consumed. */
   readonly req: IncomingMessage;
 }
 
-/** Options of {@link createWebhookHandler}. */
 export type WebhookHandlerOptions = HandlerOptions<WebhookEventContext>;
 
 /**
- * A framework-free webhook receiver: a `node:http` request listener that reads the raw
- * body (capped), verifies the signature, parses the event, asks the replay guard and calls
- * `onEvent`. It shares its core with the Web handler (`createWebhookRequestHandler`), and
- * answers exactly as it does.
- *
- * Answers by the one table both handlers share (`receiver/core/webhook-outcome.ts`; listed in
- * docs/receivers.md): 204 once `onEvent` resolved or for a duplicate, 4xx for a request that
- * is not a verified event, 500 when `onEvent` threw, 503 while the same event is still in
- * `onEvent`. Error bodies are RFC 9457 problem details and never include a secret or an
- * expected signature.
- *
- * Use it with `http.createServer(handler)`, or mount it in a framework before any body
- * parser (it needs the body unparsed), or after `express.raw()` (it then takes the Buffer in
- * `req.body`). After a parser that left anything else it answers 500 saying so, and logs it.
- *
- * @throws ConfigurationError at creation when no secret is given, a secret is empty, or
- *   `toleranceSeconds`, `maxBodyBytes`, `headerName` or `replayGuard` is invalid.
+ * A `node:http` webhook listener: 204 once `onEvent` resolved or for a duplicate, 4xx for a request that is not a verified event,
+ * 500 when `onEvent` threw, 503 while the same event is in `onEvent` (docs/receivers.md). Error bodies never include a secret or an
+ * expected signature. Mount it before any body parser, or after `express.raw()`.
+ * @throws ConfigurationError at creation for no usable secret or an invalid option.
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const handle = createDeliveryHandler<IncomingMessage, Buffer, WebhookEventContext>(options, {

@@ -5,17 +5,12 @@ import { checkSignature, nowInSeconds, type VerifiedSignature } from "../core/si
 import { formatSignatureHeader, parseSignatureHeader } from "../core/signature-header";
 import { nodeHmacProvider } from "./hmac";
 
-// How webhook requests are signed is not shown in the spec. This is our documented
-// assumption (docs/spec-silences.md), shared by the emulator and receivers.
+// The spec does not show how webhook requests are signed: this is our documented assumption (docs/spec-silences.md).
 
-/** Options of {@link verifySignature}. */
 export interface VerifySignatureOptions {
   /**
-   * Largest accepted distance, in seconds, between the header's `t=` and now, in either
-   * direction (old requests are replays, future ones clock skew). Default
-   * `DEFAULT_TOLERANCE_SECONDS` (300). Exactly the tolerance is accepted, one second
-   * more is not. `0` requires the same second; `Infinity` disables the check (not
-   * recommended: it allows replays). Negative or NaN is a `ConfigurationError`.
+   * Largest distance in seconds between the header's `t=` and now, either way (old requests are replays, future ones clock skew).
+   * Default 300. `Infinity` disables the check, which allows replays.
    */
   readonly toleranceSeconds?: number;
   /** "Now" in Unix seconds, for tests and replays of stored requests. Default: the system clock. */
@@ -23,16 +18,10 @@ export interface VerifySignatureOptions {
 }
 
 /**
- * Signs a webhook body the way the service is assumed to: HMAC-SHA256 keyed with the
- * endpoint secret over `"<t>.<raw body>"`.
- *
- * @param rawBody The exact bytes sent (a string is signed as UTF-8).
- * @param secret The endpoint's signing secret; several secrets give one `sha256=` entry each
- *   (the sender's side of a rotation).
- * @param timestampSeconds Signing time in whole Unix seconds. Default: now.
- * @returns The header value, `t=<unix seconds>,sha256=<64 lower-case hex>[,sha256=…]`.
- * @throws ConfigurationError when a secret is empty, or the timestamp is not whole, non-negative
- *   seconds or is 10^11 or more (milliseconds passed by mistake).
+ * Signs a webhook body as the service is assumed to: HMAC-SHA256 keyed with the endpoint secret over `"<t>.<raw body>"`.
+ * @param secret Several secrets give one `sha256=` entry each (the sender's side of a rotation).
+ * @returns The header value, `t=<unix seconds>,sha256=<hex>[,sha256=…]`.
+ * @throws ConfigurationError for an empty secret, or a timestamp that is not whole Unix seconds.
  */
 export function signPayload(
   rawBody: string | Buffer,
@@ -53,24 +42,11 @@ export function signPayload(
 }
 
 /**
- * Checks that a webhook request was signed with (one of) the endpoint secret(s). Verify
- * the raw body exactly as received, before any JSON parsing.
- *
- * The header may hold several `sha256=` entries and several secrets may be given (secret
- * rotation): any pair matching is enough. Entries of other schemes are ignored, but at
- * least one `sha256=` entry is required, and at most `MAX_SIGNATURE_ENTRIES` (8) different
- * ones are accepted; one HMAC is computed per secret, however many entries. The signature is checked before the timestamp, so
- * `timestamp_out_of_tolerance` is reported only for authentic but stale (or future) requests.
- *
- * @param rawBody The request body exactly as received.
- * @param header The signature header's value (`req.headers[SIGNATURE_HEADER]`).
- * @param secretOrSecrets The endpoint's signing secret, or several during a rotation.
- * @returns The signed timestamp and which secret matched.
- * @throws SignatureVerificationError with `reason` `missing_header`, `malformed_header`,
- *   `no_matching_signature` or `timestamp_out_of_tolerance`; its message says why and never
- *   holds a secret or an expected signature.
- * @throws ConfigurationError when no secret is given, a secret is empty, an option is invalid,
- *   or `rawBody` is not a string or Buffer (a parsed body: pass the raw one).
+ * Checks that a webhook request was signed with one of the endpoint's secrets; any matching `sha256=` entry and secret pair is
+ * enough (rotation). The signature is checked before the timestamp, so `timestamp_out_of_tolerance` means authentic but stale.
+ * @param rawBody The request body exactly as received, before any JSON parsing.
+ * @throws SignatureVerificationError (see `reason`); its message never holds a secret or an expected signature.
+ * @throws ConfigurationError for no usable secret, an invalid option, or a parsed body.
  */
 export function verifySignature(
   rawBody: string | Buffer,
@@ -90,12 +66,10 @@ export function verifySignature(
   );
 }
 
-// 10^11 s is the year 5138, while Date.now() has been above it since 1973: such a value is
-// milliseconds passed by mistake.
+// 10^11 s is the year 5138, and Date.now() has exceeded it since 1973: milliseconds passed by mistake.
 const MILLISECONDS_LIKELY = 1e11;
 
-// A parsed body (what a JSON body parser leaves in `req.body`) cannot be verified: its bytes
-// are gone. Say so, rather than let node:crypto throw its own TypeError.
+// A parsed body cannot be verified (its bytes are gone): say so, rather than let node:crypto throw its own TypeError.
 function assertRawBody(rawBody: unknown): void {
   if (typeof rawBody === "string" || rawBody instanceof Uint8Array) return;
   const got =

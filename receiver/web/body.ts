@@ -1,9 +1,6 @@
 import { BodyTooLargeError, ConfigurationError } from "../../errors/messaging-error";
 
-/**
- * Throws a `ConfigurationError` saying what to pass unless `value` is a standard `Request`
- * (checked by shape: a Request from another realm or polyfill is one too).
- */
+// Checked by shape: a Request from another realm or a polyfill is one too.
 export function assertWebRequest(value: unknown, who: string): asserts value is Request {
   const candidate = value as { headers?: { get?: unknown }; method?: unknown; bodyUsed?: unknown } | null;
   if (
@@ -29,12 +26,7 @@ export function assertWebRequest(value: unknown, who: string): asserts value is 
   );
 }
 
-/**
- * Reads a `Request`'s body as bytes, stopping as soon as it is over `maxBytes`
- * (`Content-Length` first, then the bytes as they arrive).
- * @throws ConfigurationError when the body was already read (`request.bodyUsed`).
- * @throws BodyTooLargeError over the cap.
- */
+// Stops as soon as `Content-Length` or the bytes received exceed `maxBytes`.
 export async function readRequestBody(request: Request, maxBytes: number, who: string): Promise<Uint8Array> {
   if (request.bodyUsed) {
     throw new ConfigurationError(

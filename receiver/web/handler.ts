@@ -4,34 +4,25 @@ import type { DeliveryContext, HandlerOptions } from "../core/handler-options";
 import { assertWebRequest, readRequestBody } from "./body";
 import { webCryptoHmacProvider } from "./hmac";
 
-/** What `onEvent` gets besides the event (Web handler). */
 export interface WebhookRequestContext extends DeliveryContext<Uint8Array> {
-  /** The incoming request (headers, URL); its body has been consumed. */
+  /** Its body has been consumed. */
   readonly request: Request;
 }
 
-/** Options of {@link createWebhookRequestHandler}. */
 export type WebhookRequestHandlerOptions = HandlerOptions<WebhookRequestContext>;
 
 const WHO = "the webhook request handler";
 
 /**
- * A webhook receiver for any runtime with standard `Request`/`Response` and Web Crypto
- * (Node ≥ 20, Deno, Bun, Cloudflare Workers, Next.js route handlers): a
- * `(request) => Promise<Response>` that reads the raw body (capped), verifies the signature,
- * parses the event, asks the replay guard and calls `onEvent`.
- *
- * Answers exactly as the Node handler (`createWebhookHandler`) does, by the same table
- * (`receiver/core/webhook-outcome.ts`; listed in docs/receivers.md).
- *
+ * A webhook receiver for any runtime with `Request`/`Response` and Web Crypto. Answers as `createWebhookHandler` does
+ * (docs/receivers.md).
  * @example
  * ```ts
  * const handle = createWebhookRequestHandler({ secret: env.SIGNING_SECRET, onEvent: (event) => … });
  * export default { fetch: handle };             // Cloudflare Workers, Bun
  * export const POST = handle;                   // Next.js route handler
  * ```
- * @throws ConfigurationError at creation when no secret is given, a secret is empty, or an
- *   option is invalid; the returned function rejects only for an argument that is not a Request.
+ * @throws ConfigurationError at creation for no usable secret or an invalid option.
  */
 export function createWebhookRequestHandler(options: WebhookRequestHandlerOptions): (request: Request) => Promise<Response> {
   const handle = createDeliveryHandler<Request, Uint8Array, WebhookRequestContext>(options, {

@@ -1,8 +1,7 @@
 import { ConfigurationError } from "../../errors/messaging-error";
 import type { HmacProvider } from "../core/hmac";
 
-// The structural type of what is used, so that the declarations need neither the DOM library
-// nor Node's types.
+// Structural, so the declarations need neither the DOM library nor Node's types.
 interface Subtle {
   importKey(
     format: "raw",
@@ -16,7 +15,6 @@ interface Subtle {
 
 const encoder = new TextEncoder();
 
-// globalThis.crypto.subtle: Node ≥ 20, Deno, Bun, Cloudflare Workers, browsers, Next.js routes.
 function subtle(): Subtle {
   const s = (globalThis as { crypto?: { subtle?: Subtle } }).crypto?.subtle;
   if (s === undefined) {
@@ -25,10 +23,7 @@ function subtle(): Subtle {
   return s;
 }
 
-/**
- * HMAC-SHA256 with Web Crypto (`crypto.subtle`), for any runtime. `sign` takes one buffer: the
- * message is joined once per request (`SignedMessage.contiguous`), not once per secret.
- */
+/** HMAC-SHA256 with Web Crypto. `sign` takes one buffer: the message is joined once per request, not once per secret. */
 export const webCryptoHmacProvider: HmacProvider = {
   async hmacSha256(secret, message) {
     const crypto = subtle();

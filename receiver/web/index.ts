@@ -1,11 +1,4 @@
-/**
- * The receiver helpers that need no Node-only module, and whose declarations use no Node
- * type: for Cloudflare Workers (without `nodejs_compat`), Deno, Bun, browsers and edge
- * runtimes. `createWebhookRequestHandler` answers a standard `Request` with a `Response`;
- * `verifyWebhookRequest` verifies one and returns its event; both use Web Crypto. (`signPayload`,
- * `verifySignature`, `constructEvent` and `createWebhookHandler` use `node:crypto` /
- * `node:http` and are in the main receiver module only.)
- */
+// The receiver helpers that need no Node-only module or type: for Workers without `nodejs_compat`, Deno, Bun, browsers, edges.
 export { createWebhookRequestHandler } from "./handler";
 export type { WebhookRequestHandlerOptions, WebhookRequestContext } from "./handler";
 export { verifyWebhookRequest } from "./verify-request";
