@@ -1,20 +1,11 @@
 /**
- * What a failed connection means for the user, from the error the socket or TLS layer gave:
- * pure, so each kind is tested case by case.
- *
- * - `refused`: nothing accepts connections at the address (ECONNREFUSED);
- * - `name_not_resolved`: the host name does not resolve (ENOTFOUND, EAI_AGAIN);
- * - `tls_to_plain_http`: an `https://` URL, but the server answered in plain HTTP (OpenSSL's
- *   "wrong version number", or "packet length too long");
- * - `other`: anything else (a reset, a broken pipe…), where the request may have arrived.
- *
- * In the first three the request never reached the service, so it cannot have taken effect.
+ * What a failed connection means for the user. In all but `other` (a reset, a broken pipe…) the request never reached the
+ * service, so it cannot have taken effect. `tls_to_plain_http`: an `https://` URL answered in plain HTTP.
  */
 export type ConnectionFailureKind = "refused" | "name_not_resolved" | "tls_to_plain_http" | "other";
 
 const TLS_TO_PLAIN_HTTP_CODES = new Set(["ERR_SSL_WRONG_VERSION_NUMBER", "ERR_SSL_PACKET_LENGTH_TOO_LONG", "ERR_SSL_HTTP_REQUEST"]);
 
-/** The kind of a connection failure, from the error (or its causes) the connection failed with. */
 export function connectionFailureKind(error: unknown): ConnectionFailureKind {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {

@@ -11,11 +11,7 @@ import {
   ServerError,
 } from "./messaging-error";
 
-/**
- * The one place a failed response becomes an error: picks the class from the status and
- * keeps the problem-details body when it parses as one (any other body is dropped, since
- * it may echo request content).
- */
+/** The one place a failed response becomes an error. A body that is not problem details is dropped: it may echo request content. */
 export function errorFromResponse(status: number, request: RequestInfo, body: unknown, retryAfterMs?: number): ApiError {
   const parsed = Problem.safeParse(body);
   const problem = parsed.success ? parsed.data : undefined;

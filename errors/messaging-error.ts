@@ -6,7 +6,6 @@ import type { Problem } from "../schemas/types";
 // two copies of this module, and `instanceof` fails across them.
 const BRAND = Symbol.for("pulumi-messaging.error");
 
-/** Stable machine-readable codes, one per error class. */
 export type MessagingErrorCode =
   | "api_error"
   | "invalid_request"
@@ -49,50 +48,38 @@ function hasCode<T extends MessagingError>(codes: readonly MessagingErrorCode[])
 
 /** What identifies the failed HTTP call. */
 export interface RequestInfo {
-  /** HTTP method, e.g. `POST`. */
   method: string;
-  /** Path without the base URL, e.g. `/v1/webhooks/endpoints`. */
+  /** Path without the base URL. */
   path: string;
-  /** The service's `X-Request-Id`, when it sent one. */
   requestId?: string;
-  /** The `Idempotency-Key` the call was sent with (every POST has one). */
+  /** Every POST has one. */
   idempotencyKey?: string;
 }
 
-/** Statuses by which the service refused a call outright: it did nothing, so no retry can make it take effect. */
 const REFUSED_OUTRIGHT: ReadonlySet<number> = new Set([400, 401, 403, 404, 413, 415, 422]);
 
-/**
- * True when the service refused the call outright (400, 401, 403, 404, 413, 415, 422): it did
- * nothing. Any other failure (a 5xx, a timeout, a dropped connection) may have taken effect.
- */
+/** True when the service refused the call outright and did nothing; any other failure (a 5xx, a timeout) may have taken effect. */
 export function isRefusedOutright(error: unknown): boolean {
   return isApiError(error) && REFUSED_OUTRIGHT.has(error.status);
 }
 
-// Appended to the message of an error of a POST whose outcome a retry can settle: retrying
-// with this key cannot duplicate. A call refused outright (a wrong key, invalid input) gets
-// none: the advice would mislead (the key stays on the error's `idempotencyKey`).
+// Retrying with this key cannot duplicate. A call refused outright gets no note: retrying it would not help.
 function keyNote(request: RequestInfo, status?: number): string {
   return request.idempotencyKey === undefined || (status !== undefined && REFUSED_OUTRIGHT.has(status))
     ? ""
     : `\nidempotency key: ${request.idempotencyKey} (retry with it to make sure the call takes effect once)`;
 }
 
-/**
- * The service answered with a non-2xx status. Subclasses narrow by status; each class owns
- * its `code` (`ApiError.code`), so a class and its code cannot disagree.
- */
+/** The service answered with a non-2xx status. Each class owns its `code`, so a class and its code cannot disagree. */
 export class ApiError extends MessagingError {
-  /** The `code` of every error of this class. */
   static readonly code: MessagingErrorCode = "api_error";
   readonly status: number;
   readonly method: string;
   readonly path: string;
   readonly requestId?: string;
-  /** The problem-details body, when the service sent one (the API key removed from it). */
+  /** The problem-details body, the API key removed from it. */
   readonly problem?: Problem;
-  /** The `Idempotency-Key` the request was sent with (POST); pass it again to retry safely. */
+  /** Pass it again to retry safely. */
   readonly idempotencyKey?: string;
 
   constructor(status: number, request: RequestInfo, problem?: Problem) {
@@ -105,7 +92,6 @@ export class ApiError extends MessagingError {
     this.idempotencyKey = request.idempotencyKey;
   }
 
-  /** Field path → messages from the problem body (`errors`), empty when there were none. */
   get fieldErrors(): FieldErrors {
     return this.problem?.errors ?? {};
   }
@@ -137,11 +123,8 @@ export class NotFoundError extends ApiError {
   static override readonly code: MessagingErrorCode = "not_found";
 }
 /**
- * 409: conflicts with the current state. The emulator answers three: `idempotency_key_in_use`
- * (the first request with the key is still being processed), which the client retries, so it
- * surfaces only when retries run out; `endpoint_limit_reached` (its endpoint bound); and, on
- * its own routes, `delivery_in_progress`. An idempotency key reused with another body is 422,
- * an {@link InvalidRequestError} (title `idempotency_key_reused`).
+ * 409: conflicts with the current state. `idempotency_key_in_use` surfaces only when the client's retries run out. A key reused
+ * with another body is a 422 {@link InvalidRequestError}.
  */
 export class ConflictError extends ApiError {
   static override readonly code: MessagingErrorCode = "conflict";
@@ -177,22 +160,13 @@ export class ConfigurationError extends MessagingError {
   }
 }
 
-/**
- * The connection failed before a response arrived (refused, reset, DNS, TLS). The message says
- * what to check when the kind is known (`kind`); only when the request may have reached the
- * service (`other`, or an earlier attempt that may have) does it give the idempotency key to retry with.
- */
+/** The connection failed before a response arrived. The key to retry with is given only when the request may have reached the service. */
 export class ConnectionError extends MessagingError {
   readonly attempts: number;
-  /** The `Idempotency-Key` the request was sent with (POST); the service may have applied it: retry with it. */
+  /** The service may have applied it: retry with it. */
   readonly idempotencyKey?: string;
-  /** What the failure means (`connection-failure.ts`): refused, a name that does not resolve, TLS to plain HTTP, or other. */
   readonly kind: ConnectionFailureKind;
-  /**
-   * @param earlierMayHaveArrived an earlier attempt got an answer, timed out or failed after
-   *   connecting: the request may have taken effect whatever the last attempt's kind, so the
-   *   message gives the key to retry with too.
-   */
+  /** @param earlierMayHaveArrived the request may have taken effect whatever the last attempt's kind */
   constructor(request: RequestInfo, attempts: number, cause: unknown, earlierMayHaveArrived = false) {
     const kind = connectionFailureKind(cause);
     const code = (cause as { code?: unknown } | undefined)?.code;
@@ -220,7 +194,7 @@ export class ConnectionError extends MessagingError {
 export class TimeoutError extends MessagingError {
   readonly timeoutMs: number;
   readonly attempts: number;
-  /** The `Idempotency-Key` the request was sent with (POST); the service may have applied it: retry with it. */
+  /** The service may have applied it: retry with it. */
   readonly idempotencyKey?: string;
   constructor(request: RequestInfo, timeoutMs: number, attempts: number) {
     super(
@@ -241,7 +215,7 @@ export class ResponseSchemaError extends MessagingError {
   readonly fieldErrors: FieldErrors;
   readonly requestId?: string;
   readonly resourceId?: string;
-  /** The `Idempotency-Key` the request was sent with (POST): retrying with it gets the same answer back. */
+  /** Retrying with it gets the same answer back. */
   readonly idempotencyKey?: string;
   constructor(request: RequestInfo, fieldErrors: FieldErrors, resourceId?: string) {
     const created = resourceId ? `\nthe service did accept the call and returned id ${resourceId}` : "";
@@ -256,13 +230,10 @@ export class ResponseSchemaError extends MessagingError {
 
 /** One batch accepted by the service during a chunked send. */
 export interface SentBatch {
-  /** Position of the chunk, from 0. */
   index: number;
-  /** The batch id, when the service returned one. */
   id?: string;
-  /** Messages in the chunk. */
   count: number;
-  /** The idempotency key the chunk was sent with: resend with it and it is not sent twice. */
+  /** Resend with it and it is not sent twice. */
   idempotencyKey: string;
 }
 
@@ -272,14 +243,9 @@ export interface SentBatch {
  * the same `batchSize` and {@link PartialSendError.idempotencyKeyPrefix} resends nothing twice.
  */
 export class PartialSendError extends MessagingError {
-  /** The chunks the service accepted, in input order. */
   readonly sent: SentBatch[];
-  /** The first chunk not confirmed. */
   readonly failedIndex: number;
-  /**
-   * The prefix the chunks' idempotency keys were made from: the one the caller passed, or the
-   * one generated for this send. Pass it as `idempotencyKeyPrefix` to resume.
-   */
+  /** Pass it as `idempotencyKeyPrefix` to resume, also when it was generated for this send. */
   readonly idempotencyKeyPrefix: string;
   constructor(sent: SentBatch[], failedIndex: number, idempotencyKeyPrefix: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
@@ -312,7 +278,6 @@ export class SignatureVerificationError extends MessagingError {
 
 /** A webhook request's body is larger than the receiver accepts (`maxBodyBytes`); answer 413. */
 export class BodyTooLargeError extends MessagingError {
-  /** The cap that was exceeded, in bytes. */
   readonly maxBytes: number;
   constructor(maxBytes: number) {
     super("payload_too_large", `the request body is larger than ${maxBytes} bytes (maxBodyBytes)`);
