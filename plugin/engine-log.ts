@@ -2,11 +2,7 @@ import * as grpc from "@grpc/grpc-js";
 import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 
-/**
- * The engine's address among the plugin's arguments: the one positional argument, after the
- * logging flags the engine may put first (`plugin.go` `buildPluginArguments`: `--logtostderr`,
- * `-v=N`, `--tracing <endpoint>`).
- */
+/** The one positional argument, after the flags the engine may put first (`plugin.go` `buildPluginArguments`). */
 export function engineAddress(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--tracing") i++;
@@ -15,24 +11,18 @@ export function engineAddress(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** Lines for the user, as the engine shows them. */
 export interface EngineLog {
   warn(message: string): void;
   /** Resolves once every line sent so far has reached the engine (or fell back to stderr). */
   flush(): Promise<void>;
 }
 
-/**
- * Sends each line to the engine's `Log`, a warning or information as its label says: the engine hides a resource plugin's
- * stderr (`plugin.go` `newPlugin`, "Hiding logs"), so a line written there never reaches
- * `pulumi up` or `pulumi destroy`. A line the engine cannot take goes to stderr after all.
- */
+/** Lines go to the engine's `Log`: the engine hides a resource plugin's stderr (`plugin.go` `newPlugin`, "Hiding logs"). */
 export function engineLog(address: string): EngineLog {
   const client = new EngineClient(address, grpc.credentials.createInsecure());
   const pending = new Set<Promise<void>>();
   return {
     warn(message) {
-      // The line's own label (`warning: `, `note: `) becomes its severity, as the engine prints one.
       const [, label, text] = /^(warning|note): ([\s\S]*)$/.exec(message) ?? [undefined, undefined, message];
       const request = new LogRequest().setSeverity(label === "warning" ? LogSeverity.WARNING : LogSeverity.INFO).setMessage(text);
       const sent = new Promise<void>((resolve) =>

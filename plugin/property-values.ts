@@ -1,36 +1,25 @@
-/**
- * Property values as they cross the provider protocol when the provider answers Configure
- * with `acceptSecrets: true`: a secret arrives as the SDK's wrapper object and must leave
- * wrapped, because the engine then no longer marks outputs by input name
- * (`provider_plugin.go` `Create`/`Update`/`Read`: `if !protocol.acceptSecrets { annotateSecrets(…) }`).
- * The runtimes see plain values only.
- */
+// With `acceptSecrets: true` a secret arrives wrapped and must leave wrapped: the engine no longer marks outputs by input name
+// (`provider_plugin.go` `annotateSecrets`). The runtimes see plain values only.
 import type { Props } from "../provider/protocol";
 
 /** `sdk/nodejs/runtime/rpc.ts` `specialSigKey` / `specialSecretSig`: `{ [key]: sig, value }` is a secret. */
 export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" } as const;
 
-/** True for the secret wrapper `{ <sig key>: <secret sig>, value }`. */
 export function isSecret(value: unknown): value is { value: unknown } {
   return typeof value === "object" && value !== null && (value as Props)[SECRET_SIG.key] === SECRET_SIG.value;
 }
 
-/** `value` as a secret (not wrapped twice). */
 export function secret(value: unknown): unknown {
   return isSecret(value) ? value : { [SECRET_SIG.key]: SECRET_SIG.value, value };
 }
 
-/** True when the value is, or holds, a secret. */
 export function containsSecret(value: unknown): boolean {
   if (isSecret(value)) return true;
   if (Array.isArray(value)) return value.some(containsSecret);
   return typeof value === "object" && value !== null && Object.values(value).some(containsSecret);
 }
 
-/**
- * The value with every secret wrapper removed: what a runtime reads. A value holding no secret
- * is returned as it is (not copied): a batch's 30,000 messages are read on every pass.
- */
+/** The value unwrapped; not copied when it holds no secret, since a batch's messages are read on every pass. */
 export function reveal(value: unknown): unknown {
   if (isSecret(value)) return reveal(value.value);
   if (Array.isArray(value)) {
@@ -56,18 +45,11 @@ export function reveal(value: unknown): unknown {
   return value;
 }
 
-/** {@link reveal} of a property map. */
 export function revealProps(props: Props): Props {
   return reveal(props) as Props;
 }
 
-/**
- * Marks `outs` secret where the provider must: the keys the schema declares secret, and any
- * key whose value in `ins` held a secret. The second rule is the engine's own for providers
- * that accept no secrets (`provider_plugin.go` `annotateSecrets`: objects recurse, anything
- * else holding a secret is wrapped whole), so a value the user made secret stays secret here
- * too.
- */
+/** Marks `outs` secret for the schema's secret keys and, by the engine's own `annotateSecrets` rule, where `ins` held a secret. */
 export function markSecrets(outs: Props, ins: Props, secretKeys: readonly string[]): Props {
   const marked: Props = { ...outs };
   for (const key of secretKeys) {

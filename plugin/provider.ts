@@ -1,9 +1,4 @@
-/**
- * What the plugin does for each provider call, on plain property maps (the gRPC service
- * around it only converts messages). Every resource call goes to its kind's runtime
- * (`provider/kinds/`), the one the dynamic provider calls through `provider/runtime.ts`
- * `runtimes`, with secrets revealed on the way in and marked again on the way out.
- */
+// Every resource call goes to the same kind runtime the dynamic provider calls, secrets revealed on the way in, marked on the way out.
 import type { ProviderConfig } from "../provider/context";
 import type { EngineLog } from "./engine-log";
 import { UnsupportedOperationError } from "../errors";
@@ -26,21 +21,15 @@ import {
 } from "./provider-config";
 import type { Props } from "../provider/protocol";
 
-/** A check failure on one property (`property` is a dotted path). */
 export type CheckFailure = ConfigFailure;
 
-/** What Diff answers. */
 export interface DiffAnswer {
   changes: boolean;
   replaces: string[];
   deleteBeforeReplace: boolean;
 }
 
-/**
- * Thrown by Create or Update when the object exists but the operation did not finish: the
- * service answers with `ErrorResourceInitFailed{id, properties, reasons}`, as the dynamic
- * host does for the runtimes' `ResourceInitFailedError`.
- */
+/** Answered as `ErrorResourceInitFailed`, as the dynamic host does for `ResourceInitFailedError`. */
 export class InitFailure extends Error {
   constructor(
     readonly id: string,
@@ -53,7 +42,6 @@ export class InitFailure extends Error {
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
-/** The resource type of a URN: `urn:pulumi:<stack>::<project>::<parent$type>::<name>`. */
 function typeOfUrn(urn: string): string {
   const qualified = urn.split("::")[2] ?? "";
   return qualified.slice(qualified.lastIndexOf("$") + 1);
@@ -67,44 +55,31 @@ const isInitFailed = (error: unknown): error is { id: string; reasons: string[];
   Array.isArray((error as { reasons?: unknown }).reasons) &&
   typeof (error as { properties?: unknown }).properties === "object";
 
-/** Outputs as the plugin returns them: no `__provider` (the dynamic host's key), secrets marked. */
 function outputs(definition: KindDefinition, outs: Props, ...secretSources: Props[]): Props {
   const { [PROVIDER_KEY]: _provider, ...rest } = outs;
   return secretSources.reduce((marked, source) => markSecrets(marked, source, definition.secretOutputs), rest);
 }
 
-/** True when both maps hold the same keys with the very same values. */
 function sameEntries(a: Props, b: Props): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && a[key] === b[key]);
 }
 
-/** The plugin's provider: one per process, configured once by the engine. */
 export class MessagingProvider {
   private config: ProviderConfig | undefined;
   /** The stack's identity (see `idempotency-scope.ts`): the pinned one, else the id of the provider resource the engine configured this plugin as. */
   private stackIdentity: string | undefined;
 
-  /**
-   * @param kinds the kinds served: every kind of the registry (`provider/kinds/registry.ts`).
-   * @param log where a line for the user goes (the engine's `Log`); without one, stderr.
-   */
   constructor(
     private readonly kinds: readonly KindDefinition[] = SERVED_KINDS,
     private readonly log?: EngineLog,
   ) {}
 
-  /** Resolves once every line logged so far reached the engine. */
   async settled(): Promise<void> {
     await this.log?.flush();
   }
 
-  /**
-   * CheckConfig: the news with the API key marked secret and what DiffConfig compares recorded,
-   * plus one failure per bad setting. A provider with no recorded inputs is new: unless the
-   * stack pins its identity, its id becomes the stack's identity now, which is said here, at
-   * preview and before any create.
-   */
+  /** A new unpinned provider's id becomes the stack's identity now: said here, at preview, before any create. */
   checkConfig(olds: Props, news: Props, urn: string): { inputs: Props; failures: CheckFailure[] } {
     const failures = checkConfig(news);
     if (Object.keys(olds).length === 0 && reveal(news[STACK_IDENTITY_KEY]) === undefined && failures.length === 0) {
@@ -114,12 +89,8 @@ export class MessagingProvider {
   }
 
   /**
-   * DiffConfig: a changed setting is a change, never a replacement. A changed API key (from
-   * config or the environment) or pinned identity is said here, at preview and before any
-   * resource is created under it. The engine also asks when a resource moves to another
-   * provider (`step_generator.go` `providerChanged`): olds are then the other provider's, and
-   * nothing is said, since the stack's key did not change; the resource's own Diff replaces it
-   * if the other provider reaches another service.
+   * A changed API key or pinned identity is said here, before any resource is created under it. When a resource moves to another
+   * provider (`step_generator.go` `providerChanged`) olds are that provider's, and nothing is said: the stack's key did not change.
    */
   diffConfig(olds: Props, news: Props, id?: string): DiffAnswer {
     const changed = diffConfig(olds, news);
@@ -139,18 +110,13 @@ export class MessagingProvider {
     return { changes: changed.length > 0, replaces: [], deleteBeforeReplace: false };
   }
 
-  /** Configure: keeps the settings for every later call (one client per configuration), and the stack's identity. */
   configure(args: Props, variables: ReadonlyMap<string, string>, providerId?: string): void {
     this.stackIdentity = pinnedIdentityOf(args, variables) ?? (providerId || undefined);
     const log = this.log;
     this.config = { ...configSource(args, variables), ...(log ? { warn: (message: string) => log.warn(message) } : {}) };
   }
 
-  /**
-   * Check: the runtime's validation; the checked inputs keep their secrets (and `adopt` is one).
-   * `asSent` when they are the news exactly as sent (no secret to mark, nothing added or
-   * changed), so the answer can be the request's own bytes.
-   */
+  /** `asSent` when the inputs are the news exactly as sent, so the answer can be the request's own bytes. */
   async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[]; asSent: boolean }> {
     const definition = this.kindOf(urn);
     const revealed = revealProps(news);
@@ -169,13 +135,12 @@ export class MessagingProvider {
     return { inputs, failures, asSent: false };
   }
 
-  /** Diff: the runtime's, so both routes replace on the same changes. */
+  /** The runtime's own diff, so both routes replace on the same changes. */
   async diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffAnswer> {
     const result = await this.kindOf(urn).runtime.diff(this.config, id, revealProps(olds), revealProps(news));
     return { changes: result.changes === true, replaces: result.replaces ?? [], deleteBeforeReplace: result.deleteBeforeReplace === true };
   }
 
-  /** Create: the runtime's, scoped by the URN; secret outputs marked. */
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
     const definition = this.kindOf(urn);
     // Generated SDKs cannot set the hidden scope input: the URN gives it.
@@ -188,14 +153,12 @@ export class MessagingProvider {
     }
   }
 
-  /** Read (refresh, import): the runtime's, which keeps the recorded state and refuses an import. */
   async read(urn: string, id: string, properties: Props, inputs: Props): Promise<{ id: string; properties: Props; inputs: Props }> {
     const definition = this.kindOf(urn);
     const result = await definition.runtime.read(this.config, id, revealProps(properties));
     return { id: result.id ?? id, properties: outputs(definition, result.props ?? {}, properties), inputs };
   }
 
-  /** Update: the runtime's (finishing a part-sent batch, correcting an adopted secret). */
   async update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }> {
     const definition = this.kindOf(urn);
     try {
@@ -206,7 +169,6 @@ export class MessagingProvider {
     }
   }
 
-  /** Delete: the runtime's, which never calls the service and says what stays. */
   async delete(urn: string, id: string, properties: Props): Promise<void> {
     await this.kindOf(urn).runtime.delete(this.config, id, revealProps(properties));
   }

@@ -1,11 +1,5 @@
-/**
- * Check and Diff read from their wire bytes, and Check's answer written as bytes: the calls of
- * every pass, preview and update alike, that carry a batch's messages (old and new: 12 MB for
- * 30,000 SMS). google-protobuf's reader builds an object per value, and `toJavaScript` another,
- * which cost seconds a pass; `./struct-decoder.ts` reads the same bytes into plain values about
- * 20 times faster, and keeps a `__proto__` key the schema must see. An answer whose inputs are
- * the news as sent is those bytes again, not encoded a second time.
- */
+// Check and Diff, which carry a batch's messages on every pass, are read from their wire bytes: google-protobuf builds two
+// objects per value, and `./struct-decoder.ts` also keeps a `__proto__` key the schema must see. Unchanged news are sent back as is.
 import { CheckFailure } from "@pulumi/pulumi/proto/provider_pb";
 import type { Props } from "../provider/protocol";
 import { decodeStruct, messageField } from "./struct-decoder";
@@ -15,7 +9,6 @@ export interface RawCheckRequest {
   readonly urn: string;
   readonly olds: Props;
   readonly news: Props;
-  /** The news' `google.protobuf.Struct` as sent. */
   readonly newsBytes: Uint8Array;
 }
 
@@ -45,7 +38,6 @@ export function readDiffRequest(bytes: Uint8Array): RawDiffRequest {
   };
 }
 
-/** A length-delimited field: its tag, its length, its bytes. */
 function delimited(field: number, bytes: Uint8Array): Buffer[] {
   const header: number[] = [(field << 3) | 2];
   for (let length = bytes.length; ; length = Math.floor(length / 128)) {

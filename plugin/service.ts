@@ -1,12 +1,7 @@
 /**
- * `pulumirpc.ResourceProvider` served over gRPC by the plugin itself. Not
- * `@pulumi/pulumi/provider`'s `main()`: at v3.239.0 its server (`sdk/nodejs/provider/server.ts`)
- * answers Configure without reading the config and leaves CheckConfig and DiffConfig
- * unimplemented, so a provider behind it never receives its API key.
- *
- * Every RPC of the service is listed (the type requires it); those the plugin does not offer
- * answer UNIMPLEMENTED saying why, which the engine handles for the optional ones
- * (`provider_plugin.go` `handshake` falls back to Configure's answer).
+ * `pulumirpc.ResourceProvider`, served by the plugin itself: `@pulumi/pulumi/provider`'s server (v3.239.0) answers Configure
+ * without reading the config and leaves CheckConfig and DiffConfig unimplemented, so a provider behind it never gets its API key.
+ * RPCs not offered answer UNIMPLEMENTED, which the engine handles for the optional ones (`provider_plugin.go` `handshake`).
  */
 import * as grpc from "@grpc/grpc-js";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
@@ -24,11 +19,7 @@ const toJs = (struct: Struct | undefined): Props => (struct?.toJavaScript() ?? {
 // `undefined` cannot cross (Struct rejects it): JSON drops it, as a provider's outputs never hold one on purpose.
 const toStruct = (props: Props): Struct => Struct.fromJavaScript(JSON.parse(JSON.stringify(props)));
 
-/**
- * The service's definition as the server adds it: Check and Diff are read from their bytes
- * (`./raw-requests.ts`: faster, and a `__proto__` key kept), and Check's answer may be bytes
- * already written.
- */
+// Check and Diff are read from their bytes (`./raw-requests.ts`).
 export const resourceProviderDefinition: typeof ResourceProviderService = {
   ...ResourceProviderService,
   check: {
@@ -64,7 +55,6 @@ function toServiceError(error: unknown): Partial<grpc.ServiceError> {
   return { code: grpc.status.UNKNOWN, details: message, metadata };
 }
 
-/** Runs `handle` and answers with its result or its error. */
 function unary<Req, Res>(handle: (request: Req) => Promise<Res> | Res): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     Promise.resolve()
@@ -84,7 +74,6 @@ function unimplemented(rpc: string, why: string): grpc.handleUnaryCall<unknown, 
     callback({ code: grpc.status.UNIMPLEMENTED, details: `The messaging provider does not implement ${rpc}: ${why}` }, null);
 }
 
-/** The service for `provider`, reporting `version` from GetPluginInfo and the schema. */
 export function resourceProviderService(provider: MessagingProvider, version: string, schema: () => string): IResourceProviderServer {
   // A resource's call is answered once the lines it logged reached the engine: the engine may stop the plugin right after.
   const resourceCall = <Req, Res>(handle: (request: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> =>
@@ -128,7 +117,6 @@ export function resourceProviderService(provider: MessagingProvider, version: st
       return new proto.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(false).setSupportspreview(false);
     }),
 
-    // Read by `resourceProviderDefinition` from the request's bytes; an answer of the news as sent is those bytes.
     check: resourceCall(async (raw: proto.CheckRequest) => {
       const request = raw as unknown as RawCheckRequest;
       const { inputs, failures, asSent } = await provider.check(request.urn, request.olds, request.news);

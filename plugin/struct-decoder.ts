@@ -1,10 +1,5 @@
-/**
- * A `google.protobuf.Struct` read from its wire bytes into plain values, every key an own data
- * property. google-protobuf's own reader keeps a map's entries in an object by key, so a
- * `__proto__` key (which a YAML program or another language's SDK sends as plain data) is lost
- * there before any code of ours sees it: the value reached the runtime without it, and was
- * sent altered. Read here, the key arrives, and the schema refuses it by name.
- */
+// google-protobuf's reader loses a `__proto__` key (which YAML and other SDKs send as plain data), so the value would be sent
+// altered; read here, every key is an own property, and the schema refuses that one by name.
 import type { Props } from "../provider/protocol";
 
 const WIRE_VARINT = 0;
