@@ -1,16 +1,10 @@
 /**
- * pulumi-messaging: Pulumi resources, a typed client, receiver helpers and a local emulator
- * for the messaging service's webhook endpoints and message batches.
- *
- * The root needs `@pulumi/pulumi` (the resources). Without it, use the subpaths:
- * `pulumi-messaging/client`, `/receiver`, `/emulator`; the zod schemas are only in
- * `pulumi-messaging/schemas`. Nothing declared here reaches zod's type declarations, so a
- * program type-checks under the `tsconfig.json` that `pulumi new typescript` writes.
+ * pulumi-messaging: Pulumi resources, a typed client, receiver helpers and a local emulator. The root needs `@pulumi/pulumi`;
+ * without it, use the subpaths. Nothing declared here reaches zod's declarations, which fail under `pulumi new`'s tsconfig.
  */
 import { ConfigurationError } from "./errors/messaging-error";
 
-// Checked before the provider module loads: without it a receiver project that imported the
-// root by mistake would read only "Cannot find module '@pulumi/pulumi'", and not what to import.
+// Otherwise a receiver project that imported the root by mistake would read only "Cannot find module", not what to import.
 try {
   require.resolve("@pulumi/pulumi");
 } catch {
@@ -25,32 +19,24 @@ try {
 
 import { startEmulator as startFullEmulator } from "./emulator";
 
-// Every resource class and its Args (provider/index.ts lists them).
 export * from "./provider";
 export * from "./client";
 export * from "./receiver";
 
-/** Options of {@link startEmulator}. */
 export interface EmulatorOptions {
-  /** TCP port. Default 0: any free port (read it from `url`). */
+  /** Default 0: any free port (read it from `url`). */
   port?: number;
-  /** Interface to listen on. Default `127.0.0.1`. */
+  /** Default `127.0.0.1`. */
   host?: string;
-  /** The API key requests must present as the HTTP Basic username. Default `sk_test_emulator`. */
+  /** The HTTP Basic username requests must present. Default `sk_test_emulator`. */
   apiKey?: string;
 }
 
-/**
- * A running emulator, as the package root types it. The object has every inspection helper;
- * import `startEmulator` from `pulumi-messaging/emulator` to have them typed (those types
- * reach zod's declarations, which the `pulumi new` tsconfig cannot check).
- */
+/** A running emulator. Import `startEmulator` from `pulumi-messaging/emulator` to have its inspection helpers typed (they reach zod). */
 export interface Emulator {
-  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
+  /** Without a trailing slash. */
   readonly url: string;
-  /** The API key it accepts. */
   readonly apiKey: string;
-  /** Stops listening and drops open connections. */
   close(): Promise<void>;
 }
 
