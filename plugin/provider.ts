@@ -42,6 +42,7 @@ export class InitFailure extends Error {
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
+// urn:pulumi:<stack>::<project>::<parent$type>::<name>
 function typeOfUrn(urn: string): string {
   const qualified = urn.split("::")[2] ?? "";
   return qualified.slice(qualified.lastIndexOf("$") + 1);
@@ -55,6 +56,7 @@ const isInitFailed = (error: unknown): error is { id: string; reasons: string[];
   Array.isArray((error as { reasons?: unknown }).reasons) &&
   typeof (error as { properties?: unknown }).properties === "object";
 
+// `__provider` is the dynamic host's key: a plugin's outputs never carry it.
 function outputs(definition: KindDefinition, outs: Props, ...secretSources: Props[]): Props {
   const { [PROVIDER_KEY]: _provider, ...rest } = outs;
   return secretSources.reduce((marked, source) => markSecrets(marked, source, definition.secretOutputs), rest);
@@ -67,7 +69,7 @@ function sameEntries(a: Props, b: Props): boolean {
 
 export class MessagingProvider {
   private config: ProviderConfig | undefined;
-  /** The stack's identity (see `idempotency-scope.ts`): the pinned one, else the id of the provider resource the engine configured this plugin as. */
+  /** The pinned identity, else this provider's id (see `idempotency-scope.ts`). */
   private stackIdentity: string | undefined;
 
   constructor(
