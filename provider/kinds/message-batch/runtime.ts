@@ -60,6 +60,7 @@ export async function check(_context: ProviderContext, olds: Props, news: Props)
   // Unchanged news let the plugin answer with the request's own bytes.
   const inputs = MESSAGES_FILE_READ in news ? rest : news;
   const sameStream = inputs.stream === olds.stream;
+  // The class's text unchanged: not even parsed.
   if (typeof inputs[MESSAGES_JSON] === "string" && inputs[MESSAGES_JSON] === olds[MESSAGES_JSON] && sameStream) {
     const checked = checkKnownInputs(MessageBatchInputs, { ...inputs, [MESSAGES_JSON]: undefined });
     return checked.ok ? { inputs } : { inputs, failures: checked.failures };
