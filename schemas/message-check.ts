@@ -140,9 +140,7 @@ function isFlatModel(value: unknown): boolean {
   return true;
 }
 
-// `for…in` walks inherited enumerable keys too: the loops above take every key they meet as
-// the object's own (no `Object.hasOwn` per key), which holds while `Object.prototype` has
-// none. A plain object's prototype is that or null; anything else went to the schema.
+// The loops above take every `for…in` key as own (no `Object.hasOwn` per key): true while `Object.prototype` has no enumerable key.
 function inheritsNoEnumerableKey(): boolean {
   for (const _ in Object.prototype) return false;
   return true;

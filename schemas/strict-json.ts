@@ -17,12 +17,7 @@ export type StrictJsonResult =
 export interface StrictJsonOptions {
   /** Stop after this many problems. Default 20. */
   readonly limit?: number;
-  /**
-   * A caller's own proof that the text is clean, for a shape it checks anyway (the emulator's
-   * batch body): true only when {@link certainlyClean} would be, i.e. no object repeats a key,
-   * every number reads back exactly and `findJsonHazards` finds nothing in `value`. Its walk
-   * then stands in for `certainlyClean`'s; false leaves the text to the usual checks.
-   */
+  /** A caller's own walk that stands in for {@link certainlyClean}: true only when it would be; false leaves the usual checks. */
   readonly provenClean?: (text: string, value: unknown) => boolean;
 }
 
@@ -72,9 +67,7 @@ export function certainlyClean(text: string, value: unknown): boolean {
 }
 
 /**
- * The members of the objects in `text` (JSON that JSON.parse accepted, or a run of its tokens
- * cut between two of them), or -1 when a number might not read back exactly; numbers as
- * findTextHazards looks at them.
+ * The members of the objects in `text` (or a run of its tokens), or -1 when a number might not read back exactly.
  * @internal exported for a caller's `provenClean`
  */
 export function textMembers(text: string): number {
