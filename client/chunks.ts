@@ -8,7 +8,6 @@ export interface Chunk<T> {
   readonly items: T[];
 }
 
-/** True for anything `for await` can walk: async iterables and (sync) iterables. */
 export function isIterable(value: unknown): value is Iterable<unknown> | AsyncIterable<unknown> {
   if (value === null || value === undefined || typeof value === "string") return false;
   const object = value as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown };
@@ -20,11 +19,8 @@ function checkSize(size: number): void {
 }
 
 /**
- * Splits an iterable or async iterable into chunks of `size` items (the last may be
- * shorter), reading the source lazily: a chunk is taken only when the previous one has been
- * consumed. An array is cut by slicing; a sync iterable is read without an `await` per item.
- * Breaking out of the loop closes the source.
- * @param size items per chunk, at least 1
+ * Reads the source lazily: a chunk is taken only when the previous one has been consumed. A
+ * sync iterable is read without an `await` per item. Breaking out of the loop closes the source.
  */
 export async function* chunks<T>(source: Iterable<T> | AsyncIterable<T>, size: number): AsyncGenerator<Chunk<T>, void, undefined> {
   checkSize(size);
@@ -60,10 +56,7 @@ function* syncChunks<T>(source: Iterable<T>, size: number): Generator<Chunk<T>, 
   if (last) yield last;
 }
 
-/**
- * Cuts an array into chunks of the given sizes, in order.
- * @throws RangeError when a size is not a positive integer or the sizes do not add up to the array's length
- */
+/** @throws RangeError when a size is not a positive integer or the sizes do not add up to the array's length */
 export function* sizedChunks<T>(items: readonly T[], sizes: readonly number[]): Generator<Chunk<T>, void, undefined> {
   sizes.forEach(checkSize);
   const total = sizes.reduce((sum, size) => sum + size, 0);
@@ -75,7 +68,6 @@ export function* sizedChunks<T>(items: readonly T[], sizes: readonly number[]): 
   }
 }
 
-/** Gathers items into chunks of `size`. */
 class Chunker<T> {
   #items: T[] = [];
   #index = 0;
@@ -83,13 +75,11 @@ class Chunker<T> {
 
   constructor(private readonly size: number) {}
 
-  /** Adds an item; returns the chunk it completed, if any. */
   push(item: T): Chunk<T> | undefined {
     this.#items.push(item);
     return this.#items.length === this.size ? this.flush() : undefined;
   }
 
-  /** The items gathered so far as a chunk, if any. */
   flush(): Chunk<T> | undefined {
     if (this.#items.length === 0) return undefined;
     const chunk = { index: this.#index, offset: this.#offset, items: this.#items };

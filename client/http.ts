@@ -16,21 +16,15 @@ import {
 
 /** Everything the request loop needs; built once per client. */
 export interface HttpConfig {
-  /** Where requests go. */
   readonly dispatcher: Dispatcher;
-  /** Scheme, host and port of the service. */
   readonly origin: string;
-  /** Base URL path put before every request path, `""` when none. */
   readonly pathPrefix: string;
-  /** Headers sent with every request (authorization, version, user agent, accept). */
   readonly headers: Readonly<Record<string, string>>;
   /** Timeout of one attempt, in ms, from sending to having read the whole body. */
   readonly timeoutMs: number;
-  /** Retries after the first attempt. */
   readonly maxRetries: number;
-  /** Backoff and `Retry-After` bounds. */
   readonly retryPolicy: RetryPolicy;
-  /** Source of numbers in `[0, 1)` for jitter. Default `Math.random`. */
+  /** For jitter. Default `Math.random`. */
   readonly random?: () => number;
   /** Removes the API key from anything the server sent, before it enters an error. */
   readonly redact: Redactor;
@@ -51,14 +45,12 @@ export interface HttpRequest {
   readonly method: "GET" | "POST";
   /** API path, e.g. `/v1/message_batches` (the base URL's path is put in front). */
   readonly path: string;
-  /** Headers of this request only (content type, idempotency key). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
-  /** The `Idempotency-Key` of a POST: sent as that header, and carried by every error of the call. */
+  /** The `Idempotency-Key` of a POST, carried by every error of the call. */
   readonly idempotencyKey?: string;
-  /** Cancels the call, including a wait between attempts; it rejects with the signal's reason. */
+  /** Cancels the call, including a wait between attempts. */
   readonly signal?: AbortSignal;
-  /** Called before each retry. */
   readonly onRetry?: (notice: RetryNotice) => void;
 }
 
@@ -66,11 +58,10 @@ export interface HttpRequest {
 export interface HttpResponse {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
-  /** The body parsed as JSON, or {@link NOT_JSON} when it is not JSON (or empty). */
+  /** {@link NOT_JSON} when the body is not JSON or is empty. */
   readonly json: unknown;
   /** True when the body was empty (or only whitespace). */
   readonly empty: boolean;
-  /** The service's `X-Request-Id`, when sent. */
   readonly requestId?: string;
   /** Removes the API key from text taken from this response into an error. */
   readonly redact: (text: string) => string;
@@ -103,7 +94,6 @@ function parseJson(text: string, empty: boolean): unknown {
   }
 }
 
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -120,9 +110,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 }
 
 /**
- * One attempt: send, then read the whole body (so the socket goes back to the pool), within
- * the timeout. It drives undici's `dispatch` with a handler of its own rather than
- * `request()`: no body stream, no AbortController per attempt, the chunks joined once.
+ * One attempt, the whole body read within the timeout (so the socket goes back to the pool).
+ * undici's `dispatch` rather than `request()`: no body stream, no AbortController per attempt.
  */
 function attempt(config: HttpConfig, request: HttpRequest): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
@@ -201,12 +190,8 @@ function attempt(config: HttpConfig, request: HttpRequest): Promise<RawResponse>
 }
 
 /**
- * Sends a request, retrying transient failures (see `retry.ts`; a `Retry-After` is honoured
- * whatever the retried status), and returns the first 2xx response. Otherwise throws: the
- * `ApiError` of a non-retryable status at once; after the last attempt, the last `ApiError`,
- * a `TimeoutError` or a `ConnectionError`; the signal's reason if the caller aborts. Callers
- * give every POST an `Idempotency-Key`, so a retry after a lost response is answered from the
- * service's record, not applied twice.
+ * Returns the first 2xx response, retrying transient failures (`retry.ts`). Otherwise throws
+ * the last `ApiError`, `TimeoutError` or `ConnectionError`, or the signal's reason.
  */
 export async function sendRequest(config: HttpConfig, request: HttpRequest): Promise<HttpResponse> {
   const random = config.random ?? Math.random;

@@ -4,15 +4,10 @@ import { createHmac, hkdfSync, type Hmac } from "node:crypto";
 export const IDENTITY_KEY = Symbol("pulumi-messaging.identityKey");
 
 /**
- * The key of every identity this package writes where others may read it (version 2): a
- * `MessageBatch`'s id and key prefix in plain state, the message ids and call keys of a
- * `messaging send` journal, and the `Idempotency-Key` headers made of them. An unkeyed digest
- * of a short text is reversed by guessing (a 6-digit code in a known template: 10^6 tries);
- * keyed, a guess cannot be tested without the key.
- *
- * Derived from the API key (HKDF-SHA256), so the same key gives the same identities on every
- * machine, after a kill and in every release, with nothing more to keep; a new API key gives
- * new identities (docs/message-batch.md, "Rotating the API key"). Frozen: pinned by golden tests.
+ * The key of every identity written where others may read it (state, journals, `Idempotency-Key`):
+ * an unkeyed digest of a short text is reversed by guessing. Derived from the API key, so
+ * identities are the same on every machine and release with nothing more to keep. Frozen:
+ * pinned by golden tests.
  */
 export class IdentityKey {
   // Private: the key does not show in console.log, util.inspect or JSON.
@@ -26,7 +21,7 @@ export class IdentityKey {
     return new IdentityKey(Buffer.from(hkdfSync("sha256", apiKey, "", "pulumi-messaging identity v2", 32)));
   }
 
-  /** An HMAC-SHA256 under this key, started with `label` (which tells the identities apart) and a newline. */
+  /** `label` tells the identities apart. */
   hmac(label: string): Hmac {
     return createHmac("sha256", this.#key).update(`${label}\n`);
   }
@@ -43,11 +38,7 @@ export class IdentityKey {
   }
 }
 
-/**
- * What a stack is told when its API key changed since its last deployment: nothing can tell a
- * create that an interrupted run left unfinished from a new one (the engine hands a provider
- * no trace of it), and such a create redone under the new key's identities is sent again.
- */
+/** The engine hands a provider no trace of an interrupted create, so one redone under a new key is sent again. */
 export function keyChangedWarning(): string {
   return (
     "warning: the API key (messaging:apiKey or MESSAGING_API_KEY) changed since this stack's last deployment. Identities " +

@@ -1,9 +1,4 @@
-/**
- * `pulumi-messaging/client`: the typed HTTP client of the messaging service, its error
- * classes and the wire format's plain types. Needs no `@pulumi/pulumi`. The retry maths
- * (`retry.ts`), form encoding (`form.ts`) and chunking (`chunks.ts`) are internal modules.
- * The zod schemas themselves are in `pulumi-messaging/schemas`.
- */
+/** `pulumi-messaging/client`: the typed client, its errors and the wire types. Needs no `@pulumi/pulumi`. */
 export { MessagingClient, type RequestOptions } from "./messaging-client";
 export { DEFAULT_API_VERSION, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type MessagingClientOptions } from "./options";
 export {

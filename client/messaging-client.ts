@@ -16,26 +16,22 @@ import { SEND_PLANNED, sendInChunks, type PlannedSendHooks, type SendMessagesOpt
 import { parseInput } from "./validate";
 import { USER_AGENT } from "./version";
 
-// undici's Agent alone, the one class of undici the client makes: the package's index loads
-// fetch, WebSocket, caches and mocks as well, megabytes of code and heap in every process
-// that holds a client (`messaging send` among them) for nothing it uses. The same class as
-// undici's `Agent` (test/client/undici-agent.test.ts checks).
+// undici's Agent module alone: the package's index also loads fetch, WebSocket, caches and
+// mocks, which the client never uses. test/client/undici-agent.test.ts checks it is the same class.
 const Agent = require("undici/lib/dispatcher/agent") as typeof UndiciAgent;
 type Agent = UndiciAgent;
 
 /** Per-call options. */
 export interface RequestOptions {
   /**
-   * The `Idempotency-Key` of this call: 1–255 visible ASCII characters. Default: a random
-   * UUID. It is reused on every retry; pass your own to make a call safe to repeat across
-   * processes (the service replays its first answer).
+   * The `Idempotency-Key` of this call (1–255 visible ASCII characters), reused on every retry.
+   * Default: a random UUID. Pass your own to make a call safe to repeat across processes.
    */
   idempotencyKey?: string;
   /** Cancels the call (including waits between retries); it rejects with the signal's reason. */
   signal?: AbortSignal;
 }
 
-/** The request headers and body of each encoding in `OPERATIONS`. */
 const ENCODINGS: Readonly<Record<Operation["encoding"], { headers?: Record<string, string>; encode(body: unknown): string | undefined }>> =
   {
     json: { headers: { "content-type": JSON_CONTENT_TYPE }, encode: (body) => JSON.stringify(body) },
@@ -49,19 +45,10 @@ const RequestOptionsSchema = z.object({
 });
 
 /**
- * Typed client of the messaging service: validates input with the package's schemas before
- * any request, sends it with HTTP Basic authentication, `X-Service-Version` and an
- * `Idempotency-Key` on every POST, retries transient failures (network errors, timeouts,
- * 408, 429, 5xx, and the 409 `idempotency_key_in_use` of a key whose first request is still
- * being processed) with exponential backoff, full jitter and `Retry-After`, and parses every
- * response with its schema.
- *
- * Errors come from one hierarchy (`errors/`): `ValidationError` before any request,
- * `ApiError` subclasses for non-2xx answers, `TimeoutError`, `ConnectionError`,
- * `ResponseSchemaError`, `PartialSendError`. None carries the API key.
- *
- * Call {@link MessagingClient.close} when done, to close the connections of the client's
- * own agent.
+ * Typed client of the messaging service. Input is validated before any request, every POST
+ * carries an `Idempotency-Key`, transient failures are retried with backoff, and every answer
+ * is parsed with its schema. Errors come from `errors/` and never carry the API key.
+ * Call {@link MessagingClient.close} when done.
  */
 export class MessagingClient {
   // Private fields: the credentials do not show in console.log / util.inspect / JSON.
@@ -95,20 +82,13 @@ export class MessagingClient {
     this.#identityKey = IdentityKey.fromApiKey(options.apiKey);
   }
 
-  /**
-   * Internal (the `MessageBatch` runtime and `messaging send`): the key their identities are
-   * made with, derived from this client's API key. Not part of the package's API.
-   */
+  /** Internal (`MessageBatch`, `messaging send`): the identity key derived from the API key. */
   get [IDENTITY_KEY](): IdentityKey {
     return this.#identityKey;
   }
 
   /**
-   * Creates a webhook endpoint (`POST /v1/webhooks/endpoints`, form-encoded): `url`,
-   * `format` (default `basic`), one `events[]` per event type, and `description` when given.
-   * @returns the endpoint object: `id` and the signing `secret` always; the other fields of
-   *   the object as the service sent them (each may be missing or null)
-   * @throws ValidationError before any request if the input is invalid
+   * Creates a webhook endpoint. The answer always has `id` and `secret`; its other fields may be missing.
    * @throws ResponseSchemaError if the answer lacks an `id` or a `secret` (with `resourceId`
    *   when it carried an id: the endpoint exists)
    */
@@ -120,15 +100,17 @@ export class MessagingClient {
     return this.#call(OPERATIONS.sendMessageBatch, request, options);
   }
 
+  /**
+   * Sends any number of messages as consecutive batches. An array is validated whole before
+   * anything is sent; other iterables are read lazily, each chunk validated just before it goes.
+   * @throws PartialSendError once any chunk has started and the send fails; it lists the
+   *   accepted chunks and the key prefix, with which a re-run resends nothing twice
+   */
   async sendMessages(messages: Iterable<Message> | AsyncIterable<Message>, options: SendMessagesOptions): Promise<SendMessagesResult> {
     return this[SEND_PLANNED](messages, options, {});
   }
 
-  /**
-   * Internal (the `messaging send` command): {@link MessagingClient.sendMessages} with hooks
-   * that choose each chunk's key and see each chunk before it is sent. Not part of the
-   * package's API: the symbol is not exported from it.
-   */
+  /** Internal (`messaging send`): {@link MessagingClient.sendMessages} with {@link PlannedSendHooks}. */
   async [SEND_PLANNED](
     messages: Iterable<Message> | AsyncIterable<Message>,
     options: SendMessagesOptions,
@@ -147,9 +129,8 @@ export class MessagingClient {
   }
 
   /**
-   * Closes the client's own agent and its connections, waiting for requests in flight. A
-   * dispatcher passed in the options is left open (its owner closes it). Calling it again
-   * does nothing; a closed client rejects new calls with `ConfigurationError`.
+   * Closes the client's own agent, waiting for requests in flight; a dispatcher passed in the
+   * options is left open. A closed client rejects new calls with `ConfigurationError`.
    */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -157,11 +138,7 @@ export class MessagingClient {
     await this.#ownedAgent?.close();
   }
 
-  /**
-   * One operation as a caller asks for it: the caller options, the path parameters and the
-   * request parsed with the row's schemas (a `ValidationError` before any request), a key
-   * made when none is given (a POST's only: a GET is safe to repeat).
-   */
+  /** Only a POST gets an idempotency key: a GET is safe to repeat. */
   async #call<O extends Operation>(
     operation: O,
     input: z.input<O["request"]>,
@@ -174,10 +151,6 @@ export class MessagingClient {
     return this.#send(operation, path, body, operation.method === "POST" ? idempotencyKey : undefined, signal, undefined);
   }
 
-  /**
-   * The one body that sends an operation of `OPERATIONS`, its path filled and its body
-   * parsed already: encode, send (with retries), parse the answer.
-   */
   async #send<O extends Operation>(
     operation: O,
     path: string,

@@ -16,68 +16,38 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 /** Settings of a {@link MessagingClient}. */
 export interface MessagingClientOptions {
-  /**
-   * The secret API key, sent as the username of HTTP Basic authentication with an empty
-   * password. Required and non-empty. It never appears in an error message or property.
-   */
+  /** The secret API key, sent as the HTTP Basic username. It never appears in an error message or property. */
   apiKey: string;
-  /**
-   * Where the service is, e.g. `https://api.example.com` or the emulator's
-   * `http://127.0.0.1:4010`. Must be http(s); a trailing slash is ignored, a path is kept as
-   * a prefix of every request path (`/v1/…`).
-   */
+  /** The service's root URL, e.g. `https://api.example.com`; a path is kept as a prefix of every `/v1/…` path. */
   baseUrl: string;
   /** Value of the `X-Service-Version` header, a date `YYYY-MM-DD`. Default `"2024-06-01"`. */
   apiVersion?: string;
-  /**
-   * Timeout of one attempt, in milliseconds: from sending the request to having read the
-   * whole response. A request can take longer in all, across retries. Default 30000 (30 s).
-   */
+  /** Timeout of one attempt (not of all retries), in ms, until the whole response is read. Default 30000. */
   timeoutMs?: number;
-  /**
-   * How many times a failed attempt is retried (network errors, timeouts, 408, 429, 5xx,
-   * 409 `idempotency_key_in_use`), so up to `maxRetries + 1` attempts. 0 disables retries. Default 3.
-   */
+  /** Retries of a transient failure, so up to `maxRetries + 1` attempts; 0 disables retries. Default 3. */
   maxRetries?: number;
   /**
-   * The undici dispatcher to send requests through (an `Agent`, `Pool`, `ProxyAgent`,
-   * `MockAgent`…). The caller owns it: {@link MessagingClient.close} leaves it open.
-   * Default: a private `Agent` owned by the client, with its timeouts set from `timeoutMs`.
-   * The global dispatcher is never read or set.
+   * The undici dispatcher to send through; the caller owns it and {@link MessagingClient.close}
+   * leaves it open. Default: a private `Agent`. The global dispatcher is never read or set.
    */
   dispatcher?: Dispatcher;
-  /**
-   * Ceiling of the first retry's delay, in ms; it doubles each retry (exponential backoff
-   * with full jitter: the delay is random between 0 and the ceiling). Default 500.
-   * Mostly useful to keep tests fast.
-   */
+  /** Ceiling of the first retry's delay, in ms, doubled each retry (full jitter). Default 500. */
   retryBaseDelayMs?: number;
   /** Largest backoff ceiling, in ms. Default 8000. */
   retryMaxDelayMs?: number;
-  /**
-   * Longest `Retry-After` the client waits, in ms; a longer one sent by the service is cut
-   * to this. Default 60000 (60 s).
-   */
+  /** Longest `Retry-After` the client waits, in ms; a longer one is cut to this. Default 60000. */
   maxRetryAfterMs?: number;
 }
 
 /** Options after checking, as the client uses them. Holds the credentials: keep it private. */
 export interface ResolvedClientOptions {
-  /** `Basic base64(apiKey + ":")`. */
   readonly authorization: string;
-  /** Scheme, host and port, e.g. `http://127.0.0.1:4010`. */
   readonly origin: string;
-  /** Path of the base URL without a trailing slash, `""` when none. */
   readonly pathPrefix: string;
-  /** `X-Service-Version` value. */
   readonly apiVersion: string;
-  /** Per-attempt timeout, in ms. */
   readonly timeoutMs: number;
-  /** Retries after the first attempt. */
   readonly maxRetries: number;
-  /** Backoff and `Retry-After` bounds, in ms. */
   readonly retryPolicy: RetryPolicy;
-  /** The caller's dispatcher; undefined when the client is to create its own. */
   readonly dispatcher?: Dispatcher;
 }
 
@@ -109,9 +79,8 @@ function checkNumber(
 }
 
 /**
- * Checks client options and fills in defaults. Throws {@link ConfigurationError} naming the
- * option at fault. Messages never echo the API key, nor any other string option (a key
- * pasted into the wrong option would otherwise be printed): they say what was expected.
+ * Throws {@link ConfigurationError} naming the option at fault. Messages echo no string option:
+ * a key pasted into the wrong option would be printed.
  */
 export function resolveClientOptions(options: MessagingClientOptions): ResolvedClientOptions {
   if (typeof options !== "object" || options === null) fail("expected an options object with at least 'apiKey' and 'baseUrl'");

@@ -1,36 +1,17 @@
-/**
- * Removes the API key from text that came from the server before it enters an error: a
- * server or proxy that echoes the request's `Authorization` header (in a problem's `detail`,
- * `title`, field names of `errors`, or any other member) must not put the key into
- * `err.message`, logs or `util.inspect` output.
- */
-
-/** Stands in for the key wherever it was found. */
 export const REDACTED = "[REDACTED]";
 
-/** Replaces the key's forms in strings and in every string and key of a JSON value. */
 export interface Redactor {
-  /** `text` with every form of the key replaced by {@link REDACTED}. */
   text(text: string): string;
-  /** A copy of a JSON value (as `JSON.parse` returns) with every string and key redacted; unchanged when nothing matched. */
+  /** A copy with every string and key redacted; unchanged when nothing matched. */
   json<T>(value: T): T;
 }
 
 /**
- * A redactor for one API key. It finds, in any letter case (a proxy may upper-case what it
- * echoes, or write `basic` for `Basic`):
- *
- * - the key itself, and its UTF-8 bytes in hex;
- * - the HTTP Basic credentials `base64(key + ":")` and the bare `base64(key)`, each with and
- *   without `=` padding and in the base64url alphabet — which also covers every form of the
- *   `Authorization` header (`Basic …`, `basic …`, `BASIC …`), whose secret part they are;
- * - the base64 of the whole header (`Basic …`, `Authorization: Basic …`);
- *
- * each character of each form also when written `%XX` (URL-encoded, on some characters or
- * all) or as an HTML character reference (`&#115;`, `&#x73;`), and the forms also when broken
- * by line breaks, spaces or zero-width characters (a wrapped line, a folded header).
- *
- * Forms shorter than 4 characters are not searched for (they would match ordinary text).
+ * Removes the API key from text the server sent before it enters an error, log or `inspect`
+ * output: a server or proxy may echo the `Authorization` header anywhere in a problem. It
+ * finds, in any letter case, the key, its hex, and the base64 forms of the credentials and
+ * the header, each character also percent-encoded or as an HTML reference, and the forms
+ * broken by spaces or zero-width characters. Forms under 4 characters would match ordinary text.
  */
 export function createRedactor(apiKey: string): Redactor {
   const base64Forms = (bytes: string): string[] => {
@@ -60,10 +41,6 @@ export function createRedactor(apiKey: string): Redactor {
 // invisible zero-width characters (ZWSP, ZWNJ, ZWJ, word joiner, BOM, soft hyphen).
 const BREAK = "[\\s\\u200B-\\u200D\\u2060\\uFEFF\\u00AD]*";
 
-/**
- * A pattern for `form` that also matches it with any of its characters written `%XX` or as
- * an HTML character reference, and with breaks between its characters.
- */
 function tolerantForm(form: string): string {
   return [...form]
     .map((char) => {

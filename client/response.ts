@@ -4,19 +4,12 @@ import { toFieldErrors } from "../schemas/field-errors";
 import { NOT_JSON, type HttpResponse } from "./http";
 import { markUnreadableFields } from "./unreadable-fields";
 
-/** How to read a body. */
 export interface ParseResponseOptions {
-  /**
-   * Read an empty body as `{}` rather than as an error. For responses the spec does not
-   * show (the batch result), where an empty 2xx still means the call was accepted.
-   */
+  /** For answers the spec does not show (the batch result): an empty 2xx still means accepted. */
   readonly emptyAsObject?: boolean;
 }
 
-/**
- * The answer without the top-level fields at fault, when every issue is on a field the
- * object schema lets be absent and the rest parses; otherwise undefined.
- */
+/** The answer without the fields at fault, when every one may be absent; otherwise undefined. */
 function withoutOptionalFieldsAtFault(schema: z.ZodType, raw: unknown, issues: readonly z.core.$ZodIssue[]): unknown {
   if (!(schema instanceof z.ZodObject) || typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
   const shape = schema.shape as Record<string, z.ZodType>;
@@ -33,15 +26,9 @@ function withoutOptionalFieldsAtFault(schema: z.ZodType, raw: unknown, issues: r
 }
 
 /**
- * Parses a 2xx response body with its schema, where it enters the client.
- *
- * A field the schema lets be absent, sent in a form it does not accept (say `created` as a
- * number), is left out rather than failing the call, since the call did take effect and
- * what the caller needs (an endpoint's id and secret) may be fine; `unreadableFields`
- * (client/unreadable-fields.ts) names what was left out. Otherwise a mismatch throws
- * {@link ResponseSchemaError} naming the fields at fault and, when the body carried a string
- * `id`, that id (the call did take effect). The body itself is never quoted: it may hold a
- * webhook secret.
+ * An optional field the client cannot read is left out (see `unreadableFields`) rather than
+ * failing a call that took effect. Otherwise a {@link ResponseSchemaError} names the fields and
+ * the `id` sent, never quoting the body: it may hold a webhook secret.
  */
 export function parseResponseBody<S extends z.ZodType>(
   schema: S,

@@ -39,32 +39,23 @@ export interface SendMessagesOptions {
   /** Messages per batch (per API call), 1–1000. Default 1000. */
   batchSize?: number;
   /**
-   * Prefix of the chunks' idempotency keys: chunk `i` is sent with `${prefix}-${i}`. Re-run a
-   * send with the same prefix, the same messages and the same `batchSize` and the service
-   * accepts nothing twice. Default: a random UUID (returned in the result; pass your own to
-   * be able to resume after a crash).
+   * Chunk `i` is sent with the key `${prefix}-${i}`: a re-run with the same prefix, messages and
+   * `batchSize` is accepted nothing twice. Default: a random UUID (returned in the result).
    */
   idempotencyKeyPrefix?: string;
   /** Chunks in flight at once, 1–16. Default 1. Results stay in input order either way. */
   concurrency?: number;
-  /**
-   * Indexes of chunks the service has already accepted under the same prefix (e.g. recorded
-   * by an earlier run): they are read but not sent again, and not listed in the result.
-   */
+  /** Chunks already accepted under the same prefix: read but not sent again, nor listed in the result. */
   skipChunks?: ReadonlySet<number>;
-  /**
-   * Called after each accepted chunk. If it throws, no further chunk is started and the send
-   * rejects with a `PartialSendError` whose `cause` is that error.
-   */
+  /** Called after each accepted chunk. If it throws, the send stops with a `PartialSendError`. */
   onProgress?: (progress: SendProgress) => void;
   /** Called before a chunk's request is retried (after a transient failure), with the wait. */
   onRetry?: (retry: SendRetry) => void;
   /** Stops the send at once: no further chunk is started and requests in flight are cancelled. */
   signal?: AbortSignal;
   /**
-   * Stops the send gently: once it aborts, no further chunk is started, chunks in flight are
-   * let finish (or fail), then the send rejects with a `PartialSendError` whose `cause` is the
-   * signal's reason. Use it for Ctrl-C; combine with `signal` to bound the wait.
+   * Stops the send gently: no further chunk is started, chunks in flight finish, then the send
+   * rejects with a `PartialSendError`. Use it for Ctrl-C; combine with `signal` to bound the wait.
    */
   stopSignal?: AbortSignal;
 }
@@ -81,10 +72,7 @@ export interface SendMessagesResult {
   idempotencyKeyPrefix: string;
 }
 
-/**
- * Sends one validated batch with the given idempotency key. `onAnswer`, when given, is told
- * whether the service answered from its idempotency record (the batch was accepted before).
- */
+/** `onAnswer` is told whether the service answered from its idempotency record. */
 export type SendBatch = (
   request: MessageBatchRequest,
   idempotencyKey: string,
@@ -93,41 +81,24 @@ export type SendBatch = (
   onAnswer?: (answer: { readonly replayed: boolean }) => void,
 ) => Promise<MessageBatchResult>;
 
-/**
- * What a caller inside the package (the `messaging send` command) adds to a chunked send. Not
- * part of the public options: it reaches {@link sendInChunks} through the client's
- * {@link SEND_PLANNED} method only.
- */
+/** What `messaging send` adds to a chunked send, through the client's {@link SEND_PLANNED} method only. */
 export interface PlannedSendHooks {
-  /** Every message was already validated by the package's schemas (a first pass): not checked again. */
+  /** Every message was already validated: not checked again. */
   readonly prevalidated?: boolean;
-  /**
-   * How many messages each chunk holds, in order, adding up to the array's length: the caller's
-   * own cut (a `MessageBatch` cuts by bytes as well as count). Default: `batchSize` each.
-   */
+  /** The caller's own cut of an array (a `MessageBatch` cuts by bytes as well as count). */
   readonly chunkSizes?: readonly number[];
-  /**
-   * The caller's own cut of a streamed input (a `MessageBatch` read from a file): the chunks, in
-   * order, made lazily from the source. Takes precedence over `chunkSizes` and `batchSize`.
-   */
+  /** The caller's own lazy cut of a streamed input. Takes precedence over `chunkSizes` and `batchSize`. */
   readonly cut?: (source: Iterable<unknown> | AsyncIterable<unknown>) => AsyncIterable<Chunk<unknown>>;
-  /** The idempotency key of chunk `index`. Default `${prefix}-${index}`. */
   readonly keyOf?: (index: number) => string;
-  /**
-   * Called just before a chunk's first request, with its key (e.g. to record it as in flight).
-   * If it throws, the chunk is not sent and the send stops with that error.
-   */
+  /** Called just before a chunk's first request. If it throws, the chunk is not sent and the send stops. */
   readonly beforeSend?: (chunk: Chunk<Message>, key: string) => void;
-  /**
-   * Called for each accepted chunk the service answered from its idempotency record
-   * (`Idempotent-Replayed: true`: accepted before, under the same key), before `onProgress`.
-   */
+  /** A chunk the service answered from its idempotency record (`Idempotent-Replayed: true`). */
   readonly onReplayed?: (batch: SentBatch) => void;
-  /** Called once for each chunk that failed for good (after its retries), with its key and the error. */
+  /** Called once for each chunk that failed for good (after its retries). */
   readonly onChunkFailed?: (chunk: Chunk<Message>, key: string, error: unknown) => void;
 }
 
-/** The client's method taking {@link PlannedSendHooks}: an internal entry point, not exported from the package. */
+/** Not exported from the package. */
 export const SEND_PLANNED: unique symbol = Symbol("pulumi-messaging.sendPlanned");
 
 const SendMessagesOptionsSchema = z.object({
@@ -153,22 +124,9 @@ const SendMessagesOptionsSchema = z.object({
 });
 
 /**
- * Sends any number of messages as consecutive batches of `batchSize`.
- *
- * Validation: an array is validated whole before anything is sent, so bad input sends
- * nothing; it is then cut into chunks by slicing. Any other iterable or async iterable is
- * read lazily and each chunk is validated just before it is sent; a bad message found after
- * earlier chunks went out stops the send with a `PartialSendError` (its `cause` is the
- * `ValidationError`). Errors name the message's position in the whole input, e.g.
- * `messages[1523].tos[0]`. The common valid message passes a precompiled check and is sent
- * as given (no copy); zod judges the rest and writes every error message.
- *
- * Failure: once any chunk has been started, every failure (a chunk failing after its
- * retries, invalid input, the source throwing, an abort, `onProgress` throwing) stops the
- * send — no further chunk is started, chunks in flight are awaited — and rejects with a
- * `PartialSendError` listing the accepted chunks, the first chunk not accepted and the key
- * prefix used (generated or given: re-running with it resends nothing twice). Before
- * that, the error itself is thrown (`ValidationError`, the signal's reason…).
+ * {@link MessagingClient.sendMessages}. Once any chunk has started, every failure (a chunk, bad
+ * input, the source, an abort, `onProgress`) stops the send: no further chunk is started,
+ * chunks in flight are awaited. Before that, the error itself is thrown.
  */
 export async function sendInChunks(
   messages: unknown,

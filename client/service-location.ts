@@ -1,11 +1,6 @@
 /**
- * Which service a base URL reaches, as a resource records it: the place it lives. A resource
- * made in one service and asked for under a base URL of another is not "unchanged" (it is made
- * anew there); a respelling of the same base URL is the same service.
- *
- * The same service: the same scheme, host (case ignored; `localhost`, `127.0.0.0/8` and `::1`
- * are one loopback host), port (a scheme's default port implied) and path (trailing slashes
- * ignored). Credentials, query and fragment are not part of it, and are never recorded.
+ * Which service a base URL reaches, as a resource records it: a resource asked for under
+ * another service's base URL is made anew there, while a respelling of the same URL is not.
  */
 
 const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443" };
@@ -23,7 +18,7 @@ export function serviceLocation(baseUrl: string): string | undefined {
 
 const isLoopback = (host: string): boolean => host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 
-/** A location in the one form two spellings of the same service share. */
+/** Loopback hosts are one host; a scheme's default port is implied. */
 function canonical(location: string): string | undefined {
   let url: URL;
   try {

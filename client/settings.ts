@@ -2,11 +2,7 @@ import { ConfigurationError, isAuthenticationError, isConfigurationError, isNotF
 import { MessagingClient } from "./messaging-client";
 import { DEFAULT_API_VERSION, type MessagingClientOptions } from "./options";
 
-/**
- * Every setting the package reads from outside a call, named once: its stack config key
- * (read by the provider), its environment variable (read by the provider as a fallback and
- * by the CLI) and how to set it in config.
- */
+/** Every setting read from outside a call: its stack config key (provider) and environment variable (provider fallback, CLI). */
 export const SETTINGS = {
   apiKey: {
     what: "API key",
@@ -34,20 +30,16 @@ export const SETTINGS = {
 
 export type SettingName = keyof typeof SETTINGS;
 
-/** The part of the dynamic provider's `configure` request read here: stack config. */
 export interface ConfigSource {
   get(key: string): string | undefined;
 }
 
-/** Where settings come from: stack config first (when there is one), then the environment. */
+/** Stack config first (absent outside a Pulumi program), then the environment (default `process.env`). */
 export interface SettingSources {
-  /** Stack config as the provider's `configure` delivers it; absent outside a Pulumi program (the CLI). */
   config?: ConfigSource;
-  /** Default `process.env`. */
   env?: NodeJS.ProcessEnv;
 }
 
-/** How a {@link MessagingClient} reaches the service. */
 export type ConnectionSettings = Required<Pick<MessagingClientOptions, "apiKey" | "baseUrl" | "apiVersion">>;
 
 /** One setting, or `undefined` when no source has it; an empty value counts as unset. */
@@ -62,10 +54,7 @@ function whereToSet(name: SettingName, sources: SettingSources): string {
   return sources.config ? `stack config (\`${set}\`) or the environment variable ${env}` : `the environment variable ${env}`;
 }
 
-/**
- * The connection settings. A missing key or URL is a {@link ConfigurationError} naming where
- * to set it; the key itself is never echoed. The version defaults to the client's default.
- */
+/** A missing key or URL is a {@link ConfigurationError} naming where to set it; the key is never echoed. */
 export function connectionSettings(sources: SettingSources = {}): ConnectionSettings {
   const required = (name: "apiKey" | "baseUrl"): string => {
     const value = readSetting(name, sources);
@@ -80,18 +69,14 @@ export function connectionSettings(sources: SettingSources = {}): ConnectionSett
   };
 }
 
-/**
- * A client built from {@link connectionSettings}. The client checks the values and names the
- * option; its error is re-worded here to say where the settings were read from.
- */
+/** The client's `ConfigurationError` names the option; it is re-worded to say where the setting was read from. */
 export function clientFromSettings(sources: SettingSources = {}): MessagingClient {
   const settings = connectionSettings(sources);
   try {
     return new MessagingClient(settings);
   } catch (error) {
     if (!isConfigurationError(error)) throw error;
-    // Name the one setting the client refused (its option name is in the message), and show a
-    // refused base URL: it is not a secret, unless it holds credentials.
+    // A refused base URL is shown: it is not a secret, unless it holds credentials.
     const option = /option '(\w+)'/.exec(error.message)?.[1];
     const names = (Object.keys(SETTINGS) as SettingName[]).filter((name) => option === undefined || name === option);
     const where = (names.length > 0 ? names : (Object.keys(SETTINGS) as SettingName[]))
@@ -103,9 +88,8 @@ export function clientFromSettings(sources: SettingSources = {}): MessagingClien
 }
 
 /**
- * A service error that a setting causes, its message naming that setting where it was read
- * from: a 401 (the API key), a 404 (the base URL: every route called is the service's own, so
- * a 404 means the base URL is not the service's root). Any other error is returned as it is.
+ * Names the setting behind a 401 (the API key) or a 404 (the base URL: every route called
+ * exists on the service, so a 404 means the base URL is not its root).
  */
 export function namingTheSetting(error: unknown, sources: SettingSources = {}): unknown {
   const name: SettingName | undefined = isAuthenticationError(error) ? "apiKey" : isNotFoundError(error) ? "baseUrl" : undefined;

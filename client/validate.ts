@@ -4,11 +4,7 @@ import { toFieldErrors } from "../schemas/field-errors";
 import { checkMessage, InvalidMessages, isCertainlyValidMessage } from "../schemas/message-check";
 import type { Message } from "../schemas/types";
 
-/**
- * Validates input before any request is made: returns the schema's output, or throws a
- * {@link ValidationError} naming every bad field (`messages[1].tos[0]: expected …`).
- * @param what names the input in the message, e.g. `"message batch"`
- */
+/** @throws ValidationError naming every bad field (`messages[1].tos[0]: expected …`) */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new ValidationError(what, toFieldErrors(result.error.issues));
@@ -16,11 +12,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 }
 
 /**
- * Validates a run of messages that starts at position `offset` of the caller's whole input,
- * so errors name the position there (`messages[1523].tos[0]`), and returns them: the same
- * array when every message passed as it is, else a copy holding the schema's outputs. A hole
- * in a sparse array is an invalid message. Throws a {@link ValidationError} (see
- * `InvalidMessages`) when any is invalid.
+ * Errors name the position in the whole input (`offset` on). Returns the same array when
+ * every message passed as it is, else a copy holding the schema's outputs.
  */
 export function parseMessages(items: readonly unknown[], offset: number, what = "messages"): Message[] {
   let parsed = items as Message[];

@@ -24,39 +24,27 @@ export interface EmulatorOptions {
   /** Interface to listen on. Default `127.0.0.1` (loopback only). */
   host?: string;
   /**
-   * Further names the `Host` header of a request may carry (without a port), beside
-   * `localhost`, `127.0.0.1`, `[::1]` and `host`; `["*"]` answers any. Other requests get
-   * 403 `host_not_allowed`, so that a web page cannot reach the emulator through a name of
-   * its own (DNS rebinding). Default `[]`.
+   * Further `Host` names answered, beside loopback and `host`; `["*"]` answers any. Others get
+   * 403, so a web page cannot reach the emulator through a name of its own (DNS rebinding).
    */
   allowedHosts?: readonly string[];
   /** The API key requests must present as the HTTP Basic username. Default `sk_test_emulator`. */
   apiKey?: string;
-  /**
-   * Most messages kept in accepted batches (`GET /_emulator/batches`); the oldest batches are
-   * evicted first, totals keep counting. Default 1,000,000; 0 keeps none.
-   */
+  /** Most messages kept in accepted batches, the oldest evicted first. Default 1,000,000; 0 keeps none. */
   maxStoredMessages?: number;
   /**
-   * Byte budget of everything kept (batches, events, delivery attempts, endpoints), counted
-   * as 2 bytes per character of the stored JSON text plus 128 bytes per record. Past it the
-   * oldest batches are evicted first, then the oldest events, then the oldest delivery
-   * attempts; endpoints are never evicted (a create that would not fit gets 409). Default
-   * 268,435,456 (256 MiB).
+   * Byte budget of everything kept. Past it the oldest batches are evicted, then events, then
+   * delivery attempts; endpoints never are (a create that would not fit gets 409). Default 256 MiB.
    */
   maxStoredBytes?: number;
   /**
-   * Most request-body bytes held at once by requests being read or handled; a request that
-   * would go over it is answered 503 with `Retry-After` (one request is always let through).
-   * Requests are refused the same way when the heap is over 85% full. Default 67,108,864 (64 MiB).
+   * Most request-body bytes held at once; a request over it (or arriving when the heap is over
+   * 85 % full) is answered 503 with `Retry-After`. Default 64 MiB.
    */
   maxInFlightBytes?: number;
-  /**
-   * Seconds to wait before each retry of a failed delivery (fractions allowed). Default
-   * `[1, 2, 4, 8, 16]`; `[]` for no retries.
-   */
+  /** Seconds before each retry of a failed delivery. Default `[1, 2, 4, 8, 16]`; `[]` for none. */
   deliveryRetrySchedule?: readonly number[];
-  /** Time limit of one delivery attempt, in milliseconds. Default 5,000. */
+  /** Default 5,000 ms. */
   deliveryTimeoutMs?: number;
   /** Most webhook endpoints; creating more answers 409 `endpoint_limit_reached`. Default 10,000. */
   maxEndpoints?: number;
@@ -70,44 +58,34 @@ export interface EmulatorOptions {
 export interface Emulator {
   /** Base URL without a trailing slash, e.g. `http://127.0.0.1:41234`. */
   readonly url: string;
-  /** The API key it accepts. */
   readonly apiKey: string;
   /** Stops listening, drops open (keep-alive) connections, aborts deliveries and cancels retries. */
   close(): Promise<void>;
-  /** Webhook endpoints created, in order. */
   endpoints(): EmulatedWebhookEndpoint[];
-  /** Stored message batches, oldest first (at most `maxStoredMessages` messages in all). */
+  /** Stored message batches, oldest first. */
   batches(): RecordedBatch[];
   /** Totals of accepted batches and messages since start, evicted ones included. */
   batchTotals(): BatchTotals;
-  /** Bytes stored against the byte budget, the budget, and what it evicted. */
   storageTotals(): StorageTotals;
-  /** Events emitted, oldest first, with their delivery ids. */
   events(): RecordedEvent[];
-  /** Event delivery attempts, in order. */
   deliveries(): Delivery[];
   /** Resolves once no delivery attempt is in flight and no retry is scheduled. */
   deliveriesSettled(): Promise<void>;
   /** Requests received on `/v1` paths, rejected and faulted ones included. */
   requestCount(): number;
   /**
-   * Sets fault injection for `/v1` requests (as `POST /_emulator/faults` does) and returns
-   * the settings in force: a random mix, `{ failureRate, seed?, kinds? }`, or a script,
-   * `{ script: ["none", "drop_after_processing", …] }` (exactly these answers for the next
-   * requests, then none). Throws a `ValidationError` naming a bad field.
+   * As `POST /_emulator/faults`: a random mix, `{ failureRate, seed?, kinds? }`, or a script,
+   * `{ script: ["none", "drop_after_processing", …] }` for the next requests, then none.
    */
   setFaults(settings: FaultSettingsInput): FaultSettings;
   /** What each `/v1` request met since faults were last set, in order (`"none"`: served normally). */
   faultLog(): ScriptedFault[];
 }
 
-/** How long a client may take to send a request's headers, in milliseconds. */
 const HEADERS_TIMEOUT_MS = 10_000;
-/** How long a client may take to send a whole request, body included, in milliseconds. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-// Deep copies for the public accessors: the store hands out what it recorded, and a test
-// that changes what it was given must not change what the emulator recorded.
+// A caller that changes what it was given must not change what the emulator recorded.
 function copies<T>(items: Iterable<T>): T[] {
   return [...items].map((item) => structuredClone(item));
 }
@@ -127,10 +105,8 @@ function wholeNumber(name: string, value: number | undefined, fallback: number, 
 }
 
 /**
- * Starts a local HTTP server that behaves like the messaging service (plus the
- * `/_emulator/` inspection and control routes) and resolves once it is listening.
- * State is in memory, bounded, and lasts until `close()`.
- * @throws ConfigurationError for an invalid option.
+ * Starts a local HTTP server that behaves like the messaging service, plus the `/_emulator/`
+ * routes. State is in memory, bounded, and lasts until `close()`.
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const host = options.host ?? "127.0.0.1";
@@ -180,8 +156,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // Slow clients are not held for Node's defaults (5 minutes for a request).
   server.headersTimeout = HEADERS_TIMEOUT_MS;
   server.requestTimeout = REQUEST_TIMEOUT_MS;
-  // `Expect: 100-continue`: the client is told to send its body only when it will be read; a
-  // body that will be refused (too large, or no room) gets its final answer at once instead.
+  // `Expect: 100-continue`: a body that will be refused gets its final answer before it is sent.
   server.on("checkContinue", (req, res) => {
     if (!bodyWillBeRefused(req, state.memory)) res.writeContinue();
     void handleRequest(req, res, state);

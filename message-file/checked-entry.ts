@@ -4,7 +4,7 @@ import type { IssueLike } from "../schemas/field-errors";
 import { didYouMean } from "../schemas/did-you-mean";
 import type { Entry } from "./entries";
 
-/** The entry's value when it is a valid message; its problems added to `invalid` otherwise. */
+/** Undefined, its problems added to `invalid`, when the entry is not a valid message. */
 export function checkedValue(entry: Entry, invalid: InvalidMessages): unknown {
   if (entry.problem) {
     invalid.addReason(entry.problem.field ? `${entry.location}: ${entry.problem.field}` : entry.location, entry.problem.reason);
@@ -29,7 +29,6 @@ export function checkedValue(entry: Entry, invalid: InvalidMessages): unknown {
 const MESSAGE_FIELDS = ["tos", "body", "template"];
 const TEMPLATE_FIELDS = ["id", "model"];
 
-/** An unknown field as one issue per key, each with the known field it most likely mistypes (`to` → `tos`). */
 function withSuggestions(issue: IssueLike): IssueLike[] {
   if (issue.code !== "unrecognized_keys" || issue.keys === undefined) return [issue];
   const known = issue.path.length === 0 ? MESSAGE_FIELDS : issue.path.length === 1 && issue.path[0] === "template" ? TEMPLATE_FIELDS : [];

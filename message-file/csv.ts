@@ -7,7 +7,6 @@ import type { Line } from "./utf8-lines";
 const MODEL_PREFIX = "model.";
 const KNOWN_COLUMNS = new Set(["to", "tos", "body", "template_id"]);
 
-/** Why a CSV header row cannot be used, or undefined. */
 function headerProblem(columns: readonly string[]): string | undefined {
   const seen = new Map<string, number>();
   for (const [i, column] of columns.entries()) {
@@ -26,7 +25,6 @@ function headerProblem(columns: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** How a CSV file with this header names each field of a message: the field, then the column it came from. */
 function columnNames(header: readonly string[]): (field: string) => string {
   const to = header.includes("tos") ? "tos" : "to";
   const column = (field: string): string | undefined => {
@@ -46,11 +44,7 @@ function columnNames(header: readonly string[]): (field: string) => string {
   };
 }
 
-/**
- * A csv-parse error as a FileError naming the line and field (1-based) where it is. The line
- * is csv-parse's, unless a CRLF inside quotes earlier made its count run ahead: then it is
- * the line the failing record starts on, counted here (`consumedLines` by earlier records).
- */
+// csv-parse's line, unless a CRLF inside quotes made its count run ahead: then ours.
 function csvFileError(error: CsvError, header: readonly string[] | undefined, consumedLines: number, crlfInQuotes: boolean): FileError {
   const { lines, column, empty_lines: emptyLines } = error as CsvError & { lines?: number; column?: number | string; empty_lines?: number };
   const line = crlfInQuotes || lines === undefined ? 1 + consumedLines + (emptyLines ?? 0) : lines;
@@ -71,7 +65,6 @@ function lineBreaksIn(record: readonly string[]): number {
 
 export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<Entry[], void, undefined> {
   let header: string[] | undefined;
-  // How a field is named in this file's columns, for errors: made once, with the header.
   let nameOf: ((field: string) => string) | undefined;
   // The first record as csv-parse read it: an error can reach the loop below before the
   // header record does, and its message still names the column.
@@ -121,9 +114,7 @@ export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<
       if (!parser.destroyed) parser.destroy(error as Error);
     }
   })();
-  // Line numbers are counted here, not taken from csv-parse: it counts a CRLF inside a quoted
-  // field as two lines. A record starts after the lines of the records before it (1 plus the
-  // line breaks inside its values) and the blank lines skipped so far.
+  // Line numbers are counted here: csv-parse counts a CRLF inside a quoted field as two lines.
   let consumedLines = 0;
   let crlfInQuotes = false;
   try {
@@ -155,7 +146,6 @@ export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<
     entries.push(...invalidLines.splice(0));
     if (entries.length > 0) yield entries;
   } catch (error) {
-    // Every csv-parse error (its codes are CSV_* and others such as INVALID_OPENING_QUOTE).
     if (error instanceof CsvError) throw csvFileError(error, header ?? firstRecord, consumedLines, crlfInQuotes);
     throw error;
   } finally {
@@ -165,12 +155,9 @@ export async function* csvEntries(lines: AsyncIterable<Line[]>): AsyncGenerator<
 }
 
 /**
- * A CSV record as a message, every value exactly as written (quoted content byte for byte,
- * unquoted spaces kept), except recipients: `to` is split on `;` and each number trimmed.
- * `body` and `template_id` are left out when empty (a row uses one or the other); a row with
- * a template keeps every `model.<name>` value, empty ones as `""`. Model values in a row
- * without a template make it a template message with an empty id, which the schema refuses
- * by name rather than dropping them.
+ * Every value exactly as written, except recipients, each trimmed. Model values in a row
+ * without a template make a template message with an empty id, which the schema refuses by
+ * name rather than dropping them.
  */
 function csvMessage(header: readonly string[], record: readonly string[]): Record<string, unknown> {
   let to = "";

@@ -1,8 +1,6 @@
 /**
- * What identifies a message and a call of `messaging send` across runs (docs/architecture.md,
- * "Identity across runs"). Each version is frozen: journals on users' disks and keys the
- * service remembers were made with them, so a change would send messages again. A new
- * algorithm gets a new version tag and leaves these as they are;
+ * Identities of `messaging send` across runs. Each version is frozen: journals on users' disks
+ * and keys the service remembers were made with them, so a change would send messages again.
  * test/cli/message-identity.test.ts pins them.
  */
 import { createHash, hash, type Hash, type Hmac } from "node:crypto";
@@ -13,23 +11,17 @@ import { canonicalJson } from "../schemas/canonical-json";
 export type MessageIdVersion = "m1" | "m2";
 
 /**
- * A message's identity: 32 hex digits over its canonical JSON. What the user means, not how
- * it is written: key order and white space do not change it; any change of recipient, text,
- * template or model value does.
- * - `m2` (written): HMAC-SHA256 under the identity key, so a journal does not give its
- *   messages away to whoever guesses them.
- * - `m1` (journals of earlier releases): SHA-256.
+ * Over the canonical JSON: key order and white space do not change it. `m2` is keyed, so a
+ * journal does not give its messages away to whoever guesses them.
  */
 export function messageIdentity(version: MessageIdVersion, key: IdentityKey): (message: unknown) => string {
   if (version === "m1") {
-    // The first 16 bytes as hex: the same text as the first 32 digits of the hex digest, but a
-    // string of its own (a slice would keep the 64-digit digest alive while the id is held).
+    // A string of its own: a slice would keep the 64-digit digest alive while the id is held.
     return (message) => hash("sha256", `pulumi-messaging message m1\n${canonicalJson(message)}`, "buffer").toString("hex", 0, 16);
   }
   return (message) => key.digest("pulumi-messaging message m2", canonicalJson(message));
 }
 
-/** What a call's key is made of, besides its messages. */
 export interface CallKeyScope {
   readonly key: IdentityKey;
   /** `ms3`, or the user's `--idempotency-key-prefix`. */
@@ -39,7 +31,6 @@ export interface CallKeyScope {
   readonly sendId: string;
 }
 
-/** A call planned: its key, size, and the digest of its messages' source texts. */
 export interface PlannedCall {
   readonly key: string;
   readonly count: number;
@@ -48,14 +39,10 @@ export interface PlannedCall {
 }
 
 /**
- * The idempotency key of a call being composed, built as its messages are read (version
- * `k3`): the prefix, `-`, and 32 hex digits of HMAC-SHA256 under the identity key over the
- * stream, the send id and each message's position in the file and its source (the text as
- * written; for CSV, the message as sent in canonical JSON, `message-file/csv.ts`). The same
- * file sent again without a journal to consult (a fresh CI runner) composes the same calls
- * and so the same keys, and
- * the service answers them from its record; two calls of the same messages at other positions
- * (a file listing a message twice) get different keys.
+ * A call's idempotency key, over the stream, the send id and each message's position and
+ * source. The same file sent again without a journal (a fresh CI runner) composes the same
+ * keys, which the service answers from its record; the same messages at other positions (a
+ * file listing a message twice) get different keys.
  */
 export class CallKey {
   count = 0;
@@ -66,7 +53,6 @@ export class CallKey {
     this.#key = scope.key.hmac("pulumi-messaging call k3").update(`${scope.stream}\n${scope.sendId}\n`);
   }
 
-  /** Adds the message at `ordinal` (from 0), by its source. */
   add(ordinal: number, source: string): void {
     // The length (UTF-16 code units) keeps texts holding newlines from running into each other.
     this.#key.update(`${ordinal}:${source.length}:`).update(source).update("\n");

@@ -32,23 +32,11 @@ export function fileFormat(file: string, given: string | undefined): FileFormat 
 }
 
 /**
- * Reads the messages of a file as a stream, in arrays of entries (one per chunk read), in
- * file order; each array is the caller's once yielded (the reader never touches it again, so
- * the caller may empty it to let its entries go). NDJSON (one message a line, blank lines
- * skipped), JSON (an array of messages, or `{ "messages": [...], "stream"?: "..." }`), CSV
- * (a header row, then `to` — numbers separated by `;` — and `body`, or `template_id` and
- * `model.<name>` columns). UTF-8 only: a UTF-8 byte order mark is ignored, a UTF-16 or UTF-32
- * file is refused by name. Lines end with LF, CRLF or a lone CR. Memory stays flat: nothing
- * but the current chunk and entry is held, and a long line costs time in proportion to its
- * bytes.
- *
- * JSON is read under the package's JSON rule (`schemas/strict-json.ts`, docs/json-rule.md):
- * what it refuses, or invalid UTF-8 (never replaced by U+FFFD), makes the entry carry a
- * `problem` naming the field. CSV values
- * are kept exactly as written (see `csvMessage` in `csv.ts`). A message that could not fit in a call
- * of its own (`MAX_REQUEST_BODY_BYTES`) has a problem too. The message schema judges the rest.
- * @param onBytes called with every chunk of the file's bytes, in order (e.g. to hash the file)
- * @param onStream called when a JSON file's top-level object names a `stream`
+ * The messages of a file, in arrays of entries (one per chunk read). Each array is the
+ * caller's once yielded: the caller may empty it to let its entries go, so memory stays flat.
+ * A message that breaks the JSON rule, is not UTF-8 (never replaced by U+FFFD) or cannot fit
+ * in a call of its own carries a `problem`; the message schema judges the rest.
+ * @param onBytes every chunk of the file's bytes, in order (e.g. to hash the file)
  * @throws FileError when the file as a whole cannot be read
  */
 export async function* readEntries(
@@ -68,11 +56,7 @@ export async function* readEntries(
   }
 }
 
-/**
- * The stream to send `file` on (see {@link chooseStream}): for a JSON file its top-level
- * `stream` is read first (a pass over the file's structure; its messages are not parsed).
- * @throws FileError for a conflict with `--stream`, or a file that cannot be read
- */
+/** A JSON file's top-level `stream` is read first, in a pass that does not parse its messages. */
 export async function streamForFile(file: string, format: FileFormat, given: string | undefined): Promise<string> {
   if (format !== "json") return chooseStream(given, undefined);
   let declared: DeclaredStream | undefined;
@@ -86,11 +70,7 @@ export async function streamForFile(file: string, format: FileFormat, given: str
   return chooseStream(given, declared);
 }
 
-/**
- * The stream to send on: `--stream` when given, else the JSON file's top-level `stream`, else
- * `transactional`.
- * @throws FileError when both are given and differ (the file's would otherwise be ignored)
- */
+/** @throws FileError when `--stream` and the file's differ: the file's would otherwise be ignored */
 export function chooseStream(given: string | undefined, declared: DeclaredStream | undefined): string {
   if (declared !== undefined && given !== undefined && given !== declared.stream) {
     throw new FileError(
@@ -111,11 +91,7 @@ async function* fileChunks(file: string, onBytes: ((chunk: Buffer) => void) | un
   }
 }
 
-/**
- * True when the first line of an NDJSON file opens a JSON document that goes on over the next
- * lines (a pretty-printed array or object): `[` or `{` alone, or an array that is not JSON on
- * its own. One message a line never starts so, and every line would then be reported.
- */
+/** A pretty-printed document read as NDJSON: said once, rather than every line reported. */
 function opensMultilineDocument(text: string): boolean {
   const trimmed = text.trim();
   if (trimmed === "[" || trimmed === "{") return true;

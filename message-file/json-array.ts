@@ -3,19 +3,15 @@ import type { Line } from "./utf8-lines";
 
 /** One element of the messages array, as written in the file. */
 export interface JsonItem {
-  /** Position in the array, from 0. */
   readonly index: number;
-  /** Line the element starts on, from 1. */
+  /** Where the element starts. */
   readonly line: number;
-  /** The element's JSON text, to be parsed with `JSON.parse`. */
   readonly text: string;
 }
 
-/** A JSON file's top-level `"stream"`: the stream its messages are meant for. */
+/** A JSON file's top-level `"stream"`. */
 export interface DeclaredStream {
-  /** The stream named. */
   readonly stream: string;
-  /** The line it is on, from 1. */
   readonly line: number;
 }
 
@@ -30,18 +26,10 @@ export class JsonStructureError extends Error {
 }
 
 /**
- * Streams the elements of a JSON array of messages — the top-level array, or the array under
- * the top-level object's `messages` key — without holding the document: each element's text
- * is cut out by a small scanner (strings, escapes and nesting depth) and handed over with
- * its index and starting line, to be parsed on its own. Element texts come in arrays, one
- * per batch of lines. A JSON syntax error inside an element is left to `JSON.parse` of that
- * element (so every bad element is reported); one in the structure around the elements
- * throws {@link JsonStructureError}, as does a key that appears twice in the top-level object,
- * a comma missing, leading or trailing between its members, or a value of another key that
- * is not JSON under the package's rule (`parseStrictJson`: brackets that do not match, a
- * hole, a duplicate key…): a file is read as strictly around the messages as within them.
- * A top-level `"stream"` (a non-empty string) is handed to `onStream`. Nothing but whitespace
- * may follow the document.
+ * Streams the elements of the messages array without holding the document, each element's
+ * text cut out to be parsed on its own, so every bad element is reported. An error in the
+ * structure around them throws {@link JsonStructureError}: a file is read as strictly around
+ * the messages as within them.
  */
 export async function* jsonArrayItems(
   lines: AsyncIterable<Line[]>,

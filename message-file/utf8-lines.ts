@@ -1,37 +1,27 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import { wideEncoding } from "../schemas/utf8-text";
 
-/** How a line ended: `\n`, `\r\n`, a lone `\r` (classic Mac files), or nothing (the last line). */
+/** `""`: the last line. */
 export type LineEnding = "\n" | "\r\n" | "\r" | "";
 
-/** One line of a file, numbered from 1, without its line break. */
 export type Line =
   | { readonly number: number; readonly text: string; readonly ending: LineEnding }
   /** The line's bytes are not valid UTF-8: it has no text (never a silent U+FFFD). */
   | { readonly number: number; readonly text?: undefined; readonly invalidUtf8: true; readonly ending: LineEnding };
 
-/** The file is not UTF-8 as a whole (UTF-16 or UTF-32, by its byte order mark or its NUL bytes). */
+/** UTF-16 or UTF-32, by its byte order mark or its NUL bytes. */
 export class NotUtf8Error extends Error {}
 
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
 /**
- * Splits a byte stream into lines at `\n`, `\r\n` or a lone `\r`, and decodes each as UTF-8,
- * checking it strictly: a line with invalid bytes comes back marked, with its number, instead
- * of with replacement characters. Each line says how it ended, so a reader that needs the
- * exact bytes (CSV's quoted fields) can put them back. A UTF-8 byte order mark at the start
- * is dropped; a UTF-16 or UTF-32 file throws {@link NotUtf8Error}. Lines come in arrays (one
- * per chunk read), so a consumer walks them without an `await` per line.
+ * A line with invalid bytes comes back marked rather than with replacement characters. Each
+ * line says how it ended, so CSV's quoted fields can put the exact bytes back. Linear in the
+ * bytes whatever the line lengths: an unfinished line's pieces are joined once, at its end.
  *
- * Linear in the bytes whatever the line lengths: the pieces of an unfinished line are kept
- * in a list and joined once, when its end arrives. Memory: one chunk plus the longest line.
- *
- * An ASCII line is decoded as Latin-1, which gives the same characters: Node hands a Latin-1
- * text of over about 1 MB to V8 as an external string, in memory the allocator reuses, where
- * a UTF-8 decode copies it into a new large-object page of the V8 heap that the kernel maps
- * in page by page (for a 20 MB line, a 20 MB copy and 5,000 page faults more than the same
- * bytes in short lines, which share pages already mapped).
+ * An ASCII line is decoded as Latin-1, the same characters: Node hands a large Latin-1 text to
+ * V8 as an external string, where a UTF-8 decode copies it into a new large-object page.
  */
 export async function* utf8Lines(stream: AsyncIterable<Buffer>): AsyncGenerator<Line[], void, undefined> {
   let pieces: Buffer[] = [];

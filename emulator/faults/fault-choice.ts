@@ -1,19 +1,9 @@
-/**
- * Fault choice for the emulator's failure injection: pure functions, so a seed always
- * yields the same sequence of faults and each case can be tested on its own.
- */
-
 import type { ProblemTitle } from "../../schemas";
 import { RETRY_AFTER_SECONDS } from "../http";
 
 /**
- * The faults an API request can meet:
- * - `internal_error`: 500 problem, nothing processed;
- * - `service_unavailable`: 503 problem, nothing processed;
- * - `rate_limited`: 429 problem with `Retry-After: 1`, nothing processed;
- * - `reset_before_processing`: the connection is destroyed before any work;
- * - `drop_after_processing`: the work is done (and its idempotent answer stored), then the
- *   connection is destroyed without a response — the case idempotency keys exist for.
+ * All but `drop_after_processing` happen before any work. That one does the work (and stores
+ * its idempotent answer), then drops the connection: the case idempotency keys exist for.
  */
 export const FAULT_KINDS = [
   "internal_error",
@@ -24,10 +14,7 @@ export const FAULT_KINDS = [
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/**
- * mulberry32: a tiny seeded PRNG returning floats in [0, 1). Not for cryptography; chosen
- * because a fault run must repeat exactly for a given seed.
- */
+/** A seeded PRNG, not for cryptography: a fault run must repeat exactly for a given seed. */
 export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -39,14 +26,7 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/**
- * Decides whether one request fails and how. Draws once to decide failure and, only when it
- * fails, once more to pick among `kinds`.
- * @param failureRate probability in [0, 1]; 0 never fails, 1 always fails.
- * @param kinds the faults to choose from, uniformly; empty means none.
- * @param random source of floats in [0, 1), e.g. {@link mulberry32}.
- * @returns the fault, or undefined when the request should be served normally.
- */
+/** Draws once to decide failure and, only when it fails, once more to pick among `kinds`. */
 export function chooseFault(failureRate: number, kinds: readonly FaultKind[], random: () => number): FaultKind | undefined {
   if (!(failureRate > 0) || kinds.length === 0) return undefined;
   if (random() >= failureRate) return undefined;
@@ -54,7 +34,6 @@ export function chooseFault(failureRate: number, kinds: readonly FaultKind[], ra
   return kinds[index];
 }
 
-/** What a status-code fault answers with; undefined for the faults that drop the connection. */
 export function faultStatus(
   kind: FaultKind,
 ): { status: number; title: ProblemTitle; detail: string; headers: Record<string, string> } | undefined {

@@ -6,7 +6,6 @@ export const DEFAULT_EMULATOR_API_KEY = "sk_test_emulator";
 
 const CHALLENGE = { "WWW-Authenticate": 'Basic realm="messaging"' };
 
-/** The username of an `Authorization: Basic …` header, or undefined when absent or malformed. */
 function basicUsername(header: string | undefined): string | undefined {
   if (header === undefined) return undefined;
   const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
@@ -24,12 +23,7 @@ function sameKey(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-/**
- * Checks HTTP Basic authentication: the username is the API key, the password is empty
- * (and ignored, as most services with this scheme do). Throws 401 `unauthorized` with a
- * Basic challenge (so a browser asks for the key) unless the request is authenticated.
- * The key is never echoed.
- */
+/** The password is ignored. The challenge makes a browser ask for the key; the key is never echoed. */
 export function assertAuthenticated(header: string | undefined, apiKey: string): void {
   const reject = (detail: string) => problem(401, "unauthorized", detail, { headers: CHALLENGE });
   if (header === undefined || header.trim() === "") {

@@ -6,29 +6,21 @@ import { problem, validationProblem } from "./problem-response";
 
 export { firstInvalidUtf8 } from "../../schemas/utf8-text";
 
-/** Largest request body the emulator accepts: 10 MiB (`MAX_REQUEST_BODY_BYTES`). Larger bodies get 413. */
+/** Larger bodies get 413. */
 export const MAX_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
-/**
- * What reading a body produced: the bytes, or the fact that it is over the cap (declared by
- * `Content-Length`, or found while reading).
- */
 export type BodyResult = { readonly kind: "ok"; readonly bytes: Buffer } | { readonly kind: "too_large" } | { readonly kind: "no_room" };
 
 /**
- * How long the rest of an over-cap body is read (and discarded) after the 413 went out, in
- * milliseconds, before the connection is closed. Closing a socket with unread input makes
- * the kernel send a reset, which can destroy the 413 before the client reads it; draining
- * for a while lets any client that reads its response while sending see the answer.
+ * How long the rest of an over-cap body is drained after the 413 went out. Closing a socket
+ * with unread input makes the kernel send a reset, which can destroy the 413 before it is read.
  */
 export const OVERSIZED_DRAIN_MS = 30_000;
 
 /**
- * Reads a request body up to `maxBytes`. A body over the cap resolves `too_large` at once —
- * before a byte is read when `Content-Length` already says so — and the rest is read and
- * discarded (never kept), so the caller can answer 413 while the client is still sending.
- * @param onBytes called with each chunk's size as it arrives (memory accounting); answering
- *   false stops the read: `no_room`, the rest discarded as for an over-cap body
+ * A body over the cap resolves `too_large` at once and the rest is discarded, so the caller
+ * can answer 413 while the client is still sending.
+ * @param onBytes memory accounting; answering false stops the read with `no_room`
  */
 export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES, onBytes?: (bytes: number) => boolean): Promise<BodyResult> {
   return new Promise((resolve, reject) => {
@@ -65,7 +57,6 @@ export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES, onByte
   });
 }
 
-/** The media type of a `Content-Type` header, lower-cased, and its `charset` parameter (lower-cased, unquoted) if any. */
 function contentType(header: string | undefined): { type: string | undefined; charset: string | undefined } {
   if (header === undefined) return { type: undefined, charset: undefined };
   const [first, ...parameters] = header.split(";");
@@ -85,10 +76,8 @@ function contentType(header: string | undefined): { type: string | undefined; ch
 }
 
 /**
- * Throws 415 `unsupported_media_type` unless the request's media type is `expected`, any
- * `charset` it declares is UTF-8 (bytes in another charset would be read as UTF-8 and
- * change), and its body is not encoded (`Content-Encoding` absent or `identity`: gzip or br
- * bytes would otherwise be reported as invalid UTF-8, which says nothing of the cause).
+ * 415 for another media type, a charset other than UTF-8, or an encoded body: gzip bytes
+ * would otherwise be reported as invalid UTF-8, which says nothing of the cause.
  */
 export function requireMediaType(req: IncomingMessage, expected: string): void {
   const encoding = (req.headers["content-encoding"] ?? "").trim().toLowerCase();
@@ -116,11 +105,7 @@ export function requireMediaType(req: IncomingMessage, expected: string): void {
   }
 }
 
-/**
- * Decodes body bytes as UTF-8 (`schemas/utf8-text.ts`): 415 for a UTF-16 or UTF-32 body,
- * 400 `title` for invalid UTF-8 (never turned into U+FFFD, which would change the data
- * silently). A leading UTF-8 byte order mark is dropped.
- */
+/** 415 for a UTF-16 or UTF-32 body; 400 for invalid UTF-8, never turned into U+FFFD, which would change the data silently. */
 export function decodeUtf8(bytes: Buffer, title: "malformed_json" | "malformed_form"): string {
   const decoded = decodeUtf8Text(bytes, "The request body");
   if (decoded.ok) return decoded.text;
@@ -130,19 +115,11 @@ export function decodeUtf8(bytes: Buffer, title: "malformed_json" | "malformed_f
   throw problem(400, title, `${decoded.reason}.`);
 }
 
-/**
- * Parses a JSON request body under the package's JSON reading rule (`parseStrictJson`):
- * 415 for another content type or charset, or a UTF-16/UTF-32 body; 400 `malformed_json`
- * for invalid UTF-8 or JSON; 400 `validation_failed` naming each place the rule refuses.
- */
 export function parseJsonBody(req: IncomingMessage, bytes: Buffer): unknown {
   return readJsonBody(req, bytes).value;
 }
 
-/**
- * {@link parseJsonBody}, with the body's text as decoded (a leading byte order mark dropped).
- * `options.provenClean`: see `parseStrictJson`.
- */
+/** Under `parseStrictJson`'s rule; 400 `validation_failed` names each place the rule refuses. */
 export function readJsonBody(
   req: IncomingMessage,
   bytes: Buffer,

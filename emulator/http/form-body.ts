@@ -31,11 +31,7 @@ function decodeComponent(raw: string, where: string): string {
   }
 }
 
-/**
- * Parses an `application/x-www-form-urlencoded` body (already decoded strictly as UTF-8)
- * into its fields, in order, repeated names kept. Throws 400 `malformed_form` when a name or
- * value percent-decodes to invalid UTF-8, naming the field by position (and name when readable).
- */
+/** Fields in order, repeated names kept; `text` already decoded strictly as UTF-8. */
 export function parseFormBody(text: string): Array<[name: string, value: string]> {
   const fields: Array<[string, string]> = [];
   const parts = text.split("&");

@@ -1,13 +1,10 @@
 import { ConfigurationError } from "../../errors/messaging-error";
 import { problem } from "./problem-response";
 
-/** The names the emulator always answers to, whatever it listens on. */
 const LOOPBACK_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 
-/** An `allowedHosts` entry that answers any `Host` (for a proxy or a container network you trust). */
 const ANY_HOST = "*";
 
-/** Host names the emulator answers: a set of lower-case names, or every name. */
 export type HostAllowList = ReadonlySet<string> | typeof ANY_HOST;
 
 // A DNS name or an IPv4 address, or an IPv6 address in brackets: no port, no spaces.
@@ -20,16 +17,11 @@ function hostName(name: string): string {
   return ipv6 && !lower.startsWith("[") ? `[${lower}]` : lower;
 }
 
-/** Whether `name` can be an `allowedHosts` entry: a host name or address without a port, or `*`. */
 export function isHostName(name: string): boolean {
   return name === ANY_HOST || (typeof name === "string" && HOST_NAME.test(hostName(name)));
 }
 
-/**
- * The names a `Host` header may carry: the loopback names, the host the emulator listens on
- * (unless it is a wildcard: `0.0.0.0` and `::` are not names a client uses), and `extra`.
- * @throws ConfigurationError naming `allowedHosts` for an entry that is not a host name.
- */
+/** A wildcard listen host is left out: `0.0.0.0` and `::` are not names a client uses. */
 export function hostAllowList(listenHost: string, extra: readonly string[] = []): HostAllowList {
   if (!Array.isArray(extra)) throw new ConfigurationError("startEmulator: allowedHosts must be an array of host names");
   if (extra.includes(ANY_HOST)) return ANY_HOST;
@@ -45,7 +37,6 @@ export function hostAllowList(listenHost: string, extra: readonly string[] = [])
   return names;
 }
 
-/** The name of a `Host` header value, without its port. */
 function nameOf(header: string): string {
   const value = header.trim().toLowerCase();
   if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
@@ -54,11 +45,9 @@ function nameOf(header: string): string {
 }
 
 /**
- * Answers 403 `host_not_allowed` unless the request's `Host` is one the emulator answers to.
- * A page on another site that resolves its own name to 127.0.0.1 (DNS rebinding) can make
- * a browser send requests here, with the public default key; the browser then sends that
- * site's name as `Host`, which this refuses. A request without `Host` (HTTP/1.0, never a
- * browser) is let through.
+ * DNS rebinding: a page whose own name resolves to 127.0.0.1 can make a browser send requests
+ * here, with the public default key, but under that site's name as `Host`. A request without
+ * `Host` (HTTP/1.0, never a browser) is let through.
  */
 export function assertHostAllowed(header: string | undefined, allowed: HostAllowList): void {
   if (allowed === ANY_HOST || header === undefined) return;

@@ -1,24 +1,15 @@
 import { PROBLEM_CONTENT_TYPE, buildProblem, describeFieldErrors, type FieldErrors, type ProblemTitle } from "../../schemas";
 import type { Reply } from "./reply";
 
-/**
- * `Retry-After` of the emulator's transient problems (injected 429s, 409
- * `idempotency_key_in_use`), in seconds: small so retrying tests stay quick.
- */
+/** `Retry-After` of the emulator's transient problems: small so retrying tests stay quick. */
 export const RETRY_AFTER_SECONDS = 1;
 
-/** Extras of a problem answer. */
 export interface ProblemOptions {
-  /** Field path → messages (`errors` member). */
   readonly errors?: FieldErrors;
-  /** Extra response headers (`Allow`, `Retry-After`, …). */
   readonly headers?: Record<string, string>;
 }
 
-/**
- * An RFC 9457 problem-details reply (`application/problem+json`), built by the shared
- * `buildProblem`. `title` is the stable code clients branch on; `detail` never holds the API key.
- */
+/** RFC 9457. `title` is the stable code clients branch on; `detail` never holds the API key. */
 export function problemReply(status: number, title: ProblemTitle, detail: string, options: ProblemOptions = {}): Reply {
   return {
     status,
@@ -27,12 +18,8 @@ export function problemReply(status: number, title: ProblemTitle, detail: string
   };
 }
 
-/**
- * The one way the emulator rejects a request: every check and handler throws it, and the
- * request pipeline answers with its reply.
- */
+/** The one way the emulator rejects a request: every check and handler throws it. */
 export class ProblemError extends Error {
-  /** The problem reply to send. */
   readonly reply: Reply;
 
   constructor(reply: Reply) {
@@ -42,7 +29,6 @@ export class ProblemError extends Error {
   }
 }
 
-/** Shorthand for `new ProblemError(problemReply(...))`. */
 export function problem(status: number, title: ProblemTitle, detail: string, options?: ProblemOptions): ProblemError {
   return new ProblemError(problemReply(status, title, detail, options));
 }

@@ -2,37 +2,28 @@ import type { ServerResponse } from "node:http";
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { JSON_CONTENT_TYPE } from "../../schemas/http";
 
-/**
- * A complete, already-serialized HTTP answer. Kept as bytes-ready text so an idempotent
- * replay sends exactly what the first request received.
- */
+/** Already serialized, so an idempotent replay sends exactly what the first request received. */
 export interface Reply {
-  /** HTTP status code. */
   readonly status: number;
-  /** Response headers (besides `X-Request-Id` and `Content-Length`, which are added when written). */
+  /** `X-Request-Id` and `Content-Length` are added when written. */
   readonly headers: Readonly<Record<string, string>>;
-  /** Serialized body. */
   readonly body: string;
 }
 
 /**
- * An answer written piece by piece (chunked), for listings that may be large: each piece is
- * produced only when the previous one has been handed to the socket, and the event loop is
- * given back between pieces, so other requests are served meanwhile.
+ * For listings that may be large: each piece is produced only when the previous one has been
+ * handed to the socket, and the event loop is given back between pieces.
  */
 export interface StreamedReply {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  /** The body's pieces, produced lazily. */
   readonly pieces: Iterable<string>;
 }
 
-/** A JSON answer with `Content-Type: application/json; charset=utf-8`. */
 export function jsonReply(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
   return { status, headers: { "Content-Type": `${JSON_CONTENT_TYPE}; charset=utf-8`, ...headers }, body: JSON.stringify(value) };
 }
 
-/** A JSON array answer streamed one item at a time, each item serialized by `serialize` (see {@link StreamedReply}). */
 export function jsonArrayStream<T>(
   items: Iterable<T>,
   serialize: (item: T) => string,
@@ -50,12 +41,11 @@ export function jsonArrayStream<T>(
   return { status: 200, headers: { "Content-Type": `${JSON_CONTENT_TYPE}; charset=utf-8`, ...headers }, pieces: pieces() };
 }
 
-/** True for a streamed reply. */
 export function isStreamed(reply: Reply | StreamedReply): reply is StreamedReply {
   return "pieces" in reply;
 }
 
-/** Writes a reply. Headers set earlier on `res` (the request id) are kept. */
+/** Headers set earlier on `res` (the request id) are kept. */
 export function writeReply(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(reply.status, { ...reply.headers, ...extraHeaders, "Content-Length": String(Buffer.byteLength(reply.body, "utf8")) });
@@ -66,11 +56,7 @@ export function writeReply(res: ServerResponse, reply: Reply, extraHeaders: Reco
 // Pieces are gathered up to this size before a write, and the loop is given back after each write.
 const WRITE_BYTES = 64 * 1024;
 
-/**
- * Writes a streamed reply: gathers pieces into writes of about 64 KiB, waits for the socket
- * to drain when it is full, and yields to the event loop after every write. Stops quietly if
- * the client goes away.
- */
+/** Stops quietly if the client goes away. */
 export async function writeStreamedReply(res: ServerResponse, reply: StreamedReply): Promise<void> {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(reply.status, { ...reply.headers });

@@ -1,11 +1,7 @@
 import { ApiVersion } from "../../schemas";
 import { problem } from "./problem-response";
 
-/**
- * Checks the version header (`VERSION_HEADER`, spec §9) of a `/v1` request. The spec does
- * not say what happens without it; the emulator rejects, so a client that forgets it finds
- * out locally. Throws 400 `missing_version_header` or `invalid_version_header`.
- */
+/** The spec (§9) does not say what happens without it; rejecting lets a client that forgets it find out locally. */
 export function assertVersionHeader(value: string | string[] | undefined): void {
   if (value === undefined || (typeof value === "string" && value.trim() === "")) {
     throw problem(

@@ -2,20 +2,10 @@ import { MAX_MESSAGES_PER_BATCH, MessageBatchRequest, type Message } from "../..
 import { isCertainlyValidMessage } from "../../schemas/message-check";
 
 /**
- * The body of `POST /v1/message_batches` as the `MessageBatchRequest` schema outputs it,
- * found without running zod when that output is certain, or undefined: the caller then asks
- * the schema, which stays the judge of every other body and the author of every error.
- *
- * The common valid batch (a `stream` string and 1–1,000 messages that
- * `isCertainlyValidMessage` passes) is returned as it is, no copy. zod would build a copy of
- * each message with its keys in the schema's order (`tos`, then `body` or `template`; in a
- * template, `id` then `model`), and the emulator stores the messages' `JSON.stringify`, so a
- * message whose keys come in another order is left to the schema too: what is stored is the
- * same text either way. `test/emulator/routes/batch-request.test.ts` holds this to the schema on
- * generated and hostile bodies.
- *
- * Why: under load the schema's copies were most of what the emulator allocated per batch
- * (`npm run bench`, section 5).
+ * The schema's output without running zod, when it is certain; otherwise undefined and the
+ * schema judges. zod would copy each message (the bulk of what a batch allocates under load:
+ * `npm run bench`, section 5) with its keys in the schema's order; the stored text is
+ * `JSON.stringify`, so a message whose keys come in another order is left to the schema too.
  */
 export function certainBatchRequest(value: unknown): MessageBatchRequest | undefined {
   if (!isPlainObject(value)) return undefined;

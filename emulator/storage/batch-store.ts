@@ -3,33 +3,27 @@ import type { RecordedBatch } from "../operations";
 import { RECORD_OVERHEAD_BYTES, stringBytes } from "./stored-bytes";
 import type { StoredText } from "./stored-text";
 
-/**
- * A batch as the store keeps it: its messages serialized once, as one text kept off the
- * JavaScript heap (`stored-text.ts`). It costs about half the memory of the message objects
- * and nothing to the garbage collector, and a listing writes it out as is.
- */
+/** Its messages serialized once, kept off the JavaScript heap (`stored-text.ts`); a listing writes them out as is. */
 export interface StoredBatch {
   readonly id: string;
   readonly stream: string;
   readonly created: string;
-  /** How many messages it holds. */
   readonly messageCount: number;
   /** `JSON.stringify` of the validated messages. */
   readonly messagesJson: StoredText;
 }
 
-/** The batch as listed: `{"id":…,"stream":…,"created":…,"messages":[…]}`, without parsing the messages. */
+/** Without parsing the messages. */
 export function serializeBatch(batch: StoredBatch): string {
   return `{"id":${JSON.stringify(batch.id)},"stream":${JSON.stringify(batch.stream)},"created":${JSON.stringify(batch.created)},"messages":${batch.messagesJson.toString()}}`;
 }
 
-/** The batch with its messages parsed (fresh objects each time). */
 export function readBatch(batch: StoredBatch): RecordedBatch {
   return { id: batch.id, stream: batch.stream, created: batch.created, messages: JSON.parse(batch.messagesJson.toString()) as Message[] };
 }
 
 interface Entry {
-  /** Position of the batch among every batch ever accepted, from 0. */
+  /** Among every batch ever accepted, from 0. */
   readonly seq: number;
   readonly batch: StoredBatch;
   readonly bytes: number;
@@ -37,21 +31,16 @@ interface Entry {
 
 /** Totals since the emulator started, evicted batches included. */
 export interface BatchTotals {
-  /** Batches accepted. */
   readonly batches: number;
-  /** Messages accepted. */
   readonly messages: number;
   /** Batches currently stored. */
   readonly storedBatches: number;
-  /** Messages currently stored. */
   readonly storedMessages: number;
-  /** Batches evicted to stay within the caps (messages, or the byte budget). */
   readonly evictedBatches: number;
-  /** Bytes the stored batches take, as the byte budget counts them (`stored-bytes.ts`). */
+  /** As the byte budget counts them. */
   readonly storedBytes: number;
 }
 
-/** What one stored batch counts against the byte budget. */
 export function batchBytes(batch: StoredBatch): number {
   return (
     stringBytes(batch.messagesJson) + stringBytes(batch.id) + stringBytes(batch.stream) + stringBytes(batch.created) + RECORD_OVERHEAD_BYTES
@@ -59,13 +48,9 @@ export function batchBytes(batch: StoredBatch): number {
 }
 
 /**
- * Accepted batches, oldest first, holding at most `maxMessages` messages: adding a batch
- * evicts the oldest ones until the total fits (a batch larger than the cap is counted, then
- * evicted at once). The emulator's byte budget evicts through {@link BatchStore.evictOldest}
- * too. Totals keep counting what was evicted.
- *
- * Eviction is O(1) per batch (a moving head, compacted now and then), and a page starts by
- * id lookup in a map, so neither grows with what was stored.
+ * At most `maxMessages` messages, the oldest evicted first (a batch larger than the cap is
+ * counted, then evicted at once). Eviction is O(1) (a moving head, compacted now and then),
+ * and a page starts by an id lookup, so neither grows with what was stored.
  */
 export class BatchStore {
   private entries: Entry[] = [];
@@ -77,10 +62,9 @@ export class BatchStore {
   private evicted = 0;
   private bytes = 0;
 
-  /** @param maxMessages Most messages kept; 0 keeps none (only the totals). */
+  /** @param maxMessages 0 keeps none (only the totals). */
   constructor(readonly maxMessages: number) {}
 
-  /** Records an accepted batch, taking ownership of it, and evicts the oldest beyond the message cap. */
   add(batch: StoredBatch): void {
     const seq = this.nextSeq++;
     const bytes = batchBytes(batch);
@@ -92,12 +76,10 @@ export class BatchStore {
     while (this.stored > this.maxMessages && this.evictOldest());
   }
 
-  /** Bytes the stored batches take (see {@link batchBytes}). */
   get storedBytes(): number {
     return this.bytes;
   }
 
-  /** Evicts the oldest stored batch; false when none is stored. */
   evictOldest(): boolean {
     if (this.head >= this.entries.length) return false;
     const oldest = this.entries[this.head++];
@@ -114,7 +96,6 @@ export class BatchStore {
     return true;
   }
 
-  /** Totals since the start. */
   totals(): BatchTotals {
     return {
       batches: this.nextSeq,
@@ -126,16 +107,13 @@ export class BatchStore {
     };
   }
 
-  /** True when a batch with this id is stored. */
   has(id: string): boolean {
     return this.seqById.has(id);
   }
 
   /**
-   * Batches after the one with id `after` (from the oldest when undefined), oldest first, at
-   * most `limit` of them. A generator that looks each batch up as it goes: batches evicted
-   * while a page is being read are skipped, never read from freed slots. Throws nothing;
-   * check `has(after)` first.
+   * Looks each batch up as it goes: batches evicted while a page is being read are skipped,
+   * never read from freed slots. Check `has(after)` first.
    */
   *page(after: string | undefined, limit = Infinity): Generator<StoredBatch> {
     let lastSeq = after === undefined ? -1 : (this.seqById.get(after) ?? -1);
@@ -147,15 +125,13 @@ export class BatchStore {
     }
   }
 
-  /** The newest `count` batches, newest first. */
   newest(count: number): StoredBatch[] {
     const out: StoredBatch[] = [];
     for (let i = this.entries.length - 1; i >= this.head && out.length < count; i--) out.push(this.entries[i].batch);
     return out;
   }
 
-  // The first stored entry with a sequence number above `seq`. Sequence numbers of stored
-  // entries are consecutive, so this is arithmetic, not a search.
+  // Sequence numbers of stored entries are consecutive, so this is arithmetic, not a search.
   private entryAfter(seq: number): Entry | undefined {
     if (this.head >= this.entries.length) return undefined;
     const first = this.entries[this.head].seq;

@@ -1,17 +1,12 @@
 import { randomFillSync } from "node:crypto";
 
-// Random bytes are drawn 4 KiB at a time and each byte is used once: a request takes two ids
-// (its request id and, for a batch, the batch's), and a call into the random source for each
-// showed in the emulator's CPU profile under load.
+// Random bytes are drawn 4 KiB at a time: a call into the random source per id showed in
+// the emulator's CPU profile under load.
 const POOL_BYTES = 4096;
 const pool = Buffer.allocUnsafeSlow(POOL_BYTES);
 let used = POOL_BYTES;
 
-/**
- * A fresh identifier: `prefix` then 24 hex characters (96 random bits), e.g. `we_3f9c…`.
- * Random rather than sequential so tests cannot come to depend on an order the service
- * never promised.
- */
+/** Random rather than sequential, so tests cannot come to depend on an order the service never promised. */
 export function randomId(prefix: string, bytes = 12): string {
   if (bytes > POOL_BYTES) throw new RangeError(`randomId: at most ${POOL_BYTES} bytes`);
   if (used + bytes > POOL_BYTES) {

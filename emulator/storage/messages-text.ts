@@ -1,44 +1,29 @@
-/**
- * The text the emulator stores for a batch's messages is `JSON.stringify` of them. A client
- * that wrote the body with `JSON.stringify` (most do) already sent that very text: this finds
- * it in the body and copies it out, instead of building it again from the parsed messages.
- */
+// A client that wrote the body with `JSON.stringify` (most do) already sent the text stored
+// for its messages: it is copied out of the body rather than built again.
 import { StoredText } from "./stored-text";
 
 /**
- * The `messages` array of a batch body exactly as `JSON.stringify(messages)` writes it, copied
- * from the body's bytes, or undefined when the body does not hold that text verbatim (the caller then
- * stringifies). `text` must be `bytes` decoded, read by `parseStrictJson` (so no key repeats
- * and every number reads back exactly), with `messages` at its top level.
- *
- * Verbatim means, within the array: no whitespace between tokens; strings with no escape but
- * the seven `JSON.stringify` writes for `"`, `\`, backspace, form feed, newline, return and
- * tab; every number spelled as `String(number)` spells it; no key starting with a digit
- * (JavaScript objects put integer-like keys first, so `JSON.stringify` would move them).
- * Only ASCII bodies are read (one byte per character, so the copy is taken from the bytes):
- * an ASCII text has no lone surrogate, which `JSON.stringify` would escape.
- * `test/emulator/storage/messages-text.test.ts` holds the result to `JSON.stringify`.
+ * The `messages` array as `JSON.stringify(messages)` writes it, or undefined when the body does
+ * not hold that text verbatim. `text` must have been read by `parseStrictJson` (no key repeats,
+ * every number reads back exactly). No key may start with a digit: JavaScript puts integer-like
+ * keys first, so `JSON.stringify` would move them. Only ASCII bodies are read: they have no
+ * lone surrogate, which `JSON.stringify` would escape.
  */
 export function verbatimMessagesText(text: string, bytes: Buffer): StoredText | undefined {
   const found = findVerbatimMessages(text, bytes);
   return found === undefined ? undefined : StoredText.ofAscii(bytes, found.start, found.end);
 }
 
-/** Where {@link findVerbatimMessages} found the `messages` array, and the object members written in it. */
 export interface VerbatimMessages {
-  /** Index of its `[`. */
   readonly start: number;
-  /** Index just past its `]`. */
   readonly end: number;
-  /** The colons outside strings in `[start, end)`: one per object member written there. */
+  /** The colons outside strings: one per object member. */
   readonly members: number;
 }
 
 /**
- * {@link verbatimMessagesText}'s search without the copy: where the verbatim `messages` array
- * is, and how many object members it writes (so a caller proving the body free of repeated
- * keys does not scan it a second time). Unlike `verbatimMessagesText`, `text` need not have
- * been read by `parseStrictJson` yet, only by `JSON.parse`.
+ * {@link verbatimMessagesText}'s search without the copy; `members` spares a caller proving the
+ * body free of repeated keys a second scan. `text` need only have been read by `JSON.parse`.
  */
 export function findVerbatimMessages(text: string, bytes: Buffer): VerbatimMessages | undefined {
   if (bytes.length !== text.length) return undefined;
@@ -71,9 +56,7 @@ function topLevelValue(text: string, name: string): number | undefined {
   return undefined;
 }
 
-// The container opening at `start` when it is written as JSON.stringify writes it (see
-// verbatimMessagesText), with its end (exclusive) and the colons outside its strings; else
-// undefined.
+// The container opening at `start` when written as JSON.stringify writes it; else undefined.
 function canonicalValue(text: string, start: number): VerbatimMessages | undefined {
   let depth = 0;
   let members = 0;
@@ -84,8 +67,7 @@ function canonicalValue(text: string, start: number): VerbatimMessages | undefin
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
       let close = text.indexOf('"', i + 1);
-      // Each backslash before the quote starts an escape (the escaped character is skipped):
-      // one of JSON.stringify's, and when it escapes the quote itself, the string goes on.
+      // An escaped quote does not close the string.
       while (backslash !== -1 && backslash < close) {
         if (!isShortEscape(text.charCodeAt(backslash + 1))) return undefined;
         if (backslash + 1 === close) close = text.indexOf('"', close + 1);

@@ -5,47 +5,30 @@ import { DEFAULT_MAX_STORED_BYTES, recordBytes } from "./stored-bytes";
 
 export { readBatch, serializeBatch, type StoredBatch } from "./batch-store";
 
-/** Bounds of what the emulator keeps. */
+/** Bounds of what the emulator keeps; the oldest go first (see {@link EmulatorStore}). */
 export interface StoreLimits {
-  /** Most messages kept in accepted batches; the oldest batches go first. */
   readonly maxStoredMessages: number;
-  /**
-   * Most bytes kept, counted as `stored-bytes.ts` says, over batches, events, delivery attempts
-   * and endpoints together. Past it the oldest batches go first, then the oldest events, then
-   * the oldest delivery attempts; endpoints are never evicted (a create that cannot fit is
-   * refused). Default {@link DEFAULT_MAX_STORED_BYTES} (256 MiB).
-   */
+  /** Over batches, events, delivery attempts and endpoints together (`stored-bytes.ts`). */
   readonly maxStoredBytes?: number;
-  /** Most delivery attempts kept (oldest go first). Default 10,000. */
   readonly maxStoredAttempts?: number;
-  /** Most events kept (oldest go first). Default 1,000. */
   readonly maxStoredEvents?: number;
-  /** Most webhook endpoints; creating more is refused (409). Default {@link DEFAULT_MAX_ENDPOINTS}. */
   readonly maxEndpoints?: number;
 }
 
-/** Default {@link StoreLimits.maxEndpoints}: 10,000. */
 export const DEFAULT_MAX_ENDPOINTS = 10_000;
 
-/** Default {@link StoreLimits.maxStoredMessages}: one million. */
 export const DEFAULT_MAX_STORED_MESSAGES = 1_000_000;
 
-/** What the store keeps now, and what it let go, as the inspector and the state route show it. */
+/** What the store keeps now, and what it has evicted since start. */
 export interface StorageTotals {
-  /** Bytes stored, as the budget counts them. */
+  /** As the budget counts them. */
   readonly storedBytes: number;
-  /** The budget (`maxStoredBytes`). */
   readonly maxStoredBytes: number;
-  /** Events evicted (by count or by the budget) since start. */
   readonly evictedEvents: number;
-  /** Delivery attempts evicted (by count or by the budget) since start. */
   readonly evictedAttempts: number;
 }
 
-/**
- * A list that forgets its oldest items by count or on demand, and knows the bytes its items
- * count. Items leave from a moving head, compacted now and then, so eviction is O(1).
- */
+/** Items leave from a moving head, compacted now and then, so eviction is O(1). */
 class CountedList<T> {
   private items: T[] = [];
   private sizes: number[] = [];
@@ -80,30 +63,24 @@ class CountedList<T> {
     return true;
   }
 
-  /** The items kept, oldest first (a copy of the list; the items themselves). */
   list(): T[] {
     return this.items.slice(this.head);
   }
 }
 
 /**
- * Everything the emulator has recorded. In memory, for one emulator's lifetime, and bounded:
- * batches by the number of messages they hold, attempts and events by count, and all of it,
- * endpoints included, by a byte budget (`maxStoredBytes`).
+ * Everything the emulator has recorded, bounded: batches by messages, attempts and events by
+ * count, and all of it by a byte budget. Past the budget the oldest batches go first, then
+ * events, then attempts; endpoints are never evicted.
  *
- * The store never copies: it owns what routes hand it (freshly built or parsed objects the
- * route does not touch again), and readers get the recorded objects themselves, read-only.
- * Routes only serialize what they read; the public `Emulator` accessors hand out copies, so
- * tests cannot change what was recorded.
+ * The store never copies: it owns what routes hand it, and readers get the recorded objects,
+ * read-only. The public `Emulator` accessors hand out copies.
  */
 export class EmulatorStore {
-  /** What the account says of every object it owns: its workspace (`wksp_…`), in test mode. */
   readonly account = { workspace: randomId("wksp_"), live: false } as const;
-  /** Accepted batches, bounded by `maxStoredMessages` (read them here; add them with {@link addBatch}). */
+  /** Add to it with {@link addBatch}, which keeps the budget. */
   readonly batches: BatchStore;
-  /** Most webhook endpoints (see {@link StoreLimits.maxEndpoints}). */
   readonly maxEndpoints: number;
-  /** The byte budget (see {@link StoreLimits.maxStoredBytes}). */
   readonly maxStoredBytes: number;
   private readonly endpointList: EmulatedWebhookEndpoint[] = [];
   private readonly endpointsById = new Map<string, EmulatedWebhookEndpoint>();
@@ -119,12 +96,10 @@ export class EmulatorStore {
     this.maxStoredBytes = limits.maxStoredBytes ?? DEFAULT_MAX_STORED_BYTES;
   }
 
-  /** Bytes stored now, as the budget counts them. */
   storedBytes(): number {
     return this.batches.storedBytes + this.eventList.bytes + this.attemptList.bytes + this.endpointBytes;
   }
 
-  /** The byte budget's figures. */
   storageTotals(): StorageTotals {
     return {
       storedBytes: this.storedBytes(),
@@ -134,16 +109,12 @@ export class EmulatorStore {
     };
   }
 
-  /** Records an accepted batch, taking ownership of it; evicts what the caps and the budget say. */
   addBatch(batch: StoredBatch): void {
     this.batches.add(batch);
     this.keepWithinBudget();
   }
 
-  /**
-   * Why `endpoint` cannot be recorded, or undefined: endpoints are never evicted, so all of
-   * them together must fit in the byte budget.
-   */
+  /** Endpoints are never evicted, so all of them together must fit in the byte budget. */
   endpointRefusal(endpoint: EmulatedWebhookEndpoint): string | undefined {
     if (this.endpointList.length >= this.maxEndpoints) {
       return `This emulator already has ${this.maxEndpoints} webhook endpoints, its limit; start a fresh one.`;
@@ -154,7 +125,7 @@ export class EmulatorStore {
     return undefined;
   }
 
-  /** Records a created endpoint (checked with {@link endpointRefusal}), taking ownership of it. */
+  /** After {@link endpointRefusal}. */
   addEndpoint(endpoint: EmulatedWebhookEndpoint): void {
     this.endpointList.push(endpoint);
     this.endpointsById.set(endpoint.id, endpoint);
@@ -162,44 +133,37 @@ export class EmulatorStore {
     this.keepWithinBudget();
   }
 
-  /** Endpoints in creation order (the recorded objects: do not change them). */
   endpoints(): readonly EmulatedWebhookEndpoint[] {
     return this.endpointList;
   }
 
-  /** The endpoint with this id (the recorded object), or undefined. */
   endpoint(id: string): EmulatedWebhookEndpoint | undefined {
     return this.endpointsById.get(id);
   }
 
-  /** Endpoints whose `events` include `type`, in creation order (the recorded objects). */
   subscribersOf(type: string): readonly EmulatedWebhookEndpoint[] {
     return this.endpointList.filter((endpoint) => endpoint.events.includes(type));
   }
 
-  /** Records an emitted event. */
   addEvent(event: RecordedEvent): void {
     this.eventList.push(event, recordBytes(event));
     this.keepWithinBudget();
   }
 
-  /** Emitted events, oldest first (the most recent `maxStoredEvents`, within the budget). */
   events(): readonly RecordedEvent[] {
     return this.eventList.list();
   }
 
-  /** Records one delivery attempt, taking ownership of it. */
   addAttempt(attempt: Delivery): void {
     this.attemptList.push(attempt, recordBytes(attempt));
     this.keepWithinBudget();
   }
 
-  /** Delivery attempts in order (the most recent `maxStoredAttempts`, within the budget; the recorded objects). */
   deliveries(): readonly Delivery[] {
     return this.attemptList.list();
   }
 
-  // Oldest batches first (the bulk of what is stored), then events, then attempts.
+  // Batches first: they are the bulk of what is stored.
   private keepWithinBudget(): void {
     while (this.storedBytes() > this.maxStoredBytes) {
       if (!this.batches.evictOldest() && !this.eventList.evictOldest() && !this.attemptList.evictOldest()) return;

@@ -68,10 +68,7 @@ function byteSize(text: string): number | undefined {
 }
 
 /**
- * `messaging emulator` (usage and options: its row in `commands.ts`): starts the emulator,
- * prints one line holding its base URL once it listens, and runs until SIGINT or SIGTERM.
- *
- * The key comes from `--api-key`, else `MESSAGING_API_KEY` (not visible to `ps`), else the
+ * `messaging emulator` (options: `definition.ts`). The key comes from `--api-key`, else `MESSAGING_API_KEY` (not visible to `ps`), else the
  * public default `sk_test_emulator`, which alone is printed (so newcomers can curl right away).
  * @returns the exit code: 0 after a signal, 2 for bad arguments.
  */
@@ -105,6 +102,6 @@ export async function runEmulatorCommand(argv: string[], env: NodeJS.ProcessEnv 
   return 0;
 }
 
-/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+/** The registry's entry points (`CommandModule`). */
 export const run = (argv: string[]): Promise<number> => runEmulatorCommand(argv);
 export const help = async (): Promise<string> => (await import("./help")).HELP;

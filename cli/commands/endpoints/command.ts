@@ -157,6 +157,6 @@ async function create(
   }
 }
 
-/** The registry's entry points (see `CommandModule` in `commands/command.ts`). */
+/** The registry's entry points (`CommandModule`). */
 export const run = (argv: string[]): Promise<number> => runEndpointsCommand(argv);
 export const help = async (): Promise<string> => (await import("./help")).HELP;

@@ -27,12 +27,10 @@ function parse(argv: string[]): ResendArgs | string {
 }
 
 /**
- * `messaging events resend <event id>` (usage: its row in `commands.ts`), as `stripe events
- * resend` is: delivers an event of a running emulator again, now, to every endpoint it was
- * delivered to (or the one given with `--endpoint`), through the redelivery route
- * (`POST /_emulator/deliveries/{id}/retry`, as the inspector's button), and prints each attempt.
- * @returns an exit code of the shared table: 0 every attempt delivered; 1 one failed, the
- *   event is unknown, or the emulator refused or could not be reached; 2 bad arguments or settings.
+ * `messaging events resend <event id>`, as `stripe events resend`: through the redelivery
+ * route, as the inspector's button.
+ * @returns 0 every attempt delivered; 1 one failed, the event is unknown, or the emulator
+ *   refused or could not be reached; 2 bad arguments or settings
  */
 export async function runEventsCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo = processIo): Promise<number> {
   const args = parse(argv);
@@ -103,6 +101,6 @@ export async function runEventsCommand(argv: string[], env: NodeJS.ProcessEnv = 
   }
 }
 
-/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+/** The registry's entry points (`CommandModule`). */
 export const run = (argv: string[]): Promise<number> => runEventsCommand(argv);
 export const help = async (): Promise<string> => (await import("./help")).HELP;

@@ -84,15 +84,10 @@ function signalStop(): { signal: AbortSignal; dispose(): void } {
 }
 
 /**
- * `messaging listen` (usage and options: its row in `commands.ts`): points an
- * endpoint of the emulator at your receiver and prints every delivery attempt to it as it
- * happens, until Ctrl-C. Uses the emulator at `MESSAGING_BASE_URL`, or starts one when it is
- * not set (and prints the line that points other terminals at it). Reuses an endpoint with
- * the same URL, events and format, else creates one (subscribed to every named type by
- * default), and prints its id and a line exporting its secret (the secret itself only with
- * `--show-secret`).
- * @returns an exit code of the shared table: 0 stopped by Ctrl-C or SIGTERM, 1 the emulator
- *   refused or could not be reached, 2 bad arguments or settings.
+ * `messaging listen` (options: `definition.ts`). Reuses an endpoint with the same URL, events
+ * and format; prints the secret itself only with `--show-secret`.
+ * @returns 0 stopped by Ctrl-C or SIGTERM, 1 the emulator refused or could not be reached,
+ *   2 bad arguments or settings
  */
 export async function runListenCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io?: Partial<ListenIo>): Promise<number> {
   const out = io?.stdout ?? processIo.stdout;
@@ -203,6 +198,6 @@ async function createEndpoint(target: EmulatorTarget, args: ListenArgs): Promise
   }
 }
 
-/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+/** The registry's entry points (`CommandModule`). */
 export const run = (argv: string[]): Promise<number> => runListenCommand(argv);
 export const help = async (): Promise<string> => (await import("./help")).HELP;

@@ -127,17 +127,14 @@ function identityKey(client: MessagingClient | undefined, journalExists: boolean
 }
 
 /**
- * The heap a send may grow to before a full GC, as a share above what the last one left live.
- * V8 lets it reach up to 4 times that: a send keeps about 20 MiB live, but every message lives
- * until the service answers its call, so the messages outlive the young generation and fill
- * the old one at a steady rate, and the heap peaked near 110 MiB between full GCs (1,000,000
- * lines at --concurrency 4: peak RSS 170-180 MiB, 123-128 MiB with this; CPU time in
- * bench/README.md, section 8). V8 reads the flag at each full GC (`MemoryController::GrowingFactor`
- * in V8's src/heap/heap-controller.cc), so setting it once the process runs takes effect.
+ * The heap a send may grow to before a full GC, as a share above what the last one left live
+ * (V8's default allows up to 4 times). Every message lives until the service answers its call,
+ * so messages fill the old generation at a steady rate (figures: bench/README.md, section 8).
+ * V8 reads the flag at each full GC, so setting it once the process runs takes effect.
  */
 const HEAP_GROWING_PERCENT = 50;
 
-/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+/** The registry's entry points (`CommandModule`). */
 export const run = (argv: string[]): Promise<number> => {
   // For this process only, and for `send` only: the emulator, a server, keeps V8's pacing.
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);

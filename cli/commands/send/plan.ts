@@ -81,16 +81,12 @@ export async function planSend(input: PlanInput): Promise<SendPlan | { invalid: 
 }
 
 /**
- * Pass 2: the messages of the planned calls, in order, as the first pass read them (not
- * validated again), each with its identity and place. Each call's source text is compared with
- * the first pass's before its last message is handed over, so a file changed in between stops
- * the send before that call goes out.
+ * Pass 2: the messages of the planned calls, not validated again. Each call's source text is
+ * compared with the first pass's before its last message is handed over, so a file changed in
+ * between stops the send before that call goes out.
  *
- * Each chunk read is taken apart before its first message is handed over: the messages are
- * kept, and the entries (source texts, places) are let go, the chunk's array emptied (the
- * reader holds it until asked for the next chunk). The consumer waits on requests between
- * messages, so whatever stays reachable meanwhile outlives the young generation and is
- * collected only by a full GC: the process's peak memory follows it.
+ * Each chunk's entries are let go before its first message is handed over: the consumer waits
+ * on requests, so whatever stays reachable meanwhile lasts until a full GC.
  * @throws FileChanged when the file is not what the first pass read
  */
 export async function* plannedMessages(

@@ -66,16 +66,10 @@ async function knownTypes(emulator: EmulatorClient): Promise<Set<string> | undef
 }
 
 /**
- * `messaging trigger` (usage and options: its row in `commands.ts`): emits an event through
- * a running emulator (`POST /_emulator/events`) and prints each delivery's first attempt
- * and, when one is to be retried, the retry schedule; `--wait`
- * follows the retries until every delivery is delivered or has failed. Without `--data`, a
- * named type gets a sample object. A type that is neither named nor subscribed to by an
- * endpoint of the emulator is refused, with the closest known type, unless
- * `--allow-unknown-type`.
- * @returns an exit code of the shared table: 0 every delivery succeeded (or none was due);
- *   1 one failed or is still being retried, or the emulator refused or could not be reached;
- *   2 bad arguments or settings.
+ * `messaging trigger` (options: `definition.ts`). A type neither named nor subscribed to is
+ * refused, with the closest known type, unless `--allow-unknown-type`.
+ * @returns 0 every delivery succeeded (or none was due); 1 one failed or is still being
+ *   retried, or the emulator refused or could not be reached; 2 bad arguments or settings
  */
 export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo = processIo): Promise<number> {
   const args = parse(argv);
@@ -166,6 +160,6 @@ function sampleData(type: string): { data?: Record<string, unknown> } {
   return object === undefined ? {} : { data: { object } };
 }
 
-/** The registry's entry points (see `CommandModule` in `commands.ts`). */
+/** The registry's entry points (`CommandModule`). */
 export const run = (argv: string[]): Promise<number> => runTriggerCommand(argv);
 export const help = async (): Promise<string> => (await import("./help")).HELP;
