@@ -1,5 +1,8 @@
 import { readSetting, SETTINGS } from "../client/settings";
 import { DEFAULT_EMULATOR_API_KEY } from "../emulator/http";
+import { EmulatorClient } from "../emulator/operations";
+import type { CommandIo } from "./command-io";
+import { EXIT } from "./exit-codes";
 import { isApiError, type ApiError } from "../errors/messaging-error";
 import { describeFieldErrors } from "../schemas";
 
@@ -51,4 +54,15 @@ export function describeRefusal(error: ApiError): string {
  */
 export async function orRefusal<T>(call: Promise<T>): Promise<T | ApiError> {
   return call.catch((error: unknown) => (isApiError(error) ? error : Promise.reject(error)));
+}
+
+/**
+ * The client of the running emulator that `messaging <command>` talks to, or the usage exit
+ * code once the wrong setting is said.
+ */
+export function connectEmulator(command: string, env: NodeJS.ProcessEnv, io: CommandIo): EmulatorClient | number {
+  const target = emulatorTarget(env);
+  if (typeof target !== "string") return new EmulatorClient(target);
+  io.stderr(`messaging ${command}: ${target}\n`);
+  return EXIT.usage;
 }

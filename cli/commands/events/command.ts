@@ -1,10 +1,9 @@
-import { EmulatorClient } from "../../../emulator/operations";
 import { isApiError } from "../../../errors/messaging-error";
 import { parseCommandArgs } from "../../command-args";
 import { COMMANDS, usageError } from "..";
 import { describeAttempt } from "../../delivery-line";
 import { didYouMean } from "../../../schemas/did-you-mean";
-import { describeRefusal, emulatorTarget, orRefusal } from "../../emulator-connection";
+import { connectEmulator, describeRefusal, orRefusal } from "../../emulator-connection";
 import { EXIT } from "../../exit-codes";
 import { processIo, type CommandIo } from "../../command-io";
 import { programName } from "../../program-name";
@@ -38,12 +37,8 @@ export async function runEventsCommand(argv: string[], env: NodeJS.ProcessEnv = 
     io.stderr(usageError("events", args));
     return EXIT.usage;
   }
-  const target = emulatorTarget(env);
-  if (typeof target === "string") {
-    io.stderr(`messaging events: ${target}\n`);
-    return EXIT.usage;
-  }
-  const emulator = new EmulatorClient(target);
+  const emulator = connectEmulator("events", env, io);
+  if (typeof emulator === "number") return emulator;
   try {
     const events = await orRefusal(emulator.listEvents());
     if (isApiError(events)) {
@@ -54,7 +49,7 @@ export async function runEventsCommand(argv: string[], env: NodeJS.ProcessEnv = 
     if (record === undefined) {
       const ids = events.map((item) => item.event.id);
       io.stderr(
-        `messaging events: no event ${args.eventId} in the emulator at ${target.baseUrl}${didYouMean(args.eventId, ids)}` +
+        `messaging events: no event ${args.eventId} in the emulator at ${emulator.baseUrl}${didYouMean(args.eventId, ids)}` +
           ` (it keeps the most recent 1,000 events; ${programName()} trigger and listen print their ids)\n`,
       );
       return EXIT.failed;
@@ -93,7 +88,7 @@ export async function runEventsCommand(argv: string[], env: NodeJS.ProcessEnv = 
     return failed > 0 ? EXIT.failed : EXIT.ok;
   } catch (error) {
     io.stderr(
-      `messaging events: could not reach the emulator at ${target.baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `messaging events: could not reach the emulator at ${emulator.baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return EXIT.failed;
   } finally {

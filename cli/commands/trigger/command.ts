@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { EmulatorClient } from "../../../emulator/operations";
+import type { EmulatorClient } from "../../../emulator/operations";
 import { isApiError } from "../../../errors/messaging-error";
 import { findJsonHazards, jsonHazardField } from "../../../schemas";
 import { KNOWN_EVENT_TYPES } from "../../../schemas/types";
@@ -7,7 +7,7 @@ import { parseCommandArgs } from "../../command-args";
 import { COMMANDS, usageError } from "..";
 import { describeAttempt as describe } from "../../delivery-line";
 import { closestMatch } from "../../../schemas/did-you-mean";
-import { describeRefusal, emulatorTarget, orRefusal } from "../../emulator-connection";
+import { connectEmulator, describeRefusal, orRefusal } from "../../emulator-connection";
 import { EXIT } from "../../exit-codes";
 import { sampleObject } from "../../sample-events";
 import { processIo, type CommandIo } from "../../command-io";
@@ -77,12 +77,8 @@ export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv =
     io.stderr(usageError("trigger", args));
     return EXIT.usage;
   }
-  const target = emulatorTarget(env);
-  if (typeof target === "string") {
-    io.stderr(`messaging trigger: ${target}\n`);
-    return EXIT.usage;
-  }
-  const emulator = new EmulatorClient(target);
+  const emulator = connectEmulator("trigger", env, io);
+  if (typeof emulator === "number") return emulator;
   try {
     if (!args.allowUnknownType && !(KNOWN_EVENT_TYPES as readonly string[]).includes(args.type)) {
       const known = await knownTypes(emulator);
@@ -146,7 +142,7 @@ export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv =
     return failed > 0 || retrying > 0 ? EXIT.failed : EXIT.ok;
   } catch (error) {
     io.stderr(
-      `messaging trigger: could not reach the emulator at ${target.baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `messaging trigger: could not reach the emulator at ${emulator.baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return EXIT.failed;
   } finally {
