@@ -40,7 +40,15 @@ export async function makeSingleExecutable(
   target: string,
 ): Promise<void> {
   const script = fs.readFileSync(bundle);
-  const key = createHash("sha256").update(script).update(runtime.integrity).digest("hex").slice(0, 24);
+  // V8's code cache (compiled once here, not at every start) is only valid on the platform that
+  // wrote it: the host's own executable gets one, the other platforms' compile at start.
+  const useCodeCache = hostRuntime !== undefined && hostRuntime.package === runtime.package;
+  const key = createHash("sha256")
+    .update(script)
+    .update(runtime.integrity)
+    .update(useCodeCache ? "code-cache" : "")
+    .digest("hex")
+    .slice(0, 24);
   const cached = path.join(cacheRoot(), "plugin-executables", `${runtime.package}-${NODE_RUNTIME_VERSION}-${key}`);
   if (!fs.existsSync(cached)) {
     fs.mkdirSync(path.dirname(cached), { recursive: true });
@@ -48,11 +56,9 @@ export async function makeSingleExecutable(
     try {
       const config = path.join(work, "sea-config.json");
       const blob = path.join(work, "sea-prep.blob");
-      // No code cache or snapshot: both are tied to the platform that writes them, and the
-      // blob is written here for every platform. Start-up stays well inside its budget without.
       fs.writeFileSync(
         config,
-        JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache: false, useSnapshot: false }),
+        JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache, useSnapshot: false }),
       );
       execFileSync(blobWriter(hostRuntime), ["--experimental-sea-config", config], { stdio: "pipe" });
       const executable = path.join(work, "executable");
