@@ -44,13 +44,13 @@ describe("messaging endpoints", () => {
     expect(fields.filter((key) => !Object.hasOwn(COMMANDS.endpoints.options, flag(key)))).toEqual([]);
     expect(fields.filter((key) => !COMMANDS.endpoints.usage[0].includes(`--${flag(key)} `))).toEqual([]);
 
-    const values = {
+    // The fields the command reads itself get values of their kind; any other is text sent as given.
+    const special: Record<string, unknown> = {
       url: "https://receiver.example/every-field",
       events: ["payment.succeeded"],
       format: "cloudEvents",
-      description: "all",
     };
-    expect(Object.keys(values).sort()).toEqual([...fields].sort());
+    const values = Object.fromEntries(fields.map((key) => [key, special[key] ?? `${key} of every-field`]));
     const argv = Object.entries(values).flatMap(([key, value]) => [`--${flag(key)}`, Array.isArray(value) ? value.join(",") : value]);
     expect((await endpoints(["create", ...argv])).code).toBe(0);
     const recorded = emulator.endpoints().find((endpoint) => endpoint.url === values.url);
