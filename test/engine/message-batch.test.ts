@@ -4,6 +4,7 @@
  * stops part-way is finished by the next `up` (also after a refresh) with no message twice.
  * Secret messages leave nothing of their content in plain text in the state.
  */
+import { recipientsOf } from "../support/emulator";
 import { startFirstChunkOnlyService } from "../support/fake-services";
 import * as engine from "../support/real-engine";
 
@@ -11,8 +12,6 @@ const API_KEY = "sk_test_real_batches_71c0";
 
 engine.describeRealEngine("MessageBatch under pulumi", () => {
   const suite = engine.useRealEngine(API_KEY);
-  const recipientsOf = (batches: Array<{ messages: Array<{ tos: string[] }> }>) =>
-    batches.flatMap((batch) => batch.messages.map((message) => message.tos[0]));
 
   test("2,001 messages go out once, in three calls; an unchanged program sends nothing; a new trigger sends again; an invalid message sends nothing", async () => {
     const stack = await suite.stack("batch-stack", { config: { "batch-stack:count": "2001", "batch-stack:trigger": "1" } });
@@ -111,10 +110,7 @@ engine.describeRealEngine("MessageBatch under pulumi", () => {
 
     await stack.cli(["cancel", "--yes"]);
     engine.expectOk(await stack.up());
-    const recipients = suite.emulator
-      .batches()
-      .slice(from)
-      .flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+    const recipients = recipientsOf(suite.emulator.batches().slice(from));
     expect(recipients).toHaveLength(3001);
     expect(new Set(recipients).size).toBe(3001);
   });

@@ -111,6 +111,11 @@ export async function withEmulatorClient<T>(emulator: Emulator, use: (client: Em
   }
 }
 
+/** The recipient of each message of `batches`, in order (the tests send each message to one recipient). */
+export function recipientsOf(batches: ReadonlyArray<{ messages: ReadonlyArray<{ tos: string[] }> }>): string[] {
+  return batches.flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+}
+
 /** A valid endpoint form. */
 export function endpointForm(overrides: Record<string, string | string[]> = {}): URLSearchParams {
   const fields: Record<string, string | string[]> = {
