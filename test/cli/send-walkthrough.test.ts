@@ -5,18 +5,10 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Emulator } from "../../emulator";
-import { recipient, runSend, useSendTestBed, type RunResult } from "../support/send-harness";
+import { recipient, useSendTestBed } from "../support/send-harness";
 import { freeLoopbackPort } from "../support/loopback-server";
 
-const bed = useSendTestBed("messaging-walkthrough-");
-let emulator: Emulator;
-let dir: string;
-beforeAll(() => ({ emulator, dir } = bed));
-
-function send(args: string[] | string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  return runSend(emulator, dir, args, env);
-}
+const { emulator, dir, send } = useSendTestBed("messaging-walkthrough-");
 
 function ndjsonFile(name: string, count: number): string {
   const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ tos: [recipient(i)], body: `${name}: note ${i}` }));
