@@ -6,8 +6,8 @@ import path from "node:path";
 import { MessagingClient } from "../../client";
 import { IdentityKey } from "../../client/identity-key";
 import { messageIdentity } from "../../message-file/identity";
-import { startEmulator, type Emulator, type ScriptedFault } from "../../emulator";
-import { API_KEY, ATTEMPTS_PER_CALL, CLI, recipient, runSend, useSendTestBed, type RunResult } from "../support/send-harness";
+import { startEmulator, type ScriptedFault } from "../../emulator";
+import { API_KEY, ATTEMPTS_PER_CALL, CLI, recipient, runSend, useSendTestBed } from "../support/send-harness";
 
 /**
  * `messaging send` run again after the user edited the file: after a run killed in the middle
@@ -20,14 +20,7 @@ import { API_KEY, ATTEMPTS_PER_CALL, CLI, recipient, runSend, useSendTestBed, ty
  * while it waits to retry. Call 3 was never sent.
  */
 
-const bed = useSendTestBed("messaging-send-edits-");
-let emulator: Emulator;
-let dir: string;
-beforeAll(() => ({ emulator, dir } = bed));
-
-function send(args: string[] | string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  return runSend(emulator, dir, args, env);
-}
+const { emulator, dir, send } = useSendTestBed("messaging-send-edits-");
 
 /** Makes the in-flight record of file `name`'s call look sent `hours` ago; returns that time. */
 function ageInFlightRecord(name: string, hours: number): string {

@@ -4,19 +4,11 @@
  * same command again cannot fix must not end in "run the same command again".
  */
 import { writeFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
-import type { Emulator } from "../../emulator";
-import { recipient, runSend, useSendTestBed, type RunResult } from "../support/send-harness";
+import { recipient, useSendTestBed } from "../support/send-harness";
+import { freeLoopbackPort } from "../support/loopback-server";
 
-const bed = useSendTestBed("messaging-walkthrough-");
-let emulator: Emulator;
-let dir: string;
-beforeAll(() => ({ emulator, dir } = bed));
-
-function send(args: string[] | string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  return runSend(emulator, dir, args, env);
-}
+const { emulator, dir, send } = useSendTestBed("messaging-walkthrough-");
 
 function ndjsonFile(name: string, count: number): string {
   const lines = Array.from({ length: count }, (_, i) => JSON.stringify({ tos: [recipient(i)], body: `${name}: note ${i}` }));
@@ -48,18 +40,9 @@ describe("MESSAGING_BASE_URL mistakes", () => {
   });
 });
 
-/** A loopback port nothing listens on (it was free a moment ago). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe("connection-level failures say what to check", () => {
   it("connection refused: check MESSAGING_BASE_URL, or start the emulator; no idempotency-key advice", async () => {
-    const url = `http://127.0.0.1:${await closedPort()}`;
+    const url = `http://127.0.0.1:${await freeLoopbackPort()}`;
     const run = await send(["--file", ndjsonFile("refused.ndjson", 2)], { MESSAGING_BASE_URL: url });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("ECONNREFUSED");

@@ -2,6 +2,7 @@
 import net from "node:net";
 import { MessagingClient } from "../../client";
 import { connectionFailureKind, isConnectionError } from "../../errors";
+import { freeLoopbackPort } from "../support/loopback-server";
 
 it.each([
   [Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }), "refused"],
@@ -23,19 +24,11 @@ it.each([
 });
 
 it("a refused connection: a ConnectionError of kind refused saying to start the emulator, without the idempotency-key advice", async () => {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  const client = new MessagingClient({ apiKey: "sk_test_x", baseUrl: `http://127.0.0.1:${port}`, maxRetries: 0 });
-  let thrown: unknown;
-  try {
-    await client.sendMessageBatch({ stream: "transactional", messages: [{ tos: ["+254712345678"], body: "x" }] });
-  } catch (error) {
-    thrown = error;
-  } finally {
-    await client.close();
-  }
+  const client = new MessagingClient({ apiKey: "sk_test_x", baseUrl: `http://127.0.0.1:${await freeLoopbackPort()}`, maxRetries: 0 });
+  const thrown = await client
+    .sendMessageBatch({ stream: "transactional", messages: [{ tos: ["+254712345678"], body: "x" }] })
+    .catch((error: unknown) => error)
+    .finally(() => client.close());
   expect(isConnectionError(thrown)).toBe(true);
   expect(isConnectionError(thrown) && thrown.kind).toBe("refused");
   expect(String((thrown as Error).message)).toContain("npx messaging emulator");

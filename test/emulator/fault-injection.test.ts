@@ -1,11 +1,7 @@
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, endpointForm, message, type CallOptions } from "../support/emulator";
+import { call, endpointForm, message, type CallOptions, emulatorForEachTest } from "../support/emulator";
 
-let emulator: Emulator;
-beforeEach(async () => {
-  emulator = await startEmulator();
-});
-afterEach(() => emulator.close());
+const emulator = emulatorForEachTest();
 
 /** The status, or "socket" when the connection was dropped without an answer. */
 async function outcome(target: Emulator, path: string, options: CallOptions): Promise<number | "socket"> {

@@ -6,7 +6,7 @@
  */
 import http from "node:http";
 import { startEmulator, type Emulator } from "../../emulator";
-import { basicAuth, VERSION } from "../support/emulator";
+import { basicAuth, VERSION, emulatorForAllTests } from "../support/emulator";
 
 /** One request with exactly this `Host` header (node:http sends what it is given). */
 function withHost(
@@ -43,13 +43,7 @@ function withHost(
 }
 
 describe("the Host header", () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ deliveryRetrySchedule: [] });
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
+  const emulator = emulatorForAllTests({ deliveryRetrySchedule: [] });
 
   const port = () => new URL(emulator.url).port;
 

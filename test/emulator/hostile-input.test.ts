@@ -4,15 +4,10 @@
  */
 import { isUtf8 } from "node:buffer";
 import { firstInvalidUtf8 } from "../../emulator/http/body";
-import { startEmulator, type Emulator } from "../../emulator";
-import { call, message } from "../support/emulator";
+import { call, message, emulatorForAllTests } from "../support/emulator";
 
 describe("a hostile-looking Idempotency-Key", () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ deliveryRetrySchedule: [] });
-  });
-  afterAll(() => emulator.close());
+  const emulator = emulatorForAllTests({ deliveryRetrySchedule: [] });
 
   it("uses an Idempotency-Key of __proto__ like any other key", async () => {
     const json = { stream: "transactional", messages: [message(1)] };

@@ -1,12 +1,7 @@
 import { Problem } from "../../schemas";
-import { startEmulator, type Emulator } from "../../emulator";
-import { call, message, withEmulatorClient } from "../support/emulator";
+import { call, message, withEmulatorClient, emulatorForEachTest } from "../support/emulator";
 
-let emulator: Emulator;
-beforeEach(async () => {
-  emulator = await startEmulator();
-});
-afterEach(() => emulator.close());
+const emulator = emulatorForEachTest();
 
 describe("POST /v1/message_batches: success", () => {
   it("answers 200 with the batch result and records the batch", async () => {

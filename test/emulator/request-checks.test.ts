@@ -1,12 +1,8 @@
 import { ApiVersion, PROBLEM_CONTENT_TYPE, Problem } from "../../schemas";
-import { startEmulator, type Emulator } from "../../emulator";
-import { basicAuth, call, endpointForm } from "../support/emulator";
+import { startEmulator } from "../../emulator";
+import { basicAuth, call, endpointForm, emulatorForAllTests } from "../support/emulator";
 
-let emulator: Emulator;
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: "sk_test_request_checks" });
-});
-afterAll(() => emulator.close());
+const emulator = emulatorForAllTests({ apiKey: "sk_test_request_checks" });
 
 /** Asserts an RFC 9457 problem with the given status and title; returns it. */
 function expectProblem(result: { status: number; headers: Record<string, unknown>; json: unknown }, status: number, title: string) {

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { Problem, WebhookEndpointObject, describeFieldErrors } from "../../schemas";
-import { startEmulator, type Emulator } from "../../emulator";
-import { call, endpointForm, withEmulatorClient } from "../support/emulator";
+import { call, endpointForm, withEmulatorClient, emulatorForEachTest } from "../support/emulator";
 
 /**
  * Every field of spec §2.2, each required with its type. Written here rather than taken from
@@ -23,11 +22,7 @@ const CompleteEndpoint = z.strictObject({
   metadata: z.record(z.string(), z.string()),
 });
 
-let emulator: Emulator;
-beforeEach(async () => {
-  emulator = await startEmulator();
-});
-afterEach(() => emulator.close());
+const emulator = emulatorForEachTest();
 
 describe("POST /v1/webhooks/endpoints: success", () => {
   it("answers 200 with the endpoint object and records it", async () => {

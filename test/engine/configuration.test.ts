@@ -3,35 +3,26 @@
  * with `--secret`), the environment, which wins, a missing or wrong key, and what the state
  * holds of the key each way. One stack, its settings changed between runs.
  */
-import {
-  describeRealEngine,
-  ENDPOINT,
-  errorsOf,
-  expectOk,
-  messagesOf,
-  output,
-  resourcesNamed,
-  useRealEngine,
-} from "../support/real-engine";
+import * as engine from "../support/real-engine";
 
 const API_KEY = "sk_test_real_77d1e0";
 
-describeRealEngine("configuration under pulumi", () => {
-  const suite = useRealEngine(API_KEY);
+engine.describeRealEngine("configuration under pulumi", () => {
+  const suite = engine.useRealEngine(API_KEY);
 
   test("a missing key, a wrong key, the environment, config over the environment, and a key set in plain text", async () => {
     const stack = await suite.stack("endpoint-stack", {
       service: false,
-      config: { "messaging:baseUrl": "http://127.0.0.1:9", "endpoint-stack:endpoint": JSON.stringify(ENDPOINT) },
+      config: { "messaging:baseUrl": "http://127.0.0.1:9", "endpoint-stack:endpoint": JSON.stringify(engine.ENDPOINT) },
     });
-    const endpoint = (url: string) => stack.setConfigObject("endpoint-stack:endpoint", { ...ENDPOINT, url });
+    const endpoint = (url: string) => stack.setConfigObject("endpoint-stack:endpoint", { ...engine.ENDPOINT, url });
 
     // No key anywhere: the preview needs none; up fails naming both ways to set it, and records nothing.
-    expectOk(await stack.preview());
+    engine.expectOk(await stack.preview());
     const missing = await stack.up();
     expect(missing.ok).toBe(false);
-    expect(errorsOf(missing)).toMatch(/messaging:apiKey.*MESSAGING_API_KEY|MESSAGING_API_KEY.*messaging:apiKey/s);
-    expect(resourcesNamed(await stack.exportState(), "main")).toEqual([]);
+    expect(engine.errorsOf(missing)).toMatch(/messaging:apiKey.*MESSAGING_API_KEY|MESSAGING_API_KEY.*messaging:apiKey/s);
+    expect(engine.resourcesNamed(await stack.exportState(), "main")).toEqual([]);
 
     // A wrong key: the service's 401, and the key is echoed nowhere.
     const wrongKey = "sk_live_wrong_key_93jd8";
@@ -39,27 +30,27 @@ describeRealEngine("configuration under pulumi", () => {
     await stack.setConfig("messaging:baseUrl", suite.emulator.url);
     const wrong = await stack.up();
     expect(wrong.ok).toBe(false);
-    expect(errorsOf(wrong)).toMatch(/401/);
+    expect(engine.errorsOf(wrong)).toMatch(/401/);
     expect(wrong.text + JSON.stringify(wrong.diagnostics)).not.toContain(wrongKey);
     expect(JSON.stringify(await stack.exportState())).not.toContain(wrongKey);
-    expect(resourcesNamed(await stack.exportState(), "main")).toEqual([]);
+    expect(engine.resourcesNamed(await stack.exportState(), "main")).toEqual([]);
 
     // From the environment alone: created, and the state holds no key.
     await stack.removeConfig("messaging:apiKey");
     await stack.removeConfig("messaging:baseUrl");
     stack.setEnv({ MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: suite.emulator.url });
-    const fromEnv = expectOk(await stack.up());
-    expect(String(output(fromEnv, "id"))).toMatch(/^we_/);
+    const fromEnv = engine.expectOk(await stack.up());
+    expect(String(engine.output(fromEnv, "id"))).toMatch(/^we_/);
     expect(JSON.stringify(await stack.exportState())).not.toContain(API_KEY);
-    expect(messagesOf(fromEnv)).not.toMatch(/apiKey/);
+    expect(engine.messagesOf(fromEnv)).not.toMatch(/apiKey/);
 
     // Stack config wins over the environment: a wrong key there is not used.
     stack.setEnv({ MESSAGING_API_KEY: wrongKey, MESSAGING_BASE_URL: "http://127.0.0.1:9" });
     await stack.setConfig("messaging:apiKey", API_KEY, { secret: true });
     await stack.setConfig("messaging:baseUrl", suite.emulator.url);
     await endpoint("https://hooks.example.com/config-wins");
-    const configWins = expectOk(await stack.up());
-    const id = String(output(configWins, "id"));
+    const configWins = engine.expectOk(await stack.up());
+    const id = String(engine.output(configWins, "id"));
     expect(suite.emulator.endpoints().find((recorded) => recorded.id === id)?.url).toBe("https://hooks.example.com/config-wins");
 
     // The default provider's state entry holds the whole stack config: the --secret key encrypted.
@@ -74,7 +65,7 @@ describeRealEngine("configuration under pulumi", () => {
     // A key set without --secret is stored in plain text there, and the program warns once.
     await stack.setConfig("messaging:apiKey", API_KEY);
     await endpoint("https://hooks.example.com/plain-key");
-    const plain = expectOk(await stack.up());
+    const plain = engine.expectOk(await stack.up());
     const warnings = plain.diagnostics.filter((diagnostic) => diagnostic.severity === "warning" && /apiKey/.test(diagnostic.message));
     expect(warnings).toHaveLength(1);
     expect(warnings[0].message).toMatch(

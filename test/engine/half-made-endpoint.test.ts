@@ -5,20 +5,7 @@
  * resource whatever happens between runs, or a failure saying what to do.
  */
 import { startRefusingProxy, type AlterAnswer, type RefusingProxy } from "../support/fake-services";
-import {
-  describeRealEngine,
-  ENDPOINT,
-  errorsOf,
-  expectOk,
-  messagesOf,
-  opsByName,
-  output,
-  resourcesNamed,
-  revealed,
-  useRealEngine,
-  type OperationResult,
-  type PulumiStack,
-} from "../support/real-engine";
+import * as engine from "../support/real-engine";
 
 const API_KEY = "sk_test_real_half_made_3c9d";
 
@@ -30,14 +17,14 @@ const withoutSecret: AlterAnswer = (answer, path) => {
 };
 
 /** No message may advise removing an endpoint the stack holds, or announce a replacement. */
-function expectNoRemovalAdvice(result: OperationResult): void {
-  const said = `${errorsOf(result)}\n${messagesOf(result)}`;
+function expectNoRemovalAdvice(result: engine.OperationResult): void {
+  const said = `${engine.errorsOf(result)}\n${engine.messagesOf(result)}`;
   expect(said).not.toMatch(/remove (it|we_)/i);
   expect(said).not.toMatch(/will be replaced/);
 }
 
-describeRealEngine("half-made endpoints under pulumi", () => {
-  const suite = useRealEngine(API_KEY);
+engine.describeRealEngine("half-made endpoints under pulumi", () => {
+  const suite = engine.useRealEngine(API_KEY);
   let proxy: RefusingProxy;
   beforeAll(async () => {
     proxy = await startRefusingProxy(suite.emulator.url);
@@ -47,28 +34,28 @@ describeRealEngine("half-made endpoints under pulumi", () => {
   });
 
   /** A stack whose endpoint (at `url`) reaches the emulator through the proxy. */
-  async function stackAt(url: string): Promise<{ stack: PulumiStack; made: () => Array<{ id: string; secret: string }> }> {
+  async function stackAt(url: string): Promise<{ stack: engine.PulumiStack; made: () => Array<{ id: string; secret: string }> }> {
     const stack = await suite.stack("endpoint-stack", {
-      config: { ...suite.serviceConfig(proxy.url), "endpoint-stack:endpoint": JSON.stringify({ ...ENDPOINT, url }) },
+      config: { ...suite.serviceConfig(proxy.url), "endpoint-stack:endpoint": JSON.stringify({ ...engine.ENDPOINT, url }) },
     });
     return { stack, made: () => suite.emulator.endpoints().filter((recorded) => recorded.url === url) };
   }
 
   /** An up whose create answer lost its secret: the endpoint is made, and recorded half-made. */
-  async function halfMadeUp(stack: PulumiStack): Promise<string> {
+  async function halfMadeUp(stack: engine.PulumiStack): Promise<string> {
     proxy.alterAnswer = withoutSecret;
     const first = await stack.up();
     proxy.alterAnswer = undefined;
     expect(first.ok).toBe(false);
-    expect(errorsOf(first)).toMatch(/was created, but the service's answer could not be read/);
-    expect(errorsOf(first)).toMatch(/next `pulumi up` asks the service again under the same idempotency key/);
+    expect(engine.errorsOf(first)).toMatch(/was created, but the service's answer could not be read/);
+    expect(engine.errorsOf(first)).toMatch(/next `pulumi up` asks the service again under the same idempotency key/);
     expectNoRemovalAdvice(first);
-    const [recorded] = resourcesNamed(await stack.exportState({ showSecrets: true }), "main");
+    const [recorded] = engine.resourcesNamed(await stack.exportState({ showSecrets: true }), "main");
     expect(recorded.initErrors).toEqual([expect.stringContaining(String(recorded.id))]);
     // Recorded as a secret null: additionalSecretOutputs apply to a failed create too.
     const secret = (recorded.outputs as Record<string, unknown>).secret;
     expect(secret).toHaveProperty("plaintext");
-    expect(revealed(secret)).toBeNull();
+    expect(engine.revealed(secret)).toBeNull();
     return String(recorded.id);
   }
 
@@ -81,12 +68,12 @@ describeRealEngine("half-made endpoints under pulumi", () => {
       suite.emulator.setFaults({ failureRate: 0 });
     }
     expect(made()).toHaveLength(1);
-    expect(resourcesNamed(await stack.exportState(), "main")).toEqual([]);
+    expect(engine.resourcesNamed(await stack.exportState(), "main")).toEqual([]);
 
-    const second = expectOk(await stack.up());
-    expect(opsByName(second)).toEqual({ main: ["create"] });
+    const second = engine.expectOk(await stack.up());
+    expect(engine.opsByName(second)).toEqual({ main: ["create"] });
     expect(made()).toHaveLength(1);
-    expect(output(second, "id")).toBe(made()[0].id);
+    expect(engine.output(second, "id")).toBe(made()[0].id);
   });
 
   test("only the first answer was spoiled: after a refresh, preview shows an update and says nothing; up gets the same endpoint with its secret", async () => {
@@ -95,17 +82,17 @@ describeRealEngine("half-made endpoints under pulumi", () => {
     expect(made().map((endpoint) => endpoint.id)).toEqual([id]);
 
     // Refresh clears the init error and prints nothing; the diff alone keeps the endpoint to be finished.
-    const refreshed = expectOk(await stack.refresh());
-    expect(messagesOf(refreshed)).toBe("");
-    expect(resourcesNamed(await stack.exportState(), "main")[0].initErrors ?? []).toEqual([]);
+    const refreshed = engine.expectOk(await stack.refresh());
+    expect(engine.messagesOf(refreshed)).toBe("");
+    expect(engine.resourcesNamed(await stack.exportState(), "main")[0].initErrors ?? []).toEqual([]);
     const before = suite.emulator.requestCount();
-    const preview = expectOk(await stack.preview());
-    expect(opsByName(preview)).toEqual({ main: ["update"] });
-    expect(messagesOf(preview)).toBe("");
+    const preview = engine.expectOk(await stack.preview());
+    expect(engine.opsByName(preview)).toEqual({ main: ["update"] });
+    expect(engine.messagesOf(preview)).toBe("");
     expect(suite.emulator.requestCount()).toBe(before);
 
-    const up = expectOk(await stack.up());
-    expect(opsByName(up)).toEqual({ main: ["update"] });
+    const up = engine.expectOk(await stack.up());
+    expect(engine.opsByName(up)).toEqual({ main: ["update"] });
     expectNoRemovalAdvice(up);
     // The emulator replayed its stored answer: still one endpoint, and its secret is recorded.
     expect(made().map((endpoint) => endpoint.id)).toEqual([id]);
@@ -113,7 +100,7 @@ describeRealEngine("half-made endpoints under pulumi", () => {
     expect(JSON.stringify(await stack.exportState())).not.toContain(made()[0].secret);
 
     const after = suite.emulator.requestCount();
-    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ main: ["same"] });
+    expect(engine.opsByName(engine.expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ main: ["same"] });
     expect(suite.emulator.requestCount()).toBe(after);
   });
 
@@ -126,24 +113,27 @@ describeRealEngine("half-made endpoints under pulumi", () => {
     const second = await stack.up();
     proxy.alterAnswer = undefined;
     expect(second.ok).toBe(false);
-    expect(opsByName(second)).toEqual({ main: ["update"] });
-    expect(errorsOf(second)).toMatch(
+    expect(engine.opsByName(second)).toEqual({ main: ["update"] });
+    expect(engine.errorsOf(second)).toMatch(
       new RegExp(`same endpoint, and its signing secret still could not be read.*Developers → Webhooks.*adopt: \\{ id: "${id}"`, "s"),
     );
     expectNoRemovalAdvice(second);
     expect(made()).toHaveLength(1);
     // Recorded as the engine records a partly failed update: same id, the reasons, still half-made.
-    expect(resourcesNamed(await stack.exportState(), "main")[0]).toMatchObject({ id, initErrors: [expect.stringContaining("adopt")] });
+    expect(engine.resourcesNamed(await stack.exportState(), "main")[0]).toMatchObject({
+      id,
+      initErrors: [expect.stringContaining("adopt")],
+    });
 
     // The way out: the secret from the dashboard (here, the emulator's record), declared with adopt.
-    await stack.setConfigObject("endpoint-stack:endpoint", { ...ENDPOINT, url, adopt: { id, secret: made()[0].secret } });
+    await stack.setConfigObject("endpoint-stack:endpoint", { ...engine.ENDPOINT, url, adopt: { id, secret: made()[0].secret } });
     const before = suite.emulator.requestCount();
-    const adopted = expectOk(await stack.up());
-    expect(opsByName(adopted)).toEqual({ main: ["update"] });
+    const adopted = engine.expectOk(await stack.up());
+    expect(engine.opsByName(adopted)).toEqual({ main: ["update"] });
     expect(suite.emulator.requestCount()).toBe(before);
-    expect(output(adopted, "secret")).toBe(made()[0].secret);
-    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ main: ["same"] });
+    expect(engine.output(adopted, "secret")).toBe(made()[0].secret);
+    expect(engine.opsByName(engine.expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ main: ["same"] });
     expect(made()).toHaveLength(1);
-    expect(opsByName(expectOk(await stack.destroy()))).toEqual({ main: ["delete"] });
+    expect(engine.opsByName(engine.expectOk(await stack.destroy()))).toEqual({ main: ["delete"] });
   });
 });

@@ -11,6 +11,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { recipientsOf } from "../support/emulator";
 import {
   describeRealEngine,
   expectOk,
@@ -56,7 +57,7 @@ describeRealEngine("what a stack's identity survives", () => {
   const suite = useRealEngine(API_KEY);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-survives-"));
   afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
-  const recipients = (): string[] => suite.emulator.batches().flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+  const recipients = (): string[] => recipientsOf(suite.emulator.batches());
 
   async function newStack(route: Route, config: Record<string, string> = {}, env?: Record<string, string>): Promise<PulumiStack> {
     if (route === "TypeScript") return suite.stack("identity-stack", { config, env });
@@ -148,10 +149,7 @@ describeRealEngine("what a stack's identity survives", () => {
     expect((state.deployment.resources ?? []).map((resource) => String(resource.urn))).toContainEqual(
       expect.stringMatching(/pulumi:providers:messaging::default_0_1_1$/),
     );
-    const sent = suite.emulator
-      .batches()
-      .slice(from)
-      .flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+    const sent = recipientsOf(suite.emulator.batches().slice(from));
     expect(sent).toHaveLength(3001);
     expect(new Set(sent).size).toBe(3001);
   });

@@ -10,6 +10,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { recipientsOf } from "../support/emulator";
 import { startFirstChunkOnlyService } from "../support/fake-services";
 import {
   describeRealEngine,
@@ -86,8 +87,6 @@ const ROUTES: Route[] = [
 
 describeRealEngine("MessageBatch from a file under pulumi", () => {
   const suite = useRealEngine(API_KEY);
-  const recipients = (batches: Array<{ messages: Array<{ tos: string[] }> }>) =>
-    batches.flatMap((batch) => batch.messages.map((message) => message.tos[0]));
 
   describe.each(ROUTES)("$name", (route) => {
     test("an up killed once the service took a call, then cancel and up: each message once; an unchanged up makes no call", async () => {
@@ -103,7 +102,7 @@ describeRealEngine("MessageBatch from a file under pulumi", () => {
 
       await stack.cli(["cancel", "--yes"], { allowFailure: true });
       expectOk(await stack.up());
-      const sent = recipients(suite.emulator.batches().slice(from));
+      const sent = recipientsOf(suite.emulator.batches().slice(from));
       expect(sent).toHaveLength(5001);
       expect(new Set(sent).size).toBe(5001);
 

@@ -4,54 +4,41 @@
  * stops part-way is finished by the next `up` (also after a refresh) with no message twice.
  * Secret messages leave nothing of their content in plain text in the state.
  */
+import { recipientsOf } from "../support/emulator";
 import { startFirstChunkOnlyService } from "../support/fake-services";
-import {
-  describeRealEngine,
-  errorsOf,
-  expectOk,
-  messagesOf,
-  opsByName,
-  output,
-  resourcesNamed,
-  resourceSteps,
-  revealed as revealedValue,
-  useRealEngine,
-  upKilledAfterFirstCall,
-} from "../support/real-engine";
+import * as engine from "../support/real-engine";
 
 const API_KEY = "sk_test_real_batches_71c0";
 
-describeRealEngine("MessageBatch under pulumi", () => {
-  const suite = useRealEngine(API_KEY);
-  const recipientsOf = (batches: Array<{ messages: Array<{ tos: string[] }> }>) =>
-    batches.flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+engine.describeRealEngine("MessageBatch under pulumi", () => {
+  const suite = engine.useRealEngine(API_KEY);
 
   test("2,001 messages go out once, in three calls; an unchanged program sends nothing; a new trigger sends again; an invalid message sends nothing", async () => {
     const stack = await suite.stack("batch-stack", { config: { "batch-stack:count": "2001", "batch-stack:trigger": "1" } });
-    expect(opsByName(expectOk(await stack.preview()))).toEqual({ reminders: ["create"] });
+    expect(engine.opsByName(engine.expectOk(await stack.preview()))).toEqual({ reminders: ["create"] });
     expect(suite.emulator.batches()).toHaveLength(0);
 
-    const up = expectOk(await stack.up());
+    const up = engine.expectOk(await stack.up());
     const batches = suite.emulator.batches();
     expect(batches.map((batch) => batch.messages.length)).toEqual([1000, 1000, 1]);
-    expect(output(up, "batchIds")).toEqual(batches.map((batch) => batch.id));
-    expect(output(up, "messageCount")).toBe(2001);
+    expect(engine.output(up, "batchIds")).toEqual(batches.map((batch) => batch.id));
+    expect(engine.output(up, "messageCount")).toBe(2001);
     expect(new Set(recipientsOf(batches)).size).toBe(2001);
 
-    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
-    expect(opsByName(expectOk(await stack.refresh()))).toEqual({ reminders: ["refresh"] });
-    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
+    expect(engine.opsByName(engine.expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
+    expect(engine.opsByName(engine.expectOk(await stack.refresh()))).toEqual({ reminders: ["refresh"] });
+    expect(engine.opsByName(engine.expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
     expect(suite.emulator.batches()).toHaveLength(3);
 
     await stack.setConfig("batch-stack:trigger", "2");
-    const again = expectOk(await stack.up());
-    expect(resourceSteps(again).find((step) => step.op === "replace")?.replaces).toEqual(["triggers"]);
+    const again = engine.expectOk(await stack.up());
+    expect(engine.resourceSteps(again).find((step) => step.op === "replace")?.replaces).toEqual(["triggers"]);
     expect(suite.emulator.batches()).toHaveLength(6);
 
     await stack.setConfig("batch-stack:count", "0");
     const invalid = await stack.up();
     expect(invalid.ok).toBe(false);
-    expect(errorsOf(invalid)).toMatch(
+    expect(engine.errorsOf(invalid)).toMatch(
       /MessageBatch resource 'reminders': property messages value \{(\[\]|<nil>)\} has a problem: expected at least one message/,
     );
     expect(suite.emulator.batches()).toHaveLength(6);
@@ -65,10 +52,10 @@ describeRealEngine("MessageBatch under pulumi", () => {
       });
       const first = await stack.up();
       expect(first.ok).toBe(false);
-      expect(errorsOf(first)).toMatch(
+      expect(engine.errorsOf(first)).toMatch(
         /message batch \S+: 1000 of 2001 messages were confirmed before sending stopped.*Run `pulumi up` again to send the rest/s,
       );
-      const [recorded] = resourcesNamed(await stack.exportState(), "reminders");
+      const [recorded] = engine.resourcesNamed(await stack.exportState(), "reminders");
       expect(recorded).toMatchObject({
         initErrors: [expect.stringContaining("1000 of 2001")],
         outputs: expect.objectContaining({ batchIds: ["msba_fake_0"], sentAt: null }),
@@ -77,13 +64,13 @@ describeRealEngine("MessageBatch under pulumi", () => {
       expect(outputs.__provider).toEqual((recorded.inputs as Record<string, unknown>).__provider);
 
       // A refresh reads the batch (possible only because its state carries the provider) and clears the init error.
-      expect(opsByName(expectOk(await stack.refresh()))).toEqual({ reminders: ["refresh"] });
-      expect(resourcesNamed(await stack.exportState(), "reminders")[0].initErrors ?? []).toEqual([]);
+      expect(engine.opsByName(engine.expectOk(await stack.refresh()))).toEqual({ reminders: ["refresh"] });
+      expect(engine.resourcesNamed(await stack.exportState(), "reminders")[0].initErrors ?? []).toEqual([]);
 
       service.acceptAll();
-      const second = expectOk(await stack.up());
-      expect(opsByName(second)).toEqual({ reminders: ["update"] });
-      expect(output(second, "batchIds")).toEqual(["msba_fake_0", "msba_fake_1", "msba_fake_2"]);
+      const second = engine.expectOk(await stack.up());
+      expect(engine.opsByName(second)).toEqual({ reminders: ["update"] });
+      expect(engine.output(second, "batchIds")).toEqual(["msba_fake_0", "msba_fake_1", "msba_fake_2"]);
       const recipients = service.recipients();
       expect(recipients).toHaveLength(2001);
       expect(new Set(recipients).size).toBe(2001);
@@ -102,31 +89,28 @@ describeRealEngine("MessageBatch under pulumi", () => {
       suite.emulator.setFaults({ failureRate: 0 });
     }
     expect(suite.emulator.batches().length - before).toBe(1);
-    expect(resourcesNamed(await stack.exportState(), "reminders")[0]).toMatchObject({
+    expect(engine.resourcesNamed(await stack.exportState(), "reminders")[0]).toMatchObject({
       initErrors: [expect.any(String)],
       outputs: expect.objectContaining({ sentAt: null }),
     });
 
-    const second = expectOk(await stack.up());
-    expect(opsByName(second)).toEqual({ reminders: ["update"] });
+    const second = engine.expectOk(await stack.up());
+    expect(engine.opsByName(second)).toEqual({ reminders: ["update"] });
     expect(suite.emulator.batches().length - before).toBe(1);
-    expect(output(second, "batchIds")).toEqual([suite.emulator.batches().at(-1)!.id]);
+    expect(engine.output(second, "batchIds")).toEqual([suite.emulator.batches().at(-1)!.id]);
     // The user is told why nothing went out: the service answered from its record.
-    expect(messagesOf(second)).toMatch(/1 of 1 calls were answered from the service's record of an earlier run of this stack/);
+    expect(engine.messagesOf(second)).toMatch(/1 of 1 calls were answered from the service's record of an earlier run of this stack/);
   });
 
   test("an up killed (SIGKILL, every process) right after the service took its first chunk: cancel and up again send the rest, nothing twice", async () => {
     const stack = await suite.stack("batch-stack", { config: { "batch-stack:count": "3001", "batch-stack:trigger": "killed" } });
     const from = suite.emulator.batches().length;
-    expect((await upKilledAfterFirstCall(stack, suite.emulator, from)).ok).toBe(false);
+    expect((await engine.upKilledAfterFirstCall(stack, suite.emulator, from)).ok).toBe(false);
     expect(suite.emulator.batches().length - from).toBeGreaterThanOrEqual(1);
 
     await stack.cli(["cancel", "--yes"]);
-    expectOk(await stack.up());
-    const recipients = suite.emulator
-      .batches()
-      .slice(from)
-      .flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+    engine.expectOk(await stack.up());
+    const recipients = recipientsOf(suite.emulator.batches().slice(from));
     expect(recipients).toHaveLength(3001);
     expect(new Set(recipients).size).toBe(3001);
   });
@@ -135,11 +119,11 @@ describeRealEngine("MessageBatch under pulumi", () => {
     const stack = await suite.stack("batch-stack", {
       config: { "batch-stack:count": "3", "batch-stack:trigger": "secret", "batch-stack:secret": "true" },
     });
-    expectOk(await stack.up());
+    engine.expectOk(await stack.up());
     const sent = suite.emulator.batches().at(-1)!;
     expect(sent.messages).toHaveLength(3);
-    const [revealed] = resourcesNamed(await stack.exportState({ showSecrets: true }), "reminders");
-    const digest = String(revealedValue((revealed.outputs as Record<string, unknown>).messagesDigest));
+    const [revealed] = engine.resourcesNamed(await stack.exportState({ showSecrets: true }), "reminders");
+    const digest = String(engine.revealed((revealed.outputs as Record<string, unknown>).messagesDigest));
     expect(digest.length).toBeGreaterThan(16);
     const state = JSON.stringify(await stack.exportState());
     for (const message of sent.messages) {
@@ -148,7 +132,7 @@ describeRealEngine("MessageBatch under pulumi", () => {
     }
     expect(state).not.toContain(digest);
     const before = suite.emulator.batches().length;
-    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
+    expect(engine.opsByName(engine.expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
     expect(suite.emulator.batches()).toHaveLength(before);
   });
 
@@ -164,7 +148,7 @@ describeRealEngine("MessageBatch under pulumi", () => {
     const before = suite.emulator.requestCount();
     const refused = await stack.up();
     expect(refused.ok).toBe(false);
-    expect(errorsOf(refused)).toMatch(
+    expect(engine.errorsOf(refused)).toMatch(
       /Invalid inputs of MessageBatch "reminders":\s+messages\[0\]\.template\.model\["__proto__"\]: a `__proto__` key is refused/,
     );
     expect(suite.emulator.requestCount()).toBe(before);

@@ -7,6 +7,7 @@
  * emulator accepted, recipient by recipient.
  */
 import { legacyLocaleDigest, messagesDigest } from "../../provider/messages-digest";
+import { recipientsOf } from "../support/emulator";
 import { startRefusingProxy } from "../support/fake-services";
 import {
   describeRealEngine,
@@ -30,11 +31,7 @@ describeRealEngine("state from earlier releases under pulumi", () => {
   const suite = useRealEngine(API_KEY);
 
   /** Recipients of the batches the emulator accepted since `from` (an index into its batches). */
-  const recipientsSince = (from: number): string[] =>
-    suite.emulator
-      .batches()
-      .slice(from)
-      .flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+  const recipientsSince = (from: number): string[] => recipientsOf(suite.emulator.batches().slice(from));
 
   /** The messages the program registered, as the state's inputs hold them (the class sends them as one JSON text). */
   const registeredMessages = (resource: Record<string, unknown>): unknown[] => {

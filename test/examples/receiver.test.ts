@@ -3,12 +3,12 @@
  * events are handled once, others refused; end to end with the emulator delivering.
  */
 import { ChildProcess, spawn } from "node:child_process";
-import * as net from "node:net";
 import * as path from "node:path";
 import * as readline from "node:readline";
 import { startEmulator, type Emulator } from "../../emulator";
 import { signPayload } from "../../receiver";
 import { call, endpointForm, withEmulatorClient } from "../support/emulator";
+import { freeLoopbackPort } from "../support/loopback-server";
 
 const SERVER = path.resolve(__dirname, "..", "..", "examples", "receiver", "server.js");
 const PAYMENTS_SECRET = "whsec_example_payments";
@@ -40,15 +40,6 @@ afterAll(async () => {
 async function printedLine(text: string): Promise<string | undefined> {
   for (let i = 0; i < 1000 && !printed.some((line) => line.includes(text)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
   return printed.find((line) => line.includes(text));
-}
-
-/** A port that was free a moment ago (the child binds it next). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const event = (id: string, type: string) =>
@@ -96,7 +87,7 @@ test("each path takes only its own endpoint's secret", async () => {
 
 test("end to end: the emulator delivers to both paths; a redelivery is answered but not processed twice", async () => {
   // As with the stack: the endpoints (and their secrets) come first, the receiver starts with them.
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const emulator: Emulator = await startEmulator({ deliveryRetrySchedule: [] });
   let child: ChildProcess | undefined;
   try {

@@ -6,6 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MemoryReplayGuard, createWebhookHandler, createWebhookRequestHandler, signPayload, type ParsedEvent } from "../../receiver";
+import { closeServersAfterAll } from "../support/loopback-server";
 
 const SECRET = "whsec_adapter_test";
 const MAX = 2048;
@@ -159,17 +160,7 @@ function handlerOptions(row: Row) {
 }
 
 const servers: Server[] = [];
-afterAll(async () => {
-  await Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
-});
+closeServersAfterAll(servers);
 
 const ADAPTERS: Record<string, Adapter> = {
   "Node (createWebhookHandler)": {

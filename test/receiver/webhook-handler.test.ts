@@ -8,6 +8,7 @@ import {
   type WebhookEventContext,
   type WebhookHandlerOptions,
 } from "../../receiver";
+import { closeServersAfterAll } from "../support/loopback-server";
 
 const SECRET = "whsec_handler_test";
 const BODY = JSON.stringify({
@@ -24,6 +25,7 @@ interface Received {
 
 /** One server per option set, all on 127.0.0.1 port 0; closed in afterAll. */
 const servers: Server[] = [];
+closeServersAfterAll(servers);
 async function serve(options: Partial<WebhookHandlerOptions> = {}) {
   const received: Received[] = [];
   const errors: Array<{ error: unknown; status: number }> = [];
@@ -41,18 +43,6 @@ async function serve(options: Partial<WebhookHandlerOptions> = {}) {
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/webhooks`, received, errors };
 }
-
-afterAll(async () => {
-  await Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
-});
 
 function post(url: string, body: string | Buffer, headers: Record<string, string> = {}) {
   return fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });

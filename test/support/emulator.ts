@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
-import { EmulatorClient, type Emulator } from "../../emulator";
+import { EmulatorClient, startEmulator, type Emulator, type EmulatorOptions } from "../../emulator";
 import { EmulatedWebhookEndpointSchema, type EmulatedWebhookEndpoint } from "../../emulator/operations/emulator-operations";
 
 /** The version date the spec's examples use. */
@@ -66,6 +66,38 @@ export async function call(emulator: Emulator, path: string, options: CallOption
 }
 
 /**
+ * A new emulator for each test of the block (or file) this is called in, closed after the test,
+ * passed or not. The value returned stands for the current test's emulator: use it inside tests.
+ */
+export function emulatorForEachTest(options?: EmulatorOptions): Emulator {
+  return emulatorBetween(beforeEach, afterEach, options);
+}
+
+/**
+ * One emulator for all the tests of the block (or file) this is called in, closed after the
+ * last, passed or not. The value returned stands for it: use it inside tests.
+ */
+export function emulatorForAllTests(options?: EmulatorOptions): Emulator {
+  return emulatorBetween(beforeAll, afterAll, options);
+}
+
+/** An emulator started in the hook `start`, closed in `stop`; the value returned forwards every field to the one running. */
+function emulatorBetween(start: jest.Lifecycle, stop: jest.Lifecycle, options?: EmulatorOptions): Emulator {
+  let running: Emulator | undefined;
+  start(async () => {
+    running = await startEmulator(options);
+  });
+  stop(() => running?.close());
+  return new Proxy({} as Emulator, {
+    get(_, field) {
+      if (!running) throw new Error("the emulator starts with the tests: use it inside a test");
+      const value: unknown = Reflect.get(running, field);
+      return typeof value === "function" ? value.bind(running) : value;
+    },
+  });
+}
+
+/**
  * Runs `use` with a typed client of the emulator's own routes (`EmulatorClient`), closed
  * afterwards even when `use` fails. For tests of what the emulator did; tests of the wire
  * itself (statuses, headers, hostile bytes) use {@link call}.
@@ -77,6 +109,11 @@ export async function withEmulatorClient<T>(emulator: Emulator, use: (client: Em
   } finally {
     await client.close();
   }
+}
+
+/** The recipient of each message of `batches`, in order (the tests send each message to one recipient). */
+export function recipientsOf(batches: ReadonlyArray<{ messages: ReadonlyArray<{ tos: string[] }> }>): string[] {
+  return batches.flatMap((batch) => batch.messages.map((message) => message.tos[0]));
 }
 
 /** A valid endpoint form. */

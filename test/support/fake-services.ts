@@ -7,6 +7,7 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
+import { recipientsOf } from "./emulator";
 
 export interface FakeService {
   url: string;
@@ -69,7 +70,7 @@ export async function startFirstChunkOnlyService(): Promise<FakeService & { acce
     acceptAll: () => {
       acceptAll = true;
     },
-    recipients: () => [...accepted.values()].flatMap((batch) => batch.messages.map((message) => message.tos[0])),
+    recipients: () => recipientsOf([...accepted.values()]),
   };
 }
 

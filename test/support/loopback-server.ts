@@ -40,3 +40,27 @@ export async function startServer(handler: (req: IncomingMessage, res: ServerRes
       }),
   };
 }
+
+/** Closes every server in `servers` (dropping keep-alive connections) after the file's last test; push each as it starts. */
+export function closeServersAfterAll(servers: Server[]): void {
+  afterAll(async () => {
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections();
+            server.close(() => resolve());
+          }),
+      ),
+    );
+  });
+}
+
+/** A loopback port nothing listens on: it was free a moment ago (a child may bind it next). */
+export async function freeLoopbackPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DEFAULT_MAX_RETRIES } from "../../client";
-import { startEmulator, type Emulator } from "../../emulator";
+import type { Emulator } from "../../emulator";
+import { emulatorForAllTests } from "./emulator";
 import { requireBuild } from "./environment";
 
 export const ROOT = path.resolve(__dirname, "../..");
@@ -27,31 +28,28 @@ export function assertBuilt(): void {
 
 /** What a send test file runs against: an emulator and a scratch directory of its own. */
 export interface SendTestBed {
+  /** Stands for the emulator started before the file's tests: use it inside tests or hooks. */
   readonly emulator: Emulator;
   readonly dir: string;
+  /** `messaging send` against this emulator, in this directory (see {@link runSend}). */
+  send(args: string[] | string, env?: Record<string, string | undefined>): Promise<RunResult>;
 }
 
 /**
- * Registers the hooks of a send test file: before all, an emulator on 127.0.0.1:0 and a
- * scratch directory (`prefix…` under the temp dir); after each test, faults off; after all,
- * both gone, even when a test failed. Read the fields inside tests or hooks, not at load.
+ * Registers the hooks of a send test file: before all, an emulator on 127.0.0.1:0; a scratch
+ * directory (`prefix…` under the temp dir); after each test, faults off; after all, both gone,
+ * even when a test failed.
  */
 export function useSendTestBed(prefix: string): SendTestBed {
-  const bed = {} as { emulator: Emulator; dir: string };
-  beforeAll(async () => {
-    assertBuilt();
-    bed.dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-    bed.emulator = await startEmulator({ port: 0, host: "127.0.0.1", apiKey: API_KEY });
-  });
-  afterAll(async () => {
-    await bed.emulator?.close();
-    if (bed.dir) rmSync(bed.dir, { recursive: true, force: true });
-  });
+  beforeAll(() => assertBuilt());
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const emulator = emulatorForAllTests({ port: 0, host: "127.0.0.1", apiKey: API_KEY });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   // Fault settings are per emulator: every test starts without faults.
   afterEach(() => {
-    bed.emulator.setFaults({ failureRate: 0 });
+    emulator.setFaults({ failureRate: 0 });
   });
-  return bed;
+  return { emulator, dir, send: (args, env = {}) => runSend(emulator, dir, args, env) };
 }
 
 export interface RunResult {

@@ -1,13 +1,8 @@
-import { startEmulator, type Emulator } from "../../../emulator";
 import { IdempotencyStore, requestFingerprint } from "../../../emulator/http/idempotency";
 import { jsonReply } from "../../../emulator/http/reply";
-import { call, endpointForm, message } from "../../support/emulator";
+import { call, endpointForm, message, emulatorForEachTest } from "../../support/emulator";
 
-let emulator: Emulator;
-beforeEach(async () => {
-  emulator = await startEmulator();
-});
-afterEach(() => emulator.close());
+const emulator = emulatorForEachTest();
 
 describe("idempotency keys on the API", () => {
   it("replays the stored answer for the same key and body, creating one endpoint", async () => {

@@ -6,12 +6,11 @@
  * every batch-shaped row of the hostile-input table; and through a real emulator, which
  * stores the same text whichever path a batch took.
  */
-import { startEmulator, type Emulator } from "../../../emulator";
 import { certainBatchRequest } from "../../../emulator/routes/batch-request";
 import { mulberry32 } from "../../../emulator/faults/fault-choice";
 import { MessageBatchRequest, parseStrictJson } from "../../../schemas";
 import { HOSTILE_CASES } from "../../support/hostile-cases";
-import { call, withEmulatorClient } from "../../support/emulator";
+import { call, withEmulatorClient, emulatorForAllTests } from "../../support/emulator";
 
 const TO = "+254712345678";
 
@@ -196,13 +195,7 @@ describe("certainBatchRequest agrees with MessageBatchRequest", () => {
 });
 
 describe("what the emulator stores does not depend on the path a batch took", () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ deliveryRetrySchedule: [] });
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
+  const emulator = emulatorForAllTests({ deliveryRetrySchedule: [] });
 
   it("stores the messages' text in the schema's key order, whether the batch was checked by the schema or not", async () => {
     const inOrder = `{"stream":"transactional","messages":[{"tos":["${TO}"],"body":"a"},{"tos":["${TO}"],"template":{"id":"t","model":{"b":1,"a":2}}}]}`;

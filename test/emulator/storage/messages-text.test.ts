@@ -5,13 +5,12 @@
  * and ones it does not, numbers spelled otherwise, integer-like keys, non-ASCII text), and on
  * the stored text through a real emulator.
  */
-import { startEmulator, type Emulator } from "../../../emulator";
 import { certainBatchRequest } from "../../../emulator/routes/batch-request";
 import { mulberry32 } from "../../../emulator/faults/fault-choice";
 import { verbatimMessagesText } from "../../../emulator/storage/messages-text";
 import { StoredText } from "../../../emulator/storage/stored-text";
 import { parseStrictJson } from "../../../schemas";
-import { call } from "../../support/emulator";
+import { call, emulatorForAllTests } from "../../support/emulator";
 
 const TO = "+254712345678";
 
@@ -106,13 +105,7 @@ describe("StoredText", () => {
 });
 
 describe("what a real emulator stores for bodies written in different ways", () => {
-  let emulator: Emulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ deliveryRetrySchedule: [] });
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
+  const emulator = emulatorForAllTests({ deliveryRetrySchedule: [] });
 
   it("is the messages' JSON.stringify, whichever way the body was written", async () => {
     const messages = [

@@ -1,18 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Emulator, type RecordedBatch, type ScriptedFault } from "../../../../emulator";
-import {
-  API_KEY,
-  ATTEMPTS_PER_CALL,
-  AUTH_HEADER_VALUE,
-  CLI,
-  recipient,
-  ROOT,
-  runSend,
-  useSendTestBed,
-  type RunResult,
-} from "../../../support/send-harness";
+import { type RecordedBatch, type ScriptedFault } from "../../../../emulator";
+import { API_KEY, ATTEMPTS_PER_CALL, AUTH_HEADER_VALUE, CLI, recipient, ROOT, useSendTestBed } from "../../../support/send-harness";
 
 /**
  * `messaging send` as users run it: the built CLI in a child process, against a real
@@ -20,19 +10,11 @@ import {
  * the emulator's event loop. Assertions are on what the emulator recorded.
  */
 
-const bed = useSendTestBed("messaging-send-");
-let emulator: Emulator;
-let dir: string;
-beforeAll(() => ({ emulator, dir } = bed));
+const { emulator, dir, send } = useSendTestBed("messaging-send-");
 
 interface RunOutput {
   stdout: string;
   stderr: string;
-}
-
-/** `messaging send` against this file's emulator, in this file's directory (see {@link runSend}). */
-function send(args: string[] | string, env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  return runSend(emulator, dir, args, env);
 }
 
 /**
