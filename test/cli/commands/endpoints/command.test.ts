@@ -45,7 +45,7 @@ describe("messaging endpoints", () => {
     expect(fields.filter((key) => !COMMANDS.endpoints.usage[0].includes(`--${flag(key)} `))).toEqual([]);
 
     // The fields the command reads itself get values of their kind; any other is text sent as given.
-    const special: Record<string, unknown> = {
+    const special: Record<string, string | string[]> = {
       url: "https://receiver.example/every-field",
       events: ["payment.succeeded"],
       format: "cloudEvents",
