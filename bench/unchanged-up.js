@@ -64,7 +64,8 @@ function usageOf(dir, since) {
     .readdirSync(dir)
     .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")))
     .filter((record) => record.startedAt >= since);
-  const provider = records.filter((r) => /plugin\.js|plugin[/\\]main\.js|dynamic-provider/.test(r.argv));
+  // The plugin runs as bin/plugin.js under node, or as the standalone executable; the TypeScript route's host is node's.
+  const provider = records.filter((r) => /plugin\.js|plugin[/\\]main\.js|pulumi-resource-messaging|dynamic-provider/.test(r.argv));
   return {
     providerCpuMs: provider.reduce((sum, r) => sum + r.cpuMs, 0),
     providerMaxRssBytes: Math.max(0, ...provider.map((r) => r.maxRssBytes)),
