@@ -105,6 +105,17 @@ describeLanguage("python")("sdk/python", () => {
     expect(messages).toMatch(/"url"/);
   });
 
+  test("the SDK README's Python program type-checks with pyright against it: 0 errors", () => {
+    const readme = fs.readFileSync(path.join(REPO_ROOT, "sdk", "python", "README.md"), "utf8");
+    const snippet = /```python\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(snippet).toContain("messaging.WebhookEndpoint(");
+    const program = path.join(fs.mkdtempSync(path.join(scratch, "python-readme-")), "__main__.py");
+    fs.writeFileSync(program, snippet!);
+    const checked = pyright(program);
+    expect(checked.generalDiagnostics.map((diagnostic) => diagnostic.message)).toEqual([]);
+    expect(checked.summary.errorCount).toBe(0);
+  });
+
   test("help() on a resource class says what it does: replacement, retention, and which outputs are secrets", () => {
     const doc = execFileSync(pythonExecutable(), ["-c", "import pulumi_messaging as m; print(m.WebhookEndpoint.__doc__)"], {
       encoding: "utf8",
