@@ -2,7 +2,7 @@ import * as grpc from "@grpc/grpc-js";
 import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 
-/** The one positional argument, after the flags the engine may put first (`plugin.go` `buildPluginArguments`). */
+/** The one positional argument, after the flags the engine may put first. */
 export function engineAddress(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--tracing") i++;
@@ -17,7 +17,7 @@ export interface EngineLog {
   flush(): Promise<void>;
 }
 
-/** Lines go to the engine's `Log`: the engine hides a resource plugin's stderr (`plugin.go` `newPlugin`, "Hiding logs"). */
+/** Lines go to the engine's `Log`: the engine hides a resource plugin's stderr. */
 export function engineLog(address: string): EngineLog {
   const client = new EngineClient(address, grpc.credentials.createInsecure());
   const pending = new Set<Promise<void>>();

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pulumi-resource-messaging`: the engine reads the port from the first line of stdout (`plugin.go` `newPlugin`), and hides
+// `pulumi-resource-messaging`: the engine reads the port from the first line of stdout, and hides
 // the plugin's stderr, so lines for the user go to the engine's `Log`.
 import { setFlagsFromString } from "node:v8";
 import * as grpc from "@grpc/grpc-js";

@@ -1,5 +1,5 @@
-// With `acceptSecrets: true` a secret arrives wrapped and must leave wrapped: the engine no longer marks outputs by input name
-// (`provider_plugin.go` `annotateSecrets`). The runtimes see plain values only.
+// With `acceptSecrets: true` a secret arrives wrapped and must leave wrapped: the engine no longer marks outputs by input name.
+// The runtimes see plain values only.
 import type { Props } from "../provider/protocol";
 
 /** `sdk/nodejs/runtime/rpc.ts` `specialSigKey` / `specialSecretSig`: `{ [key]: sig, value }` is a secret. */

@@ -92,7 +92,7 @@ export class MessagingProvider {
 
   /**
    * A changed API key or pinned identity is said here, before any resource is created under it. When a resource moves to another
-   * provider (`step_generator.go` `providerChanged`) olds are that provider's, and nothing is said: the stack's key did not change.
+   * provider olds are that provider's, and nothing is said: the stack's key did not change.
    */
   diffConfig(olds: Props, news: Props, id?: string): DiffAnswer {
     const changed = diffConfig(olds, news);

@@ -74,7 +74,7 @@ export interface ResourceSpec {
 /** The repository, which is also the Go SDK's module path prefix (package.json `repository`). */
 const REPOSITORY_PATH = "github.com/pulumi-messaging/pulumi-messaging";
 
-// The repository's GitHub releases (`workspace/plugins.go` `githubSource`): every SDK carries it, so `pulumi up` installs the plugin.
+// The repository's GitHub releases: every SDK carries it, so `pulumi up` installs the plugin.
 export const PLUGIN_DOWNLOAD_URL = `github://api.${REPOSITORY_PATH}`;
 
 const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };

@@ -1,7 +1,7 @@
 /**
  * `pulumirpc.ResourceProvider`, served by the plugin itself: `@pulumi/pulumi/provider`'s server (v3.239.0) answers Configure
  * without reading the config and leaves CheckConfig and DiffConfig unimplemented, so a provider behind it never gets its API key.
- * RPCs not offered answer UNIMPLEMENTED, which the engine handles for the optional ones (`provider_plugin.go` `handshake`).
+ * RPCs not offered answer UNIMPLEMENTED, which the engine handles for the optional ones.
  */
 import * as grpc from "@grpc/grpc-js";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
@@ -49,7 +49,7 @@ function toServiceError(error: unknown): Partial<grpc.ServiceError> {
     status.setCode(grpc.status.UNKNOWN);
     status.setMessage(message);
     status.addDetails(any);
-    // The engine reads the details from this trailer (provider_plugin.go `parseError`).
+    // The engine reads the details from this trailer.
     metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
   }
   return { code: grpc.status.UNKNOWN, details: message, metadata };
@@ -113,7 +113,7 @@ export function resourceProviderService(provider: MessagingProvider, version: st
       provider.configure(toJs(request.getArgs()), new Map(request.getVariablesMap().toArray()), request.getId());
       // Secrets stay secrets: inputs arrive wrapped and the provider marks its secret outputs
       // itself. No provider-side preview: the engine answers a preview's Create and Update with
-      // the inputs, as it does for the dynamic host (provider_plugin.go `Create`).
+      // the inputs, as it does for the dynamic host.
       return new proto.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(false).setSupportspreview(false);
     }),
 

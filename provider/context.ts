@@ -13,7 +13,7 @@ export interface ProviderContext {
   serviceUrl(): string | undefined;
 }
 
-/** `warn` is set by the plugin, whose stderr the engine hides (`plugin.go` `newPlugin`): its lines go through the engine's `Log`. */
+/** `warn` is set by the plugin, whose stderr the engine hides: its lines go through the engine's `Log`. */
 export interface ProviderConfig extends ConfigSource {
   warn?(message: string): void;
 }

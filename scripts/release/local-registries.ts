@@ -180,7 +180,7 @@ export async function startLocalRegistries(): Promise<LocalRegistries> {
         go: { proxyDir: goProxyDir },
         plugins: { dir: path.join(releaseRoot, downloads, `v${version}`) },
       },
-      // `${VERSION}` is filled in by the engine (workspace/plugins.go interpolateURL); the
+      // `${VERSION}` is filled in by the engine; the
       // regular expression is the schema's exact URL.
       pluginDownloadOverride: `^github://api\\.github\\.com/${RELEASE_REPOSITORY}$=${releaseBase}/${downloads}/v\${VERSION}`,
       close,

@@ -61,13 +61,14 @@ export function pluginRuntime(platform: Platform): PluginRuntime {
 // A young generation of at most 3 x 4 MiB instead of 3 x 16: a batch read from a file allocates
 // fast enough to grow it to the full 48 MiB, which decided the plugin's peak RSS (bench section
 // 11: a 1,000,000-line file). V8 reads the flag only at start, hence here, not in plugin/main.ts.
+// Only the node launcher (macOS) gets it: a Node.js 20 single executable takes no flags.
 const NODE_FLAGS = "--max-semi-space-size=4";
 const LAUNCHER = `#!/bin/sh
 # Started by the Pulumi engine with its address as the argument; prints the plugin's port.
 exec node ${NODE_FLAGS} "$(dirname "$0")/bin/plugin.js" "$@"
 `;
 
-/** The executable's name: the engine tries the platform's executable extensions (`workspace/plugins.go` `getPluginPath`). */
+/** The executable's name: the engine tries the platform's executable extensions. */
 const executableName = (platform: Platform): string =>
   platform.startsWith("windows") ? "pulumi-resource-messaging.exe" : "pulumi-resource-messaging";
 

@@ -1,7 +1,7 @@
 /**
  * A file asset as it crosses the provider protocol: `{ <sig key>: <asset sig>, hash, path }`. The engine adds the file's SHA-256
- * at registration (`rpc.go` `ComputeAssetHashes`); Check and Create get the path and hash, Diff, Read, Update's olds and Delete
- * the hash alone (`provider_plugin.go` `ElideAssetContents`).
+ * at registration; Check and Create get the path and hash, Diff, Read, Update's olds and Delete
+ * the hash alone.
  */
 import * as path from "node:path";
 import { z } from "zod";

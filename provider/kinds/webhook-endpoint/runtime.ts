@@ -79,7 +79,7 @@ const adoptedChangeReason = (id: string, key: string): string =>
   `a new endpoint with these settings (${id} is then left in place, still active in the service).`;
 
 // Refused at preview: recording them would claim a change the service never made. (A replacement is checked again with no
-// olds, so this never blocks one: step_generator.go `continueStepsFromDiff`.)
+// olds, so this never blocks one.)
 function adoptedEndpointChanges(olds: Props, news: Props): pulumi.dynamic.CheckFailure[] {
   const before = adopted(olds);
   const after = adopted(news);
@@ -237,7 +237,7 @@ function recordedRequest(olds: RecordedWebhookEndpoint): WebhookEndpointCreate {
 
 /**
  * Asks again with the create's own request and key: a service that remembers the key replays the same endpoint. Every other
- * outcome keeps it half-made (step.go `UpdateStep.Apply`). Never asked when the service may have forgotten the key, or once it has
+ * outcome keeps it half-made. Never asked when the service may have forgotten the key, or once it has
  * made another endpoint: it would make one more.
  */
 async function finishHalfMade(
