@@ -80,6 +80,8 @@ export const handle: (request: Request) => Promise<Response> = createWebhookRequ
 const WRONG_PROGRAM = `
 import { WebhookEndpoint } from "pulumi-messaging";
 new WebhookEndpoint("payments", { url: "https://example.com/hooks", events: "payment.succeeded" });
+new WebhookEndpoint("json", { url: "https://example.com/hooks", events: ["payment.succeeded"], format: "json" });
+new WebhookEndpoint("no-url", { events: ["payment.succeeded"] });
 `;
 
 let packed: PackedTarball;
@@ -129,12 +131,16 @@ describe("a pulumi new typescript project, type-checked against the packed packa
     expect(result.code).toBe(0);
   });
 
-  it("TypeScript 5.x: a wrong input is reported (the types are real, not any)", async () => {
+  it("TypeScript 5.x: wrong inputs are reported: a string for a list, a format not among its values, a missing url", async () => {
     const result = await tsc(
       "typescript",
       tsconfig("wrong", () => undefined, ["wrong.ts"]),
     );
-    expect(result.errors).toEqual([expect.stringMatching(/^wrong\.ts\(3,\d+\): error TS2322: .*Input<string>\[\]/)]);
+    expect(result.errors).toEqual([
+      expect.stringMatching(/^wrong\.ts\(3,\d+\): error TS2322: .*Input<string>\[\]/),
+      expect.stringMatching(/^wrong\.ts\(4,\d+\): error TS2322: Type '"json"' is not assignable/),
+      expect.stringMatching(/^wrong\.ts\(5,\d+\): error TS2345: Argument of type '{ events: string\[\]; }' is not assignable/),
+    ]);
   });
 
   it("TypeScript 6: only the template's own deprecated moduleResolution is reported; with ignoreDeprecations, 0 errors", async () => {

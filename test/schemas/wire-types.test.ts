@@ -1,15 +1,27 @@
 /**
- * `schemas/wire-types.generated.ts` is what `scripts/generate/generate-wire-types.js` writes from the zod
- * schemas as they are now: a schema changed without `npm run generate:wire-types` fails here.
- * (The script itself refuses to write a type that is not its schema's.)
+ * The generated types (`schemas/wire-types.generated.ts`, `provider/kinds/kind-types.generated.ts`) are what
+ * `scripts/generate/generate-wire-types.js` writes from the zod schemas as they are now: a schema changed without
+ * `npm run generate:wire-types` fails here. (The script itself refuses to write a type that is not its schema's.)
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 
-const { generateWireTypes, WIRE_TYPES_FILE } = require("../../scripts/generate/generate-wire-types") as {
-  generateWireTypes(): string;
-  WIRE_TYPES_FILE: string;
+const { generateWireTypes } = require("../../scripts/generate/generate-wire-types") as {
+  generateWireTypes(): Array<{ file: string; text: string }>;
 };
 
-it("schemas/wire-types.generated.ts is up to date with the schemas (else: npm run generate:wire-types)", () => {
-  expect(fs.readFileSync(WIRE_TYPES_FILE, "utf8")).toBe(generateWireTypes());
+const generated = generateWireTypes();
+
+it("writes the wire types and the resource kinds' types", () => {
+  expect(generated.map(({ file }) => path.relative(path.resolve(__dirname, "../.."), file))).toEqual([
+    "schemas/wire-types.generated.ts",
+    "provider/kinds/kind-types.generated.ts",
+  ]);
 });
+
+it.each(generated.map(({ file, text }) => [path.basename(file), file, text]))(
+  "%s is up to date with the schemas (else: npm run generate:wire-types)",
+  (_name, file, text) => {
+    expect(fs.readFileSync(file, "utf8")).toBe(text);
+  },
+);

@@ -1,35 +1,27 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { Assert, SameType } from "../../../schemas/same-type";
-import type { Message } from "../../../schemas/types";
 import type { ClassOutputs, LivesIn, PlainArgs } from "../define-kind";
+import type * as kinds from "../kind-types.generated";
 import { KindResource } from "../kind-resource";
+import type { ResourceArgs, ResourceOutputs } from "../resource-types";
 import { refuseProtoKeys } from "../../resource-options";
 import { messageBatch } from ".";
 import { MESSAGES_FILE_READ, MESSAGES_JSON, type MessageBatchInputs, type MessageBatchState } from "./schema";
 
-/** Inputs of a {@link MessageBatch}; each is described in `schema.ts`, the text every SDK carries. A change sends the batch again. */
-export interface MessageBatchArgs {
-  stream: pulumi.Input<string>;
-  /** The messages, written in the program; or else {@link MessageBatchArgs.messagesFile}. */
-  messages?: pulumi.Input<pulumi.Input<Message>[]>;
-  /** A file of messages, `new pulumi.asset.FileAsset("recipients.csv")`: NDJSON, a JSON array or CSV (docs/message-batch.md). */
-  messagesFile?: pulumi.Input<pulumi.asset.Asset>;
-  triggers?: pulumi.Input<unknown[]>;
-}
+/**
+ * Inputs of a {@link MessageBatch}, as its schema (`schema.ts`) defines them; `messagesFile` takes a file asset,
+ * `new pulumi.asset.FileAsset("recipients.csv")`. A change sends the batch again.
+ */
+export type MessageBatchArgs = ResourceArgs<kinds.MessageBatchInputs, "messagesFile">;
+
+// The engine sets each output on the instance; the class declares them through its kind's state type.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface MessageBatch extends ResourceOutputs<kinds.MessageBatchState> {}
 
 /** A set of messages sent once (docs/message-batch.md). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class MessageBatch extends KindResource {
-  declare public readonly stream: pulumi.Output<string>;
-  declare public readonly triggers: pulumi.Output<unknown[] | null>;
-  declare public readonly messageCount: pulumi.Output<number>;
-  /** A Pulumi secret. */
-  declare public readonly messagesDigest: pulumi.Output<string>;
-  declare public readonly idempotencyKeyPrefix: pulumi.Output<string>;
-  declare public readonly batchIds: pulumi.Output<(string | null)[]>;
-  declare public readonly sentAt: pulumi.Output<string | null>;
-  declare public readonly serviceUrl: pulumi.Output<string | null>;
-
   constructor(name: string, args: MessageBatchArgs, opts?: pulumi.CustomResourceOptions) {
     // MESSAGES_FILE_READ is registered as a secret so the engine encrypts it in state: it holds the messages' digest.
     // `__proto__` keys are refused first: the JSON text (see MESSAGES_JSON) would hide them from that check.
