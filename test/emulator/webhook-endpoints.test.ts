@@ -1,12 +1,14 @@
 import { z } from "zod";
-import { Problem, WebhookEndpointObject, describeFieldErrors } from "../../schemas";
+import { Problem, WebhookEndpointCreate, WebhookEndpointObject, describeFieldErrors } from "../../schemas";
 import { call, endpointForm, withEmulatorClient, emulatorForEachTest } from "../support/emulator";
 
 /**
- * Every field of spec §2.2, each required with its type. Written here rather than taken from
- * `schemas/`: the client's schema is lenient (only id and secret required), the emulator is not.
+ * Every field of the endpoint object (spec §2.2), each required: the client's schema is lenient (only id and secret
+ * required), the emulator is not. The fields come from that schema, so a field it gains is required too; the spec's are
+ * typed strictly here.
  */
 const CompleteEndpoint = z.strictObject({
+  ...Object.fromEntries(Object.keys(WebhookEndpointObject.shape).map((key) => [key, z.unknown().refine((value) => value !== undefined)])),
   id: z.string().startsWith("we_"),
   created: z.iso.datetime(),
   updated: z.iso.datetime(),
@@ -127,7 +129,9 @@ describe("POST /v1/webhooks/endpoints: rejections", () => {
     expect(Object.keys(problem.errors ?? {}).sort()).toEqual(["enabled", "events"]);
     expect(problem.errors?.events?.[0]).toContain("events[]");
     // The fields the create schema names, in its order.
-    expect(problem.errors?.enabled).toEqual(["unknown field; expected url, events[], format or description"]);
+    const names = Object.keys(WebhookEndpointCreate.shape).map((key) => (key === "events" ? "events[]" : key));
+    expect(names.slice(0, 4)).toEqual(["url", "events[]", "format", "description"]);
+    expect(problem.errors?.enabled).toEqual([`unknown field; expected ${names.slice(0, -1).join(", ")} or ${names.at(-1)}`]);
     expect(problem.detail).toContain("enabled");
     // The package's one rendering of field errors, on one line.
     expect(problem.detail).toBe(`The request has 2 invalid fields: ${describeFieldErrors(problem.errors ?? {}, { separator: "; " })}`);

@@ -25,11 +25,13 @@ it("state records an optional create field as null when unset, and a defaulted o
   expect(WebhookEndpointState.shape.format.safeParse(null).success).toBe(false);
   // Plain types: a state an earlier release wrote is read even where today's create checks would refuse it.
   expect(WebhookEndpointState.shape.url.safeParse("ftp://old").success).toBe(true);
+  const unset = Object.fromEntries(createKeys.map((key) => [key, null]));
+  expect(unset).toHaveProperty("description");
   expect(withUnsetAsNull(WebhookEndpointCreate, { url: "https://a.example", events: ["e"], format: "basic" })).toEqual({
+    ...unset,
     url: "https://a.example",
     events: ["e"],
     format: "basic",
-    description: null,
   });
 });
 

@@ -163,7 +163,9 @@ describe("a create answer with a usable id and secret but odd other fields", () 
 });
 
 describe("a half-made endpoint (its create answer could not be read)", () => {
-  const request = { url: valid.url, events: ["b", "a"], format: "basic", description: "d" };
+  // Every create field, recorded: those left unset as null.
+  const unset = Object.fromEntries(Object.keys(WebhookEndpointCreate.shape).map((key) => [key, null]));
+  const request = { ...unset, url: valid.url, events: ["b", "a"], format: "basic", description: "d" };
   const aMinuteAgo = new Date(Date.now() - 60_000).toISOString();
   const halfMade = (record: Record<string, unknown> = {}) => ({
     ...request,
