@@ -2,6 +2,7 @@ import { readSetting, SETTINGS } from "../client/settings";
 import { DEFAULT_EMULATOR_API_KEY } from "../emulator/http";
 import { EmulatorClient } from "../emulator/operations";
 import type { CommandIo } from "./command-io";
+import { usageError, type CommandName } from "./commands";
 import { EXIT } from "./exit-codes";
 import { isApiError, type ApiError } from "../errors/messaging-error";
 import { describeFieldErrors } from "../schemas";
@@ -57,12 +58,34 @@ export async function orRefusal<T>(call: Promise<T>): Promise<T | ApiError> {
 }
 
 /**
- * The client of the running emulator that `messaging <command>` talks to, or the usage exit
- * code once the wrong setting is said.
+ * Runs a command that talks to the running emulator with its parsed arguments and a client, closed after. Usage exit code
+ * once a bad argument (`args` is then its message) or the wrong setting is said; 1 when the emulator could not be reached.
  */
-export function connectEmulator(command: string, env: NodeJS.ProcessEnv, io: CommandIo): EmulatorClient | number {
+export async function withEmulator<A>(
+  command: CommandName,
+  args: A | string,
+  env: NodeJS.ProcessEnv,
+  io: CommandIo,
+  run: (args: A, emulator: EmulatorClient) => Promise<number>,
+): Promise<number> {
+  if (typeof args === "string") {
+    io.stderr(usageError(command, args));
+    return EXIT.usage;
+  }
   const target = emulatorTarget(env);
-  if (typeof target !== "string") return new EmulatorClient(target);
-  io.stderr(`messaging ${command}: ${target}\n`);
-  return EXIT.usage;
+  if (typeof target === "string") {
+    io.stderr(`messaging ${command}: ${target}\n`);
+    return EXIT.usage;
+  }
+  const emulator = new EmulatorClient(target);
+  try {
+    return await run(args, emulator);
+  } catch (error) {
+    io.stderr(
+      `messaging ${command}: could not reach the emulator at ${emulator.baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return EXIT.failed;
+  } finally {
+    await emulator.close();
+  }
 }

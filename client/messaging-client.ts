@@ -139,7 +139,7 @@ export class MessagingClient {
   }
 
   /** Only a POST gets an idempotency key: a GET is safe to repeat. */
-  async #call<O extends Operation>(
+  async #call<O extends Operation & { readonly request: z.ZodType }>(
     operation: O,
     input: z.input<O["request"]>,
     options: RequestOptions | undefined,

@@ -17,7 +17,6 @@ export {
   type EmulatorAnswer,
   type EmulatorCallInput,
   type EmulatorClientOptions,
-  type EmulatorOperation,
   type EmulatorOperationName,
   type AttemptOutcome,
   type Delivery,

@@ -3,25 +3,31 @@ import { z } from "zod";
 import { MessageBatchRequest, MessageBatchResult } from "./message-batch";
 import { WebhookEndpointCreate, WebhookEndpointObject } from "./webhook-endpoint";
 
-/** One operation of the service's API. */
+/** A query's parameters, each given at most once: the emulator parses with it, a client checks with it. */
+export type QuerySchema = z.ZodObject<z.core.$ZodShape, z.core.$strict>;
+
+/** One operation of an HTTP API: the service's (`OPERATIONS`) or the emulator's own (`EMULATOR_OPERATIONS`). */
 export interface Operation {
   readonly method: "GET" | "POST";
   /** Path template under the base URL; `{name}` stands for one path segment, named in `params`. */
   readonly path: string;
   /** The path template's parameters (an object schema, `{}` for none), checked before any request. */
   readonly params: z.ZodType<Readonly<Record<string, string>>>;
-  /** `form` is `application/x-www-form-urlencoded`, arrays as repeated `name[]` fields. */
+  readonly query?: QuerySchema;
+  /** `form` is `application/x-www-form-urlencoded`, arrays as repeated `name[]` fields; `none`, no body is read. */
   readonly encoding: "json" | "form" | "none";
   /** The request body's schema: the client sends its output, the emulator validates with it. */
-  readonly request: z.ZodType;
+  readonly request?: z.ZodType;
   readonly response: z.ZodType;
+  /** The answer's headers that are read, by lower-case name. */
+  readonly headers?: z.ZodType<Record<string, unknown>>;
   /** Names the request in a validation error: `Invalid <what>: …`. */
   readonly what: string;
   /** The spec does not show this answer: an empty 2xx body reads as `{}`. */
   readonly emptyResponseAsObject?: boolean;
 }
 
-const NO_PARAMS = z.strictObject({});
+export const NO_PARAMS = z.strictObject({});
 
 export const OPERATIONS = {
   /** Create a webhook endpoint (spec §4.2). */

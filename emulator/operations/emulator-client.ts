@@ -6,7 +6,8 @@ import { toFieldErrors } from "../../schemas/field-errors";
 import { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from "../../schemas/http";
 import { DEFAULT_EMULATOR_API_KEY } from "../http";
 import type { BatchTotals } from "../storage";
-import { EMULATOR_OPERATIONS, type EmulatorOperation, type EmulatorOperationName } from "./emulator-operations";
+import { NO_PARAMS, operationPath, type Operation, type QuerySchema } from "../../schemas/operations";
+import { EMULATOR_OPERATIONS, type EmulatorOperationName } from "./emulator-operations";
 
 /** Options of {@link EmulatorClient}. */
 export interface EmulatorClientOptions {
@@ -23,7 +24,7 @@ type Row<N extends EmulatorOperationName> = (typeof EMULATOR_OPERATIONS)[N];
 /** What one operation is called with: its path parameters, query and body, as its row's schemas take them. */
 export type EmulatorCallInput<N extends EmulatorOperationName> = {
   readonly params?: z.input<Row<N>["params"]>;
-  readonly query?: z.input<Row<N>["query"]>;
+  readonly query?: Row<N> extends { readonly query: QuerySchema } ? z.input<Row<N>["query"]> : never;
   readonly body?: Row<N> extends { readonly request: z.ZodType } ? z.input<Row<N>["request"]> : never;
   /** Cancels the call; it rejects with the signal's reason. */
   readonly signal?: AbortSignal;
@@ -140,17 +141,16 @@ export class EmulatorClient {
 
   /** The one body that sends an operation of `EMULATOR_OPERATIONS`: check the input, send, parse the answer. */
   async call<N extends EmulatorOperationName>(name: N, input: EmulatorCallInput<N> = {}): Promise<EmulatorAnswer<N>> {
-    const operation: EmulatorOperation = EMULATOR_OPERATIONS[name];
-    const params = checked(operation.params, input.params ?? {}, `${name} path`);
+    const operation: Operation = EMULATOR_OPERATIONS[name];
+    const params = checked(operation.params, input.params ?? {}, `${operation.what} path`);
     // The query is checked with the schema the emulator parses it with, and sent as given (text).
-    const query: Readonly<Record<string, string | undefined>> = input.query ?? {};
-    checked(operation.query, query, `${name} query`);
-    const body = operation.request === undefined ? undefined : JSON.stringify(checked(operation.request, input.body, name));
+    const query = (input.query ?? {}) as Readonly<Record<string, string | undefined>>;
+    checked(operation.query ?? NO_PARAMS, query, `${operation.what} query`);
+    const body = operation.request === undefined ? undefined : JSON.stringify(checked(operation.request, input.body, operation.what));
     const search = new URLSearchParams(
       Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ).toString();
-    const path =
-      operation.path.replace(/\{(\w+)\}/g, (_match, key: string) => encodeURIComponent(params[key] ?? "")) + (search ? `?${search}` : "");
+    const path = operationPath(operation, params) + (search ? `?${search}` : "");
     const response = await request(`${this.baseUrl}${path}`, {
       method: operation.method,
       dispatcher: this.#dispatcher,

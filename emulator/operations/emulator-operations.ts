@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { EventData, EventType, JsonObject, Message, MessagingEvent, WebhookEndpointCreate, WebhookEndpointObject } from "../../schemas";
+import { NO_PARAMS, type Operation } from "../../schemas/operations";
 import { FaultSettingsSchema, RandomFaults, ScriptedFault, ScriptedFaults, type FaultSettings } from "../faults";
 
 export type { FaultSettings };
@@ -118,34 +119,21 @@ const AttemptCount = z
   .regex(/^\d{1,15}$/, { error: "expected a whole number: X-Emulator-Attempts-Recorded of an earlier listing" })
   .transform(Number);
 
-export interface EmulatorOperation {
-  readonly method: "GET" | "POST";
-  /** `{name}` stands for one path segment, named in `params`. */
-  readonly path: string;
-  readonly params: z.ZodType<Readonly<Record<string, string>>>;
-  /** Each parameter given at most once; the emulator parses with it, the client checks with it. */
-  readonly query: z.ZodObject<z.core.$ZodShape, z.core.$strict>;
-  /** Undefined: none is read (a POST still sends `Content-Type: application/json`). */
-  readonly request?: z.ZodType;
-  readonly response: z.ZodType;
-  /** By lower-case name. */
-  readonly headers?: z.ZodType<Record<string, unknown>>;
-}
-
-const NONE = z.strictObject({});
-
 export const EMULATOR_OPERATIONS = {
   listEndpoints: {
     method: "GET",
     path: "/_emulator/endpoints",
-    params: NONE,
-    query: NONE,
+    params: NO_PARAMS,
+    encoding: "none",
+    what: "endpoint listing",
     response: z.array(EmulatedWebhookEndpointSchema),
   },
   listBatches: {
     method: "GET",
     path: "/_emulator/batches",
-    params: NONE,
+    params: NO_PARAMS,
+    encoding: "none",
+    what: "batch listing",
     query: z.strictObject({ limit: PageLimit.optional(), after: z.string().optional() }),
     response: z.array(RecordedBatchSchema),
     headers: z.object({
@@ -158,7 +146,9 @@ export const EMULATOR_OPERATIONS = {
   listDeliveries: {
     method: "GET",
     path: "/_emulator/deliveries",
-    params: NONE,
+    params: NO_PARAMS,
+    encoding: "none",
+    what: "delivery listing",
     query: z.strictObject({ event: z.string().optional(), after: AttemptCount.optional() }),
     response: z.array(DeliverySchema),
     headers: z.object({ "x-emulator-attempts-recorded": CountHeader }),
@@ -167,16 +157,25 @@ export const EMULATOR_OPERATIONS = {
     method: "POST",
     path: "/_emulator/deliveries/{id}/retry",
     params: z.strictObject({ id: z.string().min(1) }),
-    query: NONE,
+    encoding: "none",
+    what: "delivery retry",
     response: DeliverySchema,
   },
   /** The most recent 1,000, oldest first. */
-  listEvents: { method: "GET", path: "/_emulator/events", params: NONE, query: NONE, response: z.array(RecordedEventSchema) },
+  listEvents: {
+    method: "GET",
+    path: "/_emulator/events",
+    params: NO_PARAMS,
+    encoding: "none",
+    what: "event listing",
+    response: z.array(RecordedEventSchema),
+  },
   emitEvent: {
     method: "POST",
     path: "/_emulator/events",
-    params: NONE,
-    query: NONE,
+    params: NO_PARAMS,
+    encoding: "json",
+    what: "event",
     request: EmitEventRequest,
     response: z.array(DeliverySchema),
     headers: z.object({
@@ -187,19 +186,21 @@ export const EMULATOR_OPERATIONS = {
   getFaults: {
     method: "GET",
     path: "/_emulator/faults",
-    params: NONE,
-    query: NONE,
+    params: NO_PARAMS,
+    encoding: "none",
+    what: "fault settings request",
     response: FaultSettingsSchema.extend({ log: z.array(ScriptedFault) }),
   },
   setFaults: {
     method: "POST",
     path: "/_emulator/faults",
-    params: NONE,
-    query: NONE,
+    params: NO_PARAMS,
+    encoding: "json",
+    what: "fault settings",
     // The emulator parses with the form the body means, so its errors name that form's fields.
     request: z.union([ScriptedFaults, RandomFaults]),
     response: FaultSettingsSchema,
   },
-} as const satisfies Record<string, EmulatorOperation>;
+} as const satisfies Record<string, Operation>;
 
 export type EmulatorOperationName = keyof typeof EMULATOR_OPERATIONS;

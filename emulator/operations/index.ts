@@ -5,7 +5,6 @@ export {
   type Delivery,
   EmitEventRequest,
   EMULATOR_OPERATIONS,
-  type EmulatorOperation,
   type EmulatorOperationName,
   type FaultSettings,
   MAX_BATCH_PAGE,

@@ -2,14 +2,15 @@ import type { z } from "zod";
 import { addFieldError, toFieldErrors, type FieldErrors } from "../../schemas";
 import { validationProblem, jsonArrayStream, jsonReply, type Reply, type StreamedReply } from "../http";
 import type { EmulatorHandlers, RouteContext } from "./route-context";
-import { EMULATOR_OPERATIONS, type EmulatorOperation } from "../operations";
+import { EMULATOR_OPERATIONS } from "../operations";
+import type { QuerySchema } from "../../schemas/operations";
 import { serializeBatch } from "../storage";
 
 /**
  * The query parsed with the operation's schema, once; into `errors`, every parameter the
  * schema does not name, given more than once, or refused by it (undefined then).
  */
-function parseQuery<S extends EmulatorOperation["query"]>(schema: S, query: URLSearchParams, errors: FieldErrors): z.output<S> | undefined {
+function parseQuery<S extends QuerySchema>(schema: S, query: URLSearchParams, errors: FieldErrors): z.output<S> | undefined {
   const allowed = Object.keys(schema.shape);
   const given: Record<string, string> = {};
   for (const name of new Set(query.keys())) {

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { readSetting, SETTINGS } from "../../../client/settings";
 import {
   DEFAULT_EMULATOR_API_KEY,
@@ -88,15 +89,10 @@ export async function runEmulatorCommand(argv: string[], env: NodeJS.ProcessEnv 
   process.stdout.write(`messaging emulator listening on ${emulator.url} (api key: ${keyNote})\n`);
   process.stdout.write(`inspector: ${emulator.url}/_emulator/ (user name: the api key, no password)\n`);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  // Until the first of Ctrl-C and a termination signal; then neither is listened for.
+  const signalled = new AbortController();
+  await Promise.race(["SIGINT", "SIGTERM"].map((signal) => once(process, signal, { signal: signalled.signal })));
+  signalled.abort();
   await emulator.close();
   process.stderr.write("messaging emulator stopped\n");
   return 0;

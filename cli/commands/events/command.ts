@@ -1,9 +1,10 @@
 import { isApiError } from "../../../errors/messaging-error";
 import { parseCommandArgs } from "../../command-args";
-import { COMMANDS, usageError } from "..";
+import { COMMANDS } from "..";
 import { describeAttempt } from "../../delivery-line";
 import { didYouMean } from "../../../schemas/did-you-mean";
-import { connectEmulator, describeRefusal, orRefusal } from "../../emulator-connection";
+import type { EmulatorClient } from "../../../emulator/operations";
+import { withEmulator, describeRefusal, orRefusal } from "../../emulator-connection";
 import { EXIT } from "../../exit-codes";
 import { processIo, type CommandIo } from "../../command-io";
 import { programName } from "../../program-name";
@@ -32,68 +33,57 @@ function parse(argv: string[]): ResendArgs | string {
  *   refused or could not be reached; 2 bad arguments or settings
  */
 export async function runEventsCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo = processIo): Promise<number> {
-  const args = parse(argv);
-  if (typeof args === "string") {
-    io.stderr(usageError("events", args));
-    return EXIT.usage;
+  return withEmulator("events", parse(argv), env, io, (args, emulator) => resend(args, emulator, io));
+}
+
+/** Resends each delivery of the event (to one endpoint with `--endpoint`). */
+async function resend(args: ResendArgs, emulator: EmulatorClient, io: CommandIo): Promise<number> {
+  const events = await orRefusal(emulator.listEvents());
+  if (isApiError(events)) {
+    io.stderr(`messaging events: listing events: the emulator answered ${describeRefusal(events)}\n`);
+    return EXIT.failed;
   }
-  const emulator = connectEmulator("events", env, io);
-  if (typeof emulator === "number") return emulator;
-  try {
-    const events = await orRefusal(emulator.listEvents());
-    if (isApiError(events)) {
-      io.stderr(`messaging events: listing events: the emulator answered ${describeRefusal(events)}\n`);
-      return EXIT.failed;
-    }
-    const record = events.find((item) => item.event.id === args.eventId);
-    if (record === undefined) {
-      const ids = events.map((item) => item.event.id);
-      io.stderr(
-        `messaging events: no event ${args.eventId} in the emulator at ${emulator.baseUrl}${didYouMean(args.eventId, ids)}` +
-          ` (it keeps the most recent 1,000 events; ${programName()} trigger and listen print their ids)\n`,
-      );
-      return EXIT.failed;
-    }
-    // Each delivery of the event goes to one endpoint: its attempts say which.
-    const listed = await orRefusal(emulator.listDeliveries({ event: args.eventId }));
-    if (isApiError(listed)) {
-      io.stderr(`messaging events: listing deliveries: the emulator answered ${describeRefusal(listed)}\n`);
-      return EXIT.failed;
-    }
-    const endpointOf = new Map(listed.attempts.map((attempt) => [attempt.id, attempt.endpointId]));
-    const deliveryIds = record.deliveryIds.filter((id) => args.endpoint === undefined || endpointOf.get(id) === args.endpoint);
-    const type = record.event.type ?? "no type";
-    if (deliveryIds.length === 0) {
-      io.stderr(
-        args.endpoint === undefined
-          ? `messaging events: event ${args.eventId} (${type}) went to no endpoint: nothing to resend\n`
-          : `messaging events: event ${args.eventId} (${type}) was not delivered to ${args.endpoint}` +
-              `${didYouMean(args.endpoint, new Set(endpointOf.values()))}\n`,
-      );
-      return EXIT.failed;
-    }
-    io.stdout(`event ${args.eventId} (${type}): resending to ${deliveryIds.length} endpoint(s)\n`);
-    let delivered = 0;
-    for (const id of deliveryIds) {
-      const attempt = await orRefusal(emulator.retryDelivery(id));
-      if (isApiError(attempt)) {
-        io.stdout(`  ${id}: the emulator answered ${describeRefusal(attempt)}\n`);
-        continue;
-      }
-      io.stdout(describeAttempt(attempt));
-      if (attempt.outcome === "delivered") delivered++;
-    }
-    const failed = deliveryIds.length - delivered;
-    io.stdout(`${delivered} delivered, ${failed} failed\n`);
-    return failed > 0 ? EXIT.failed : EXIT.ok;
-  } catch (error) {
+  const record = events.find((item) => item.event.id === args.eventId);
+  if (record === undefined) {
+    const ids = events.map((item) => item.event.id);
     io.stderr(
-      `messaging events: could not reach the emulator at ${emulator.baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`,
+      `messaging events: no event ${args.eventId} in the emulator at ${emulator.baseUrl}${didYouMean(args.eventId, ids)}` +
+        ` (it keeps the most recent 1,000 events; ${programName()} trigger and listen print their ids)\n`,
     );
     return EXIT.failed;
-  } finally {
-    await emulator.close();
   }
+  // Each delivery of the event goes to one endpoint: its attempts say which.
+  const listed = await orRefusal(emulator.listDeliveries({ event: args.eventId }));
+  if (isApiError(listed)) {
+    io.stderr(`messaging events: listing deliveries: the emulator answered ${describeRefusal(listed)}\n`);
+    return EXIT.failed;
+  }
+  const endpointOf = new Map(listed.attempts.map((attempt) => [attempt.id, attempt.endpointId]));
+  const deliveryIds = record.deliveryIds.filter((id) => args.endpoint === undefined || endpointOf.get(id) === args.endpoint);
+  const type = record.event.type ?? "no type";
+  if (deliveryIds.length === 0) {
+    io.stderr(
+      args.endpoint === undefined
+        ? `messaging events: event ${args.eventId} (${type}) went to no endpoint: nothing to resend\n`
+        : `messaging events: event ${args.eventId} (${type}) was not delivered to ${args.endpoint}` +
+            `${didYouMean(args.endpoint, new Set(endpointOf.values()))}\n`,
+    );
+    return EXIT.failed;
+  }
+  io.stdout(`event ${args.eventId} (${type}): resending to ${deliveryIds.length} endpoint(s)\n`);
+  let delivered = 0;
+  for (const id of deliveryIds) {
+    const attempt = await orRefusal(emulator.retryDelivery(id));
+    if (isApiError(attempt)) {
+      io.stdout(`  ${id}: the emulator answered ${describeRefusal(attempt)}\n`);
+      continue;
+    }
+    io.stdout(describeAttempt(attempt));
+    if (attempt.outcome === "delivered") delivered++;
+  }
+  const failed = deliveryIds.length - delivered;
+  io.stdout(`${delivered} delivered, ${failed} failed\n`);
+  return failed > 0 ? EXIT.failed : EXIT.ok;
 }
 
 /** The registry's entry points (`CommandModule`). */

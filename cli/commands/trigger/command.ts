@@ -4,10 +4,10 @@ import { isApiError } from "../../../errors/messaging-error";
 import { findJsonHazards, jsonHazardField } from "../../../schemas";
 import { KNOWN_EVENT_TYPES } from "../../../schemas/types";
 import { parseCommandArgs } from "../../command-args";
-import { COMMANDS, usageError } from "..";
+import { COMMANDS } from "..";
 import { describeAttempt as describe } from "../../delivery-line";
 import { closestMatch } from "../../../schemas/did-you-mean";
-import { connectEmulator, describeRefusal, orRefusal } from "../../emulator-connection";
+import { withEmulator, describeRefusal, orRefusal } from "../../emulator-connection";
 import { EXIT } from "../../exit-codes";
 import { sampleObject } from "../../sample-events";
 import { processIo, type CommandIo } from "../../command-io";
@@ -72,82 +72,69 @@ async function knownTypes(emulator: EmulatorClient): Promise<Set<string> | undef
  *   retried, or the emulator refused or could not be reached; 2 bad arguments or settings
  */
 export async function runTriggerCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, io: CommandIo = processIo): Promise<number> {
-  const args = parse(argv);
-  if (typeof args === "string") {
-    io.stderr(usageError("trigger", args));
-    return EXIT.usage;
-  }
-  const emulator = connectEmulator("trigger", env, io);
-  if (typeof emulator === "number") return emulator;
-  try {
-    if (!args.allowUnknownType && !(KNOWN_EVENT_TYPES as readonly string[]).includes(args.type)) {
-      const known = await knownTypes(emulator);
-      if (known !== undefined && !known.has(args.type)) {
-        const match = closestMatch(args.type, known);
-        io.stderr(
-          `messaging trigger: unknown event type '${args.type}'${match ? `; did you mean ${match}?` : ""}\n` +
-            `  known here: ${[...known].join(", ")}\n` +
-            "  to emit it anyway (an endpoint may subscribe to any type), add --allow-unknown-type\n",
-        );
-        return EXIT.usage;
-      }
+  return withEmulator("trigger", parse(argv), env, io, (args, emulator) => trigger(args, emulator, io));
+}
+
+/** Emits the event, then reports its first attempts and, with `--wait`, its retries. */
+async function trigger(args: TriggerArgs, emulator: EmulatorClient, io: CommandIo): Promise<number> {
+  if (!args.allowUnknownType && !(KNOWN_EVENT_TYPES as readonly string[]).includes(args.type)) {
+    const known = await knownTypes(emulator);
+    if (known !== undefined && !known.has(args.type)) {
+      const match = closestMatch(args.type, known);
+      io.stderr(
+        `messaging trigger: unknown event type '${args.type}'${match ? `; did you mean ${match}?` : ""}\n` +
+          `  known here: ${[...known].join(", ")}\n` +
+          "  to emit it anyway (an endpoint may subscribe to any type), add --allow-unknown-type\n",
+      );
+      return EXIT.usage;
     }
-    const emitted = await orRefusal(
-      emulator.emitEvent({ type: args.type, ...(args.data !== undefined ? { data: args.data } : sampleData(args.type)) }),
+  }
+  const emitted = await orRefusal(
+    emulator.emitEvent({ type: args.type, ...(args.data !== undefined ? { data: args.data } : sampleData(args.type)) }),
+  );
+  if (isApiError(emitted)) {
+    io.stderr(`messaging trigger: the emulator answered ${describeRefusal(emitted)}\n`);
+    return EXIT.failed;
+  }
+  const first = emitted.attempts;
+  const eventId = emitted.eventId || (first[0]?.eventId ?? "");
+  io.stdout(`event ${eventId} (${args.type}): ${first.length} endpoint(s) subscribed\n`);
+  if (first.length === 0) {
+    io.stdout("  no endpoint subscribes to this type: create one with messaging listen --forward-to <url> or messaging endpoints create\n");
+    return EXIT.ok;
+  }
+  for (const attempt of first) io.stdout(describe(attempt));
+
+  const latest = new Map(first.map((attempt) => [attempt.id, attempt]));
+  const pending = () => [...latest.values()].filter((attempt) => attempt.outcome === "retry_scheduled").length;
+  if (!args.wait && pending() > 0) {
+    const schedule = emitted.retrySchedule;
+    io.stdout(
+      `  retries follow ${schedule.length > 0 ? `after ${schedule.join(", ")} s` : "on the emulator's schedule"}; ` +
+        "follow them with --wait, messaging listen or the inspector page (/_emulator/)\n",
     );
-    if (isApiError(emitted)) {
-      io.stderr(`messaging trigger: the emulator answered ${describeRefusal(emitted)}\n`);
+  }
+  const printed = new Set(first.map((attempt) => `${attempt.id}#${attempt.attempt}`));
+  while (args.wait && pending() > 0) {
+    await sleep(POLL_MS);
+    const listed = await orRefusal(emulator.listDeliveries({ event: eventId }));
+    if (isApiError(listed)) {
+      io.stderr(`messaging trigger: listing deliveries: the emulator answered ${describeRefusal(listed)}\n`);
       return EXIT.failed;
     }
-    const first = emitted.attempts;
-    const eventId = emitted.eventId || (first[0]?.eventId ?? "");
-    io.stdout(`event ${eventId} (${args.type}): ${first.length} endpoint(s) subscribed\n`);
-    if (first.length === 0) {
-      io.stdout(
-        "  no endpoint subscribes to this type: create one with messaging listen --forward-to <url> or messaging endpoints create\n",
-      );
-      return EXIT.ok;
+    for (const attempt of listed.attempts) {
+      const key = `${attempt.id}#${attempt.attempt}`;
+      if (printed.has(key)) continue;
+      printed.add(key);
+      io.stdout(describe(attempt));
+      const known = latest.get(attempt.id);
+      if (known === undefined || attempt.attempt > known.attempt) latest.set(attempt.id, attempt);
     }
-    for (const attempt of first) io.stdout(describe(attempt));
-
-    const latest = new Map(first.map((attempt) => [attempt.id, attempt]));
-    const pending = () => [...latest.values()].filter((attempt) => attempt.outcome === "retry_scheduled").length;
-    if (!args.wait && pending() > 0) {
-      const schedule = emitted.retrySchedule;
-      io.stdout(
-        `  retries follow ${schedule.length > 0 ? `after ${schedule.join(", ")} s` : "on the emulator's schedule"}; ` +
-          "follow them with --wait, messaging listen or the inspector page (/_emulator/)\n",
-      );
-    }
-    const printed = new Set(first.map((attempt) => `${attempt.id}#${attempt.attempt}`));
-    while (args.wait && pending() > 0) {
-      await sleep(POLL_MS);
-      const listed = await orRefusal(emulator.listDeliveries({ event: eventId }));
-      if (isApiError(listed)) {
-        io.stderr(`messaging trigger: listing deliveries: the emulator answered ${describeRefusal(listed)}\n`);
-        return EXIT.failed;
-      }
-      for (const attempt of listed.attempts) {
-        const key = `${attempt.id}#${attempt.attempt}`;
-        if (printed.has(key)) continue;
-        printed.add(key);
-        io.stdout(describe(attempt));
-        const known = latest.get(attempt.id);
-        if (known === undefined || attempt.attempt > known.attempt) latest.set(attempt.id, attempt);
-      }
-    }
-    const failed = [...latest.values()].filter((attempt) => attempt.outcome === "failed").length;
-    const retrying = pending();
-    io.stdout(`${latest.size - failed - retrying} delivered, ${failed} failed${retrying > 0 ? `, ${retrying} to be retried` : ""}\n`);
-    return failed > 0 || retrying > 0 ? EXIT.failed : EXIT.ok;
-  } catch (error) {
-    io.stderr(
-      `messaging trigger: could not reach the emulator at ${emulator.baseUrl}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    return EXIT.failed;
-  } finally {
-    await emulator.close();
   }
+  const failed = [...latest.values()].filter((attempt) => attempt.outcome === "failed").length;
+  const retrying = pending();
+  io.stdout(`${latest.size - failed - retrying} delivered, ${failed} failed${retrying > 0 ? `, ${retrying} to be retried` : ""}\n`);
+  return failed > 0 || retrying > 0 ? EXIT.failed : EXIT.ok;
 }
 
 // A named type without --data gets a sample object; any other type the emulator's `{}`.
