@@ -56,9 +56,12 @@ function asUser(command: string, args: readonly string[], cwd: string, env: Reco
     cwd,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
-    env: { HOME: home, LANG: "C.UTF-8", TMPDIR: os.tmpdir(), ...env },
+    env: { HOME: home, LANG: "C.UTF-8", TMPDIR: userTmp(), ...env },
   });
 }
+
+/** The new user's temp directory, inside the scratch one, so what the installers and the CLI leave there goes with it. */
+const userTmp = (): string => path.join(scratch, "tmp");
 
 /** The plugin's directories in a stack's PULUMI_HOME. */
 const installedPlugins = (stack: PulumiStack): string[] =>
@@ -79,6 +82,7 @@ describeLanguage("python")("a new user installs every package by name from local
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-new-user-"));
     home = path.join(scratch, "home");
     fs.mkdirSync(home);
+    fs.mkdirSync(userTmp());
     ({ artifacts, registries } = await releaseLocal(path.join(scratch, "release")));
     const bin = path.join(scratch, "bin");
     fs.mkdirSync(bin);
@@ -91,8 +95,14 @@ describeLanguage("python")("a new user installs every package by name from local
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  /** The override that sends the schema's URL to the local release location. */
-  const pluginEnv = (): Record<string, string> => ({ PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: registries.pluginDownloadOverride });
+  /**
+   * The override that sends the schema's URL to the local release location, and the scratch temp directory: the CLI leaves
+   * the plugin's downloaded archive (`pulumi-plugin-tar…`, 35 MB) in it.
+   */
+  const pluginEnv = (): Record<string, string> => ({
+    PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: registries.pluginDownloadOverride,
+    TMPDIR: userTmp(),
+  });
 
   describe("Python", () => {
     const suite = useRealEngine("sk_test_new_user_python_91c2");

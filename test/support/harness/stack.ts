@@ -9,28 +9,42 @@
  * emulator served by the calling process keeps answering while `pulumi` runs.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { cacheRoot } from "../../../scripts/release/plugin/node-runtime";
 import { EngineReport } from "./engine-events";
 import type { InlineRequest, InlineResult } from "./inline-program";
 
 /**
- * The inline runner, transpiled from its source once a process into a temporary directory
- * (with the one module it imports), so a test never runs a stale build of it.
+ * The inline runner, transpiled from its source (with the one module it imports), so a test never runs a stale build of it.
+ * Written once per source into the tools' cache, by its hash: every test file and every run reuses it, and no temporary
+ * directory is left behind by a jest worker that is killed rather than exited.
  */
 let inlineProgram: string | undefined;
 function inlineProgramFile(): string {
   if (inlineProgram !== undefined && fs.existsSync(inlineProgram)) return inlineProgram;
   const ts = require("typescript") as typeof import("typescript");
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-harness-"));
-  for (const name of ["inline-program", "engine-events"]) {
-    const { outputText } = ts.transpileModule(fs.readFileSync(path.join(__dirname, `${name}.ts`), "utf8"), {
+  const outputs = ["inline-program", "engine-events"].map((name) => ({
+    name,
+    text: ts.transpileModule(fs.readFileSync(path.join(__dirname, `${name}.ts`), "utf8"), {
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-    });
-    fs.writeFileSync(path.join(dir, `${name}.js`), outputText);
+    }).outputText,
+  }));
+  const parent = path.join(cacheRoot(), "harness");
+  const dir = path.join(parent, createHash("sha256").update(JSON.stringify(outputs)).digest("hex").slice(0, 16));
+  if (!fs.existsSync(dir)) {
+    fs.mkdirSync(parent, { recursive: true });
+    // Written aside and renamed into place: another jest worker may be writing the same files.
+    const staging = fs.mkdtempSync(`${dir}.staging-`);
+    for (const { name, text } of outputs) fs.writeFileSync(path.join(staging, `${name}.js`), text);
+    try {
+      fs.renameSync(staging, dir);
+    } catch {
+      fs.rmSync(staging, { recursive: true, force: true });
+    }
   }
-  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
   return (inlineProgram = path.join(dir, "inline-program.js"));
 }
 
