@@ -18,7 +18,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
-import { NODE_RUNTIME_VERSION, NODE_RUNTIMES, nodeRuntime } from "./plugin/node-runtime";
+import { NODE_RUNTIME_VERSION, NODE_RUNTIMES, nodeRuntime, PLUGIN_NODE_FLAGS } from "./plugin/node-runtime";
 import { makeSingleExecutable } from "./plugin/single-executable";
 import { REPO_ROOT } from "../repo-root";
 
@@ -58,14 +58,9 @@ export function pluginRuntime(platform: Platform): PluginRuntime {
     : { platform, standalone: false, requires: "node 20.18.1 or later on PATH" };
 }
 
-// A young generation of at most 3 x 4 MiB instead of 3 x 16: a batch read from a file allocates
-// fast enough to grow it to the full 48 MiB, which decided the plugin's peak RSS (bench section
-// 11: a 1,000,000-line file). V8 reads the flag only at start, hence here, not in plugin/main.ts.
-// Only the node launcher (macOS) gets it: a Node.js 20 single executable takes no flags.
-const NODE_FLAGS = "--max-semi-space-size=4";
 const LAUNCHER = `#!/bin/sh
 # Started by the Pulumi engine with its address as the argument; prints the plugin's port.
-exec node ${NODE_FLAGS} "$(dirname "$0")/bin/plugin.js" "$@"
+exec node ${PLUGIN_NODE_FLAGS.join(" ")} "$(dirname "$0")/bin/plugin.js" "$@"
 `;
 
 /** The executable's name: the engine tries the platform's executable extensions. */

@@ -71,7 +71,7 @@ test("one archive a platform, named as pulumi plugin install asks for it; linux 
     });
   }
   for (const platform of ["linux-amd64", "linux-arm64", "windows-amd64"] as const)
-    expect(manifestOf(archives[platform]!).pulumiPlugin).toEqual({ platform, standalone: true, node: "20.20.2" });
+    expect(manifestOf(archives[platform]!).pulumiPlugin).toEqual({ platform, standalone: true, node: "22.23.3" });
   // Each executable is its platform's binary format: ELF for x86-64 or AArch64, PE for Windows.
   const header = (platform: Platform, name: string): Buffer =>
     execFileSync("tar", ["-xzOf", archives[platform]!, `./${name}`], { maxBuffer: 512 * 1024 * 1024 }).subarray(0, 64);

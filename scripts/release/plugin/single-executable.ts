@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { cacheRoot, NODE_RUNTIME_VERSION, nodeRuntime, type NodeRuntime } from "./node-runtime";
+import { cacheRoot, NODE_RUNTIME_VERSION, nodeRuntime, PLUGIN_NODE_FLAGS, type NodeRuntime } from "./node-runtime";
 
 /** The fuse Node.js looks for to know a blob was injected (Node's docs, "Single executable applications"). */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -43,10 +43,14 @@ export async function makeSingleExecutable(
   // V8's code cache (compiled once here, not at every start) is only valid on the platform that
   // wrote it: the host's own executable gets one, the other platforms' compile at start.
   const useCodeCache = hostRuntime !== undefined && hostRuntime.package === runtime.package;
+  const sea = { disableExperimentalSEAWarning: true, useCodeCache, useSnapshot: false, execArgv: PLUGIN_NODE_FLAGS };
+  // The blob is written under the flags the executable starts with: V8 rejects a code cache made under other flags (and
+  // says so on stderr at every start).
+  const writerArgs = [...PLUGIN_NODE_FLAGS, "--experimental-sea-config"];
   const key = createHash("sha256")
     .update(script)
     .update(runtime.integrity)
-    .update(useCodeCache ? "code-cache" : "")
+    .update(JSON.stringify({ sea, writerArgs }))
     .digest("hex")
     .slice(0, 24);
   const cached = path.join(cacheRoot(), "plugin-executables", `${runtime.package}-${NODE_RUNTIME_VERSION}-${key}`);
@@ -56,11 +60,8 @@ export async function makeSingleExecutable(
     try {
       const config = path.join(work, "sea-config.json");
       const blob = path.join(work, "sea-prep.blob");
-      fs.writeFileSync(
-        config,
-        JSON.stringify({ main: bundle, output: blob, disableExperimentalSEAWarning: true, useCodeCache, useSnapshot: false }),
-      );
-      execFileSync(blobWriter(hostRuntime), ["--experimental-sea-config", config], { stdio: "pipe" });
+      fs.writeFileSync(config, JSON.stringify({ main: bundle, output: blob, ...sea }));
+      execFileSync(blobWriter(hostRuntime), [...writerArgs, config], { stdio: "pipe" });
       const executable = path.join(work, "executable");
       fs.copyFileSync(nodeRuntime(runtime).binary, executable);
       fs.chmodSync(executable, 0o755);
@@ -68,10 +69,27 @@ export async function makeSingleExecutable(
       const postject = require("postject") as Postject;
       await postject.inject(executable, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE });
       fs.renameSync(executable, cached);
+      pruneCache(path.dirname(cached), `${runtime.package}-${NODE_RUNTIME_VERSION}-`);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }
   }
   fs.copyFileSync(cached, target);
   fs.chmodSync(target, 0o755);
+}
+
+// Executables kept a runtime: one made a build, each about 100 MB, they would fill the disk.
+const KEPT_A_RUNTIME = 4;
+
+/** Removes all but the newest {@link KEPT_A_RUNTIME} executables of a runtime, and those of other releases of Node.js. */
+function pruneCache(dir: string, prefix: string): void {
+  const runtimePackage = prefix.replace(/-[^-]+-$/, "-");
+  const entries = fs
+    .readdirSync(dir)
+    .filter((name) => name.startsWith(runtimePackage) && !name.includes(".tmp-"))
+    .map((name) => ({ name, mtime: fs.statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  const current = entries.filter((entry) => entry.name.startsWith(prefix));
+  const stale = [...entries.filter((entry) => !entry.name.startsWith(prefix)), ...current.slice(KEPT_A_RUNTIME)];
+  for (const { name } of stale) fs.rmSync(path.join(dir, name), { force: true });
 }
