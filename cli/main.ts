@@ -4,7 +4,7 @@
  * (`commands/index.ts`), each loaded only when it is run or asked for.
  */
 import { setFlagsFromString } from "node:v8";
-import { commandNamed, COMMANDS, usageList, type CommandModule } from "./commands";
+import type { CommandModule } from "./commands";
 import { didYouMean } from "../schemas/did-you-mean";
 import { EXIT, exitCodesHelp } from "./exit-codes";
 
@@ -19,6 +19,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${(await import("../client/version")).PACKAGE_VERSION}\n`);
     return EXIT.ok;
   }
+  // After `--version`: the registry's definitions derive flags from the zod schemas, and loading zod is most of its start.
+  const { commandNamed, COMMANDS, usageList } = await import("./commands");
   if (first === "-h" || first === "--help" || (first === "help" && rest.length === 0)) {
     process.stdout.write(`${usageList()}\n\n${exitCodesHelp()}`);
     return EXIT.ok;
