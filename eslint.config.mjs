@@ -32,6 +32,22 @@ export default tseslint.config(
     rules: { "import-x/no-cycle": "error" },
   },
   {
+    // The emulator's server shares the client's schemas, never its code: it must be able to disagree with a buggy client.
+    // `EmulatorClient`, the client of the emulator's own API, is built on the client's HTTP core.
+    files: ["emulator/**/*.ts"],
+    ignores: ["emulator/operations/emulator-client.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/client", "**/client/*"], message: "the emulator's server never imports client/ (see eslint.config.mjs)" },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The gRPC clients of the provider host and the plugin drive the SDK's untyped generated modules.
     files: ["test/support/provider-host.ts", "test/support/provider-plugin.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

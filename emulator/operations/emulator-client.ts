@@ -1,13 +1,18 @@
-import { Agent, request, type Dispatcher } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { z } from "zod";
-import { errorFromResponse } from "../../errors/from-response";
+import { NOT_JSON, sendRequest, type HttpConfig } from "../../client/http";
+import { createRedactor } from "../../client/redact";
+import { DEFAULT_RETRY_POLICY } from "../../client/retry";
 import { ConfigurationError, ResponseSchemaError, ValidationError, type RequestInfo } from "../../errors/messaging-error";
 import { toFieldErrors } from "../../schemas/field-errors";
-import { JSON_CONTENT_TYPE, REQUEST_ID_HEADER } from "../../schemas/http";
+import { JSON_CONTENT_TYPE } from "../../schemas/http";
+import { NO_PARAMS, operationPath, type Operation, type QuerySchema } from "../../schemas/operations";
 import { DEFAULT_EMULATOR_API_KEY } from "../http";
 import type { BatchTotals } from "../storage";
-import { NO_PARAMS, operationPath, type Operation, type QuerySchema } from "../../schemas/operations";
 import { EMULATOR_OPERATIONS, type EmulatorOperationName } from "./emulator-operations";
+
+// A call's bound, as undici's own defaults had it: `emitEvent` answers only once every delivery's first attempt is done.
+const CALL_TIMEOUT_MS = 300_000;
 
 /** Options of {@link EmulatorClient}. */
 export interface EmulatorClientOptions {
@@ -42,21 +47,31 @@ export interface EmulatorAnswer<N extends EmulatorOperationName> {
  * by hand. Every input is checked with its row's schemas before the request (a
  * `ValidationError`), every answer parsed with them (a `ResponseSchemaError`); a non-2xx
  * answer is the `ApiError` subclass of its status, with the emulator's problem details.
- * It shares no code with `MessagingClient`: no retries, no idempotency keys, no version header.
+ * It sends through `MessagingClient`'s HTTP core, without its retries, idempotency keys and version header.
  */
 export class EmulatorClient {
   /** The emulator's URL, without a trailing slash. */
   readonly baseUrl: string;
-  readonly #authorization: string;
-  readonly #dispatcher: Dispatcher;
+  readonly #http: HttpConfig;
   readonly #ownedAgent: Agent | undefined;
 
   constructor(options: EmulatorClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     if (!/^https?:\/\/[^/]/.test(this.baseUrl)) throw new ConfigurationError(`EmulatorClient: baseUrl must be an http(s) URL`);
-    this.#authorization = `Basic ${Buffer.from(`${options.apiKey ?? DEFAULT_EMULATOR_API_KEY}:`).toString("base64")}`;
+    const url = new URL(this.baseUrl);
+    const apiKey = options.apiKey ?? DEFAULT_EMULATOR_API_KEY;
     this.#ownedAgent = options.dispatcher === undefined ? new Agent({ connect: { timeout: 10_000 } }) : undefined;
-    this.#dispatcher = options.dispatcher ?? (this.#ownedAgent as Agent);
+    // The service client's HTTP core, without its retries: the emulator's own calls are local and not all safe to repeat.
+    this.#http = {
+      dispatcher: options.dispatcher ?? (this.#ownedAgent as Agent),
+      origin: url.origin,
+      pathPrefix: url.pathname.replace(/\/+$/, ""),
+      headers: { authorization: `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}` },
+      timeoutMs: CALL_TIMEOUT_MS,
+      maxRetries: 0,
+      retryPolicy: DEFAULT_RETRY_POLICY,
+      redact: createRedactor(apiKey),
+    };
   }
 
   /** The webhook endpoints created, in order. */
@@ -151,24 +166,16 @@ export class EmulatorClient {
       Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
     ).toString();
     const path = operationPath(operation, params) + (search ? `?${search}` : "");
-    const response = await request(`${this.baseUrl}${path}`, {
+    const response = await sendRequest(this.#http, {
       method: operation.method,
-      dispatcher: this.#dispatcher,
-      signal: input.signal,
+      path,
       // A POST says JSON even without a body: the emulator's state-changing routes require it.
-      headers: { authorization: this.#authorization, ...(operation.method === "POST" ? { "content-type": JSON_CONTENT_TYPE } : {}) },
+      headers: operation.method === "POST" ? { "content-type": JSON_CONTENT_TYPE } : undefined,
       body,
+      signal: input.signal,
     });
-    const text = await response.body.text();
-    const requestId = response.headers[REQUEST_ID_HEADER];
-    const info: RequestInfo = { method: operation.method, path, requestId: typeof requestId === "string" ? requestId : undefined };
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    if (response.statusCode < 200 || response.statusCode > 299) throw errorFromResponse(response.statusCode, info, json);
+    const info: RequestInfo = { method: operation.method, path, requestId: response.requestId };
+    const json = response.json === NOT_JSON ? undefined : response.json;
     const answer = operation.response.safeParse(json);
     if (!answer.success) throw new ResponseSchemaError(info, toFieldErrors(answer.error.issues));
     const headers = operation.headers?.safeParse(response.headers);
