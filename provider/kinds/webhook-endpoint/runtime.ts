@@ -240,12 +240,7 @@ function recordedRequest(olds: RecordedWebhookEndpoint): WebhookEndpointCreate {
  * outcome keeps it half-made. Never asked when the service may have forgotten the key, or once it has
  * made another endpoint: it would make one more.
  */
-async function finishHalfMade(
-  context: ProviderContext,
-  id: string,
-  olds: RecordedWebhookEndpoint,
-  news: Inputs,
-): Promise<pulumi.dynamic.UpdateResult> {
+const finishHalfMade: typeof update = async (context, id, olds, news) => {
   const request = recordedRequest(olds);
   const record: HalfMadeRecord = {
     createIdempotencyKey: olds.createIdempotencyKey,
@@ -293,7 +288,7 @@ async function finishHalfMade(
   if (endpoint.id !== id) throw fail(stray(endpoint.id), { strayEndpointId: endpoint.id });
   warnOfUnreadableFields(context, endpoint);
   return { outs: toState(request, endpoint) };
-}
+};
 
 /** Refresh keeps the recorded state: the service has no retrieve operation. */
 export function read(_context: ProviderContext, id: string, props: Props): pulumi.dynamic.ReadResult {
