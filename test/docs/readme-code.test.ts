@@ -17,7 +17,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { EXIT_CODE_TABLE } from "../../cli/exit-codes";
-import { PackedTarball, REPO, packageDependencies, runNode } from "../support/installed-package";
+import { PackedTarball, REPO, packageDependencies, runNode, strictTsconfig } from "../support/installed-package";
 import { codeBlocks, type CodeBlock } from "../support/markdown-blocks";
 
 const FILES = [
@@ -39,17 +39,7 @@ beforeAll(() => {
   packed = new PackedTarball();
   const files: Record<string, string> = {
     "package.json": JSON.stringify({ name: "readme-blocks", private: true }),
-    "tsconfig.json": JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        noEmit: true,
-        target: "es2022",
-        module: "nodenext",
-        moduleResolution: "nodenext",
-        types: ["node"],
-      },
-      include: ["*.mts"],
-    }),
+    "tsconfig.json": strictTsconfig({ compilerOptions: { types: ["node"] }, include: ["*.mts"] }),
   };
   // .mts: ECMAScript modules, so that top-level await compiles as it would in a user's module.
   for (const block of BLOCKS.filter((b) => b.language === "ts")) {

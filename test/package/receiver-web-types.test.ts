@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { PackedTarball, REPO, packageDependencies, runNode } from "../support/installed-package";
+import { PackedTarball, REPO, packageDependencies, runNode, strictTsconfig } from "../support/installed-package";
 
 const PROGRAM = `
 import {
@@ -38,18 +38,7 @@ import { createWebhookRequestHandler } from "pulumi-messaging/receiver/web";
 createWebhookRequestHandler({ secret: "whsec_x", onEvent: (event: string) => console.log(event) });
 `;
 
-const TSCONFIG = (lib: string[], files: string[]) => ({
-  compilerOptions: {
-    strict: true,
-    noEmit: true,
-    target: "es2022",
-    module: "nodenext",
-    moduleResolution: "nodenext",
-    lib,
-    types: [],
-  },
-  files,
-});
+const TSCONFIG = (lib: string[], files: string[]) => strictTsconfig({ compilerOptions: { lib, types: [] }, files });
 
 let packed: PackedTarball;
 let project: string;
@@ -62,9 +51,9 @@ beforeAll(() => {
       "package.json": JSON.stringify({ name: "worker", private: true, type: "module" }),
       "index.ts": PROGRAM,
       "wrong.ts": WRONG,
-      "tsconfig.dom.json": JSON.stringify(TSCONFIG(["es2022", "dom"], ["index.ts"])),
-      "tsconfig.webworker.json": JSON.stringify(TSCONFIG(["es2022", "webworker"], ["index.ts"])),
-      "tsconfig.wrong.json": JSON.stringify(TSCONFIG(["es2022", "dom"], ["wrong.ts"])),
+      "tsconfig.dom.json": TSCONFIG(["es2022", "dom"], ["index.ts"]),
+      "tsconfig.webworker.json": TSCONFIG(["es2022", "webworker"], ["index.ts"]),
+      "tsconfig.wrong.json": TSCONFIG(["es2022", "dom"], ["wrong.ts"]),
     },
     packageDependencies(),
   );

@@ -6,6 +6,7 @@
  * failure reasons) with such a url, and looks for it in each.
  */
 import { testContext } from "./test-context";
+import { nullEndpointState } from "../support/endpoint-state";
 import { parseResponseBody } from "../../client/response";
 import { ResponseSchemaError } from "../../errors";
 import { webhookEndpoint } from "../../provider/kinds/webhook-endpoint";
@@ -29,16 +30,8 @@ const unreadableSecret = (id: string) =>
 const clientAnswering = (answer: () => Promise<unknown>) => ({ createWebhookEndpoint: answer });
 
 const halfMade = (record: Record<string, unknown> = {}) => ({
+  ...nullEndpointState(),
   ...inputs,
-  description: null,
-  secret: null,
-  etag: null,
-  status: null,
-  created: null,
-  updated: null,
-  workspace: null,
-  live: null,
-  metadata: null,
   createIdempotencyKey: "k",
   createRequestedAt: new Date().toISOString(),
   strayEndpointId: null,

@@ -44,6 +44,18 @@ export class PackedTarball {
 }
 
 /** The runtime dependencies of the package, as its package.json declares them. */
+/**
+ * A `tsconfig.json` a strict user's project may have, as text: ECMAScript modules resolved as Node.js does (`nodenext`),
+ * with `extra` (`types`, `lib`, `include` or `files`) added.
+ */
+export function strictTsconfig(extra: { compilerOptions?: Record<string, unknown>; include?: string[]; files?: string[] }): string {
+  const { compilerOptions, ...rest } = extra;
+  return JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", ...compilerOptions },
+    ...rest,
+  });
+}
+
 export function packageDependencies(): string[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
   return Object.keys(manifest.dependencies ?? {});

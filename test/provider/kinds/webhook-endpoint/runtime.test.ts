@@ -1,5 +1,6 @@
 /** The WebhookEndpoint runtime as functions of a test context (the engine tests run it through the host). */
 import { testContext } from "../../test-context";
+import { nullEndpointState } from "../../../support/endpoint-state";
 import { parseResponseBody } from "../../../../client/response";
 import { ResponseSchemaError } from "../../../../errors";
 import { PROVIDER_KEY, ResourceInitFailedError, UNKNOWN } from "../../../../provider/protocol";
@@ -168,15 +169,8 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
   const request = { ...unset, url: valid.url, events: ["b", "a"], format: "basic", description: "d" };
   const aMinuteAgo = new Date(Date.now() - 60_000).toISOString();
   const halfMade = (record: Record<string, unknown> = {}) => ({
+    ...nullEndpointState(),
     ...request,
-    secret: null,
-    etag: null,
-    status: null,
-    created: null,
-    updated: null,
-    workspace: null,
-    live: null,
-    metadata: null,
     createIdempotencyKey: "we-create-k",
     createRequestedAt: aMinuteAgo,
     strayEndpointId: null,
@@ -262,18 +256,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
     expect(calls).toEqual([
       { request: { url: valid.url, events: ["b", "a"], format: "basic", description: "d" }, idempotencyKey: "we-create-k" },
     ]);
-    expect(updated.outs).toEqual({
-      ...request,
-      secret: "whsec_now",
-      etag: "e2",
-      status: null,
-      created: null,
-      updated: null,
-      workspace: null,
-      live: null,
-      metadata: null,
-      serviceUrl: null,
-    });
+    expect(updated.outs).toEqual({ ...nullEndpointState(), ...request, secret: "whsec_now", etag: "e2", serviceUrl: null });
     expect(context.warnings).toEqual([]);
   });
 
@@ -353,18 +336,7 @@ describe("a half-made endpoint (its create answer could not be read)", () => {
       deleteBeforeReplace: false,
     });
     const updated = await impl.update(testContext(), "we_half", halfMade(), { ...news, adopt });
-    expect(updated.outs).toEqual({
-      ...request,
-      secret: "whsec_dash",
-      etag: null,
-      status: null,
-      created: null,
-      updated: null,
-      workspace: null,
-      live: null,
-      metadata: null,
-      serviceUrl: null,
-    });
+    expect(updated.outs).toEqual({ ...nullEndpointState(), ...request, secret: "whsec_dash", serviceUrl: null });
   });
 });
 
