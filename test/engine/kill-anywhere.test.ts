@@ -15,6 +15,7 @@
  */
 import { mulberry32 } from "../../emulator/faults";
 import { describeRealEngine, expectOk, useRealEngine, type PulumiStack, type RunningOperation } from "../support/real-engine";
+import { acceptanceOf } from "../support/emulator";
 
 const API_KEY = "sk_test_real_kill_5d1a";
 const KILLS = 20;
@@ -99,15 +100,10 @@ describeRealEngine("kill-anywhere under pulumi", () => {
     expect((await stack.exportState()).deployment.pending_operations ?? []).toEqual([]);
 
     // Every message of every round, accepted once.
-    const accepted = new Map<string, number>();
-    for (const batch of suite.emulator.batches()) {
-      for (const message of batch.messages) accepted.set(message.tos[0], (accepted.get(message.tos[0]) ?? 0) + 1);
-    }
-    const duplicates = [...accepted.values()].filter((count) => count > 1).length;
     const expected = Array.from({ length: round + 1 }, (_, r) =>
       Array.from({ length: MESSAGES }, (_, i) => `+2547${10_000_000 + r * 100_000 + i}`),
     ).flat();
-    const lost = expected.filter((recipient) => !accepted.has(recipient)).length;
+    const { accepted, duplicates, lost } = acceptanceOf(suite.emulator.batches(), expected);
     // Every endpoint of every round, made once.
     const made = new Map<string, number>();
     for (const endpoint of suite.emulator.endpoints()) made.set(endpoint.url, (made.get(endpoint.url) ?? 0) + 1);
@@ -116,10 +112,10 @@ describeRealEngine("kill-anywhere under pulumi", () => {
 
     process.stdout.write(
       `kill-anywhere: ${moments.length} kills (${moments.join("; ")}), ${round + 1} rounds, ` +
-        `${accepted.size} messages accepted: ${duplicates} duplicates, ${lost} lost; ` +
+        `${accepted} messages accepted: ${duplicates} duplicates, ${lost} lost; ` +
         `${made.size} endpoints: ${endpointsTwice} made twice, ${endpointsLost} lost\n`,
     );
     expect({ duplicates, lost, endpointsTwice, endpointsLost }).toEqual({ duplicates: 0, lost: 0, endpointsTwice: 0, endpointsLost: 0 });
-    expect(accepted.size).toBe(expected.length);
+    expect(accepted).toBe(expected.length);
   });
 });

@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { packPlugin } from "../../scripts/release/pack-plugin";
 import type { PulumiStack } from "../support/real-engine";
 import { expectOk, opsByName, useRealEngine } from "../support/real-engine";
+import { acceptanceOf } from "../support/emulator";
 import { describeLanguage, pythonExecutable } from "./toolchains";
 
 const API_KEY = "sk_test_real_python_kill_71b0";
@@ -76,18 +77,14 @@ describeLanguage("python")("a Python up killed mid-send", () => {
     expect(suite.emulator.requestCount()).toBe(before);
     expect((await stack.exportState()).deployment.pending_operations ?? []).toEqual([]);
 
-    const accepted = new Map<string, number>();
-    for (const batch of suite.emulator.batches()) {
-      for (const message of batch.messages) accepted.set(message.tos[0], (accepted.get(message.tos[0]) ?? 0) + 1);
-    }
-    const duplicates = [...accepted.values()].filter((count) => count > 1).length;
-    const lost = Array.from({ length: MESSAGES }, (_, i) => `+2547${10_000_000 + i}`).filter((to) => !accepted.has(to)).length;
+    const expected = Array.from({ length: MESSAGES }, (_, i) => `+2547${10_000_000 + i}`);
+    const { accepted, duplicates, lost } = acceptanceOf(suite.emulator.batches(), expected);
     process.stdout.write(
       `python kill: ${kills.length} kills (${kills.join("; ")}), ${suite.emulator.batches().length} batches, ` +
-        `${accepted.size} messages accepted: ${duplicates} duplicates, ${lost} lost\n`,
+        `${accepted} messages accepted: ${duplicates} duplicates, ${lost} lost\n`,
     );
     expect({ duplicates, lost }).toEqual({ duplicates: 0, lost: 0 });
-    expect(accepted.size).toBe(MESSAGES);
+    expect(accepted).toBe(MESSAGES);
     expect(suite.emulator.batches().every((batch) => batch.messages.every((message) => message.body?.length === 160))).toBe(true);
   });
 });

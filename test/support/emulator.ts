@@ -116,6 +116,23 @@ export function recipientsOf(batches: ReadonlyArray<{ messages: ReadonlyArray<{ 
   return batches.flatMap((batch) => batch.messages.map((message) => message.tos[0]));
 }
 
+/**
+ * How the expected recipients were accepted across `batches` (one recipient a message): `accepted` distinct recipients,
+ * `duplicates` accepted more than once, `lost` never accepted.
+ */
+export function acceptanceOf(
+  batches: ReadonlyArray<{ messages: ReadonlyArray<{ tos: string[] }> }>,
+  expected: readonly string[],
+): { accepted: number; duplicates: number; lost: number } {
+  const counts = new Map<string, number>();
+  for (const to of recipientsOf(batches)) counts.set(to, (counts.get(to) ?? 0) + 1);
+  return {
+    accepted: counts.size,
+    duplicates: [...counts.values()].filter((count) => count > 1).length,
+    lost: expected.filter((to) => !counts.has(to)).length,
+  };
+}
+
 /** A valid endpoint form. */
 export function endpointForm(overrides: Record<string, string | string[]> = {}): URLSearchParams {
   const fields: Record<string, string | string[]> = {
