@@ -161,7 +161,11 @@ export class PulumiStack {
         ...(process.env.PATH ?? "").split(path.delimiter).filter((dir) => !dir.endsWith(`node_modules${path.sep}.bin`)),
       ].join(path.delimiter),
       PULUMI_HOME: path.join(stateDir, "home"),
-      PULUMI_BACKEND_URL: `file://${path.join(stateDir, "backend")}`,
+      // `metadata=skip`: the file backend's storage library (gocloud's fileblob) writes each state file's `.attrs` sidecar in
+      // place, not by rename. A kill during that write (the kill tests make many) leaves it empty, and every later
+      // command then fails "failed to load checkpoint: EOF": the CLI's storage, not this package. The sidecar holds
+      // nothing Pulumi reads.
+      PULUMI_BACKEND_URL: `file://${path.join(stateDir, "backend")}?metadata=skip`,
       PULUMI_CONFIG_PASSPHRASE: "pulumi-messaging-tests",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
