@@ -2,7 +2,7 @@
 // The runtimes see plain values only.
 import type { Props } from "../provider/protocol";
 
-/** `sdk/nodejs/runtime/rpc.ts` `specialSigKey` / `specialSecretSig`: `{ [key]: sig, value }` is a secret. */
+/** The signature key and value the Pulumi SDKs mark a secret with on the wire: `{ [key]: sig, value }` is a secret. */
 export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" } as const;
 
 export function isSecret(value: unknown): value is { value: unknown } {

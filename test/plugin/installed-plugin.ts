@@ -2,7 +2,7 @@
  * The plugin as users get it: the `npm pack` tarball installed into a scratch project, its
  * `pulumi-resource-messaging` bin linked into `node_modules/.bin` as npm links bins (a
  * symlink, the target made executable), and found on `PATH` as the engine finds an ambient
- * plugin (`workspace/plugins.go` `getPluginInfoAndPath`: `exec.LookPath`).
+ * plugin (a `pulumi-resource-<name>` executable on `PATH`).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

@@ -1,7 +1,7 @@
 /**
- * The package schema: valid against Pulumi's package metaschema (a copy of
- * `pkg/codegen/schema/pulumi.json` at v3.239.0 beside this file), passing the binder's checks
- * that can be reproduced here (`pkg/codegen/schema/bind.go`), and derived from the zod schemas.
+ * The package schema: valid against Pulumi's package metaschema (a copy of it at v3.239.0
+ * beside this file), passing the checks of Pulumi's schema binder that can be reproduced here,
+ * and derived from the zod schemas.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -15,7 +15,7 @@ import { WebhookFormat } from "../../schemas/webhook-endpoint";
 const metaschema = JSON.parse(fs.readFileSync(path.join(__dirname, "pulumi-package-metaschema.json"), "utf8"));
 const schema = packageSchema("1.2.3");
 
-/** `bind.go` checks this test reproduces; each returns the problems it finds. */
+/** The binder's checks this test reproduces; each returns the problems it finds. */
 function binderProblems(spec: PackageSchema): string[] {
   const problems: string[] = [];
   // validateTypeToken: three parts, the package's name, not `provider` in the root module.
@@ -31,7 +31,7 @@ function binderProblems(spec: PackageSchema): string[] {
   const refs = (type: TypeSpec, at: string): void => {
     if (type.$ref?.startsWith("#/types/") && !(decodeURIComponent(type.$ref.slice("#/types/".length)) in spec.types))
       problems.push(`${at}: type ${type.$ref} not found`);
-    // The binder's built-in types (`pkg/codegen/schema/bind.go`): the package uses Any and Asset.
+    // The binder's built-in types: the package uses Any and Asset.
     if (type.$ref && !type.$ref.startsWith("#/types/") && !["pulumi.json#/Any", "pulumi.json#/Asset"].includes(type.$ref))
       problems.push(`${at}: invalid type reference ${type.$ref}`);
     if (type.type === "array" && !type.items) problems.push(`${at}: missing "items" property in array type spec`);

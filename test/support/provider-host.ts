@@ -25,7 +25,7 @@ export interface HostDiff {
 
 /**
  * A create or update that failed after the service made the object: the host's
- * `ErrorResourceInitFailed{id, properties, reasons}` detail (provider_plugin.go `parseError`).
+ * `ErrorResourceInitFailed{id, properties, reasons}` detail, which the engine reads as a partly made resource.
  * `message` is the gRPC status text, which the engine does not show: it shows the reasons.
  */
 export class ResourceInitError extends Error {

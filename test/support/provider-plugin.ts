@@ -1,9 +1,9 @@
 /**
  * Starts a provider plugin executable as the engine does and calls it over gRPC as the
  * engine does once the plugin has answered Configure with `acceptSecrets: true`: property
- * maps travel with their secret wrappers (`provider_plugin.go`: `KeepSecrets:
- * protocol.acceptSecrets` in every Marshal), and no outputs are re-marked by input name
- * (`annotateSecrets` runs only when secrets are not accepted).
+ * maps travel with their secret wrappers (the engine keeps them whenever the plugin accepts
+ * secrets), and no outputs are re-marked by input name (the engine does that only for a
+ * plugin that does not accept secrets).
  */
 import { ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -77,8 +77,7 @@ export function lookPath(name: string, env: NodeJS.ProcessEnv = process.env): st
 
 /**
  * Runs `executable` with an engine's address (a stand-in serving `Log`) as its only argument, in `cwd`, and reads the
- * port from the first line of its stdout (`sdk/go/common/resource/plugin/plugin.go`
- * `newPlugin`, `parsePort`).
+ * port from the first line of its stdout, as the engine does when it starts a plugin.
  */
 export async function startProviderPlugin(executable: string, options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<ProviderPlugin> {
   const engine = await startEngine();
@@ -142,11 +141,11 @@ export async function startProviderPlugin(executable: string, options: { cwd: st
     failures: response.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
   });
   const diffResult = (response: proto.DiffResponse): HostDiff => {
-    // A detailed diff can ask for a replacement on its own (sdk/go/common/resource/plugin/
-    // provider.go `DiffResult.Replace`: any detailed kind that IsReplace), which HostDiff does
-    // not carry: refused rather than dropped, so no plan is kinder than the engine's.
+    // A detailed diff can ask for a replacement on its own (the engine replaces on any
+    // detailed kind that is a replace), which HostDiff does not carry: refused rather than
+    // dropped, so no plan is kinder than the engine's.
     if (response.getHasdetaileddiff() && response.getDetaileddiffMap().getLength() > 0) {
-      throw new Error("the local engine does not model a provider's detailedDiff (provider.go DiffResult.Replace reads it)");
+      throw new Error("the local engine does not model a provider's detailedDiff (the engine replaces on a detailed replace kind)");
     }
     const kinds = proto.DiffResponse.DiffChanges;
     const changes = response.getChanges();

@@ -1,4 +1,4 @@
-/** The parts of a URN a provider is sent (sdk/go/common/resource/urn/urn.go). */
+/** The parts of a URN a provider is sent: `urn:pulumi:<stack>::<project>::<type>::<name>`. */
 
 /** The resource type of a URN, its parents' types left out (`URN.Type`): what providers are sent as `type`. */
 export function urnType(urn: string): string {

@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { z } from "zod";
 
-/** `sdk/nodejs/runtime/rpc.ts` `specialSigKey` and `specialAssetSig`. */
+/** The signature key and value the Pulumi SDKs mark an asset with on the wire. */
 export const ASSET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "c44067f5952c0a294b673a41bacd8c17" } as const;
 
 /** A file asset: a path (relative to the program's directory, where the engine starts providers) and the engine's hash. */
