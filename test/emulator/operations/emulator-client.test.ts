@@ -1,7 +1,8 @@
 /** The typed client of the emulator's own routes: every operation of EMULATOR_OPERATIONS against a real emulator. */
 import { EMULATOR_OPERATIONS, EmulatorClient, startEmulator, type Emulator } from "../../../emulator";
-import { isApiError, isResponseSchemaError, isValidationError } from "../../../errors";
+import { isApiError, isConnectionError, isResponseSchemaError, isValidationError, type ConnectionError } from "../../../errors";
 import { call, endpointForm, message, startReceiver } from "../../support/emulator";
+import { freeLoopbackPort } from "../../support/loopback-server";
 
 let emulator: Emulator;
 let client: EmulatorClient;
@@ -100,6 +101,18 @@ it("a refusal is the ApiError of its status with the emulator's problem; the key
   expect(String((unauthorized as Error).message)).not.toContain("sk_test_wrong_key");
   const unknownBatch = await client.listBatches({ after: "msba_nope" }).catch((error: unknown) => error);
   expect(isApiError(unknownBatch) && unknownBatch.status === 400 && unknownBatch.problem?.errors?.after !== undefined).toBe(true);
+});
+
+it("an emulator that cannot be reached is the client's ConnectionError, with its advice and no retry", async () => {
+  const port = await freeLoopbackPort();
+  const unreachable = new EmulatorClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "sk_test_unreachable_key" });
+  closers.push(() => unreachable.close());
+  const failure = await unreachable.emitEvent({ type: "payment.succeeded" }).catch((error: unknown) => error);
+  expect(isConnectionError(failure)).toBe(true);
+  expect((failure as ConnectionError).attempts).toBe(1);
+  expect((failure as Error).message).toMatch(/^POST \/_emulator\/events: connection failed after 1 attempt\(s\): .*ECONNREFUSED/);
+  expect((failure as Error).message).toContain("nothing accepts connections there");
+  expect((failure as Error).message).not.toContain("sk_test_unreachable_key");
 });
 
 it("an answer that does not match the table is a ResponseSchemaError", async () => {
