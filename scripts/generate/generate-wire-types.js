@@ -166,15 +166,15 @@ function constantText(identifier) {
   return found;
 }
 
-/** The text an expression gives `key` in a `.meta({ … })` call (the outermost one). */
-function metaText(expression, key) {
+/** What `read` makes of the value an expression gives `key` in a `.meta({ … })` call: the outermost one it reads. */
+function metaValue(expression, key, read) {
   let found;
   const visit = (node) => {
     if (found !== undefined) return;
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "meta") {
       const [argument] = node.arguments;
       for (const member of argument && ts.isObjectLiteralExpression(argument) ? argument.properties : []) {
-        if (ts.isPropertyAssignment(member) && member.name.getText() === key) found = literalText(member.initializer);
+        if (ts.isPropertyAssignment(member) && member.name.getText() === key) found = read(member.initializer);
       }
     }
     ts.forEachChild(node, visit);
@@ -183,28 +183,18 @@ function metaText(expression, key) {
   return found;
 }
 
+/** The text an expression gives `key` in a `.meta({ … })` call (the outermost one). */
+const metaText = (expression, key) => metaValue(expression, key, literalText);
+
+const initializerOf = (property) => property.declarations?.find(ts.isPropertyAssignment)?.initializer;
+
 /** Whether a shape property's schema says `.meta({ secret: true })`. */
-function metaSecret(property) {
-  let found = false;
-  const visit = (node) => {
-    if (found) return;
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === "meta") {
-      const [argument] = node.arguments;
-      for (const member of argument && ts.isObjectLiteralExpression(argument) ? argument.properties : []) {
-        if (ts.isPropertyAssignment(member) && member.name.getText() === "secret" && member.initializer.kind === ts.SyntaxKind.TrueKeyword)
-          found = true;
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  const initializer = property.declarations?.find(ts.isPropertyAssignment)?.initializer;
-  if (initializer) visit(initializer);
-  return found;
-}
+const metaSecret = (property) =>
+  metaValue(initializerOf(property), "secret", (node) => (node.kind === ts.SyntaxKind.TrueKeyword ? true : undefined)) === true;
 
 /** The `description` a shape property's schema gives itself in `.meta({ description })`. */
 function metaDescription(property) {
-  return metaText(property.declarations?.find(ts.isPropertyAssignment)?.initializer, "description");
+  return metaText(initializerOf(property), "description");
 }
 
 function comment(text, indent) {
