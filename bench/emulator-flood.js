@@ -11,7 +11,7 @@ const net = require("node:net");
 const { DEFAULT_MAX_IN_FLIGHT_BYTES } = require("../dist/emulator/http");
 const path = require("node:path");
 const { Pool } = require("undici");
-const { ask, msSince, now } = require("./lib");
+const { ask, msSince, now, runSectionAlone } = require("./lib");
 
 const BIG_MESSAGE_CHARS = 9_900_000;
 const BIG_BATCHES = 36;
@@ -195,10 +195,4 @@ function printEmulatorFlood(rows, out) {
 
 module.exports = { emulatorFlood, printEmulatorFlood };
 
-if (require.main === module) {
-  emulatorFlood((text) => process.stderr.write(`bench: ${text}\n`)).then((rows) => {
-    const out = [];
-    printEmulatorFlood(rows, out);
-    console.log(out.join("\n"));
-  });
-}
+if (require.main === module) runSectionAlone(emulatorFlood, printEmulatorFlood);

@@ -135,7 +135,17 @@ function serveCommands(handle) {
   });
 }
 
+/** Runs one section on its own (`node bench/<section>.js`): progress on stderr, its rows on stdout as run.js prints them. */
+function runSectionAlone(measure, print) {
+  measure((text) => process.stderr.write(`bench: ${text}\n`)).then((result) => {
+    const out = [];
+    print(result, out);
+    console.log(out.join("\n"));
+  });
+}
+
 module.exports = {
+  runSectionAlone,
   now,
   msSince,
   median,

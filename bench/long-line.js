@@ -12,7 +12,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { readEntries } = require("../dist/message-file");
-const { collectGarbage, median, msSince, now } = require("./lib");
+const { collectGarbage, median, msSince, now, runSectionAlone } = require("./lib");
 
 const TOTAL_BYTES = 20 * 1024 * 1024;
 const SPLIT_LINES = 1_000;
@@ -114,10 +114,4 @@ function printLongLine(r, out) {
 
 module.exports = { longLine, printLongLine };
 
-if (require.main === module) {
-  longLine((text) => process.stderr.write(`bench: ${text}\n`)).then((r) => {
-    const out = [];
-    printLongLine(r, out);
-    console.log(out.join("\n"));
-  });
-}
+if (require.main === module) runSectionAlone(longLine, printLongLine);

@@ -106,32 +106,28 @@ function describeApiError(status: number, request: RequestInfo, problem?: Proble
   return parts.join("\n") + keyNote(request, status);
 }
 
+/** An {@link ApiError} class of its own, for one status family: its errors carry `code`. */
+function apiErrorClass(code: MessagingErrorCode): typeof ApiError {
+  return class extends ApiError {
+    static override readonly code = code;
+  };
+}
+
 /** 400/422: the service rejected the request's content. */
-export class InvalidRequestError extends ApiError {
-  static override readonly code: MessagingErrorCode = "invalid_request";
-}
+export class InvalidRequestError extends apiErrorClass("invalid_request") {}
 /** 401: the API key is missing or wrong. */
-export class AuthenticationError extends ApiError {
-  static override readonly code: MessagingErrorCode = "authentication_failed";
-}
+export class AuthenticationError extends apiErrorClass("authentication_failed") {}
 /** 403: the key may not do this. */
-export class PermissionError extends ApiError {
-  static override readonly code: MessagingErrorCode = "permission_denied";
-}
+export class PermissionError extends apiErrorClass("permission_denied") {}
 /** 404: no such route or object. */
-export class NotFoundError extends ApiError {
-  static override readonly code: MessagingErrorCode = "not_found";
-}
+export class NotFoundError extends apiErrorClass("not_found") {}
 /**
  * 409: conflicts with the current state. `idempotency_key_in_use` surfaces only when the client's retries run out. A key reused
  * with another body is a 422 {@link InvalidRequestError}.
  */
-export class ConflictError extends ApiError {
-  static override readonly code: MessagingErrorCode = "conflict";
-}
+export class ConflictError extends apiErrorClass("conflict") {}
 /** 429: too many requests. */
-export class RateLimitError extends ApiError {
-  static override readonly code: MessagingErrorCode = "rate_limited";
+export class RateLimitError extends apiErrorClass("rate_limited") {
   /** How long the service asked to wait (from `Retry-After`), in milliseconds. */
   readonly retryAfterMs?: number;
   constructor(status: number, request: RequestInfo, problem: Problem | undefined, retryAfterMs?: number) {
@@ -140,9 +136,7 @@ export class RateLimitError extends ApiError {
   }
 }
 /** 5xx: the service failed. */
-export class ServerError extends ApiError {
-  static override readonly code: MessagingErrorCode = "server_error";
-}
+export class ServerError extends apiErrorClass("server_error") {}
 
 /** Input was rejected before any request was made. `fieldErrors` names each bad field. */
 export class ValidationError extends MessagingError {

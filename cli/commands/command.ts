@@ -3,6 +3,19 @@ import type { ParseArgsConfig } from "node:util";
 /** Options as `node:util` `parseArgs` takes them. */
 export type CommandOptions = NonNullable<ParseArgsConfig["options"]>;
 
+/** Options that take a value (`--name VALUE`), by name. */
+export function valueOptions<const Name extends string>(...names: Name[]): Record<Name, { type: "string" }> {
+  return Object.fromEntries(names.map((name) => [name, { type: "string" }])) as Record<Name, { type: "string" }>;
+}
+
+/** Options that are on when given (`--name`), and off otherwise. */
+export function switchOptions<const Name extends string>(...names: Name[]): Record<Name, { type: "boolean"; default: false }> {
+  return Object.fromEntries(names.map((name) => [name, { type: "boolean", default: false }])) as Record<
+    Name,
+    { type: "boolean"; default: false }
+  >;
+}
+
 /**
  * One `messaging` command as the registry describes it: pure data, so that a command's file
  * can read its own row (its options, its usage) without the registry ever loading that file.

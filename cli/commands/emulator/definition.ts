@@ -1,4 +1,4 @@
-import type { Command } from "../command";
+import { type Command, valueOptions } from "../command";
 
 /** `messaging emulator`'s row in the registry: data only, so listing the commands loads none of their code. */
 export const definition = {
@@ -7,12 +7,7 @@ export const definition = {
   ],
   summary: "runs a local emulator of the messaging service until Ctrl-C",
   options: {
-    port: { type: "string" },
-    host: { type: "string" },
+    ...valueOptions("port", "host", "api-key", "max-stored-messages", "max-stored-bytes", "delivery-retry-schedule"),
     "allowed-host": { type: "string", multiple: true },
-    "api-key": { type: "string" },
-    "max-stored-messages": { type: "string" },
-    "max-stored-bytes": { type: "string" },
-    "delivery-retry-schedule": { type: "string" },
   },
 } satisfies Command;

@@ -1,4 +1,4 @@
-import type { Command } from "../command";
+import { type Command, switchOptions } from "../command";
 import { CREATE_OPTIONS, CREATE_USAGE } from "./create-flags";
 
 /** `messaging endpoints`'s row in the registry; its create flags come from the create schema. */
@@ -10,9 +10,5 @@ export const definition = {
   ],
   summary: "creates webhook endpoints (service or emulator), lists the emulator's, prints a secret",
   // `create` takes them all; `list` and `secret` only --show-secret and --json.
-  options: {
-    ...CREATE_OPTIONS,
-    "show-secret": { type: "boolean" },
-    json: { type: "boolean" },
-  },
+  options: { ...CREATE_OPTIONS, ...switchOptions("show-secret", "json") },
 } satisfies Command;
