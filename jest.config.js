@@ -20,11 +20,6 @@ const [UNIT, ENGINE, LANGUAGES] = [TIER_FOLDERS.unit, TIER_FOLDERS.engine, TIER_
   folders.map((folder) => `<rootDir>/test/${folder}/`),
 );
 
-// Tests whose kills land at moments in time: run on their own, after the rest (`npm test` runs
-// jest twice), so the load of other suites does not move where their kills land.
-const ALONE = ["<rootDir>/test/engine/kill-anywhere.test.ts"];
-const alone = process.env.PULUMI_MESSAGING_JEST_ALONE === "1";
-
 const common = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
@@ -37,33 +32,31 @@ const common = {
 const engine = {
   ...common,
   displayName: "engine",
-  testMatch: alone ? ALONE : ENGINE.map((dir) => `${dir}**/*.test.ts`),
-  testPathIgnorePatterns: alone ? ["/node_modules/"] : ["/node_modules/", ...ALONE],
+  testMatch: ENGINE.map((dir) => `${dir}**/*.test.ts`),
   globalSetup: "<rootDir>/test/find-pulumi-cli.js",
   globalTeardown: "<rootDir>/test/report-pulumi-counts.js",
 };
 
 module.exports = {
-  projects: alone
-    ? [engine]
-    : [
-        { ...common, displayName: "unit", testMatch: UNIT.map((dir) => `${dir}**/*.test.ts`) },
-        { ...common, displayName: "emulator", testPathIgnorePatterns: ["/node_modules/", ...UNIT, ...ENGINE, ...LANGUAGES] },
-        engine,
-        {
-          ...common,
-          displayName: "languages",
-          testMatch: LANGUAGES.map((dir) => `${dir}**/*.test.ts`),
-          globalSetup: "<rootDir>/test/languages/prepare-toolchains.js",
-          globalTeardown: "<rootDir>/test/languages/teardown.js",
-        },
-      ],
+  projects: [
+    { ...common, displayName: "unit", testMatch: UNIT.map((dir) => `${dir}**/*.test.ts`) },
+    { ...common, displayName: "emulator", testPathIgnorePatterns: ["/node_modules/", ...UNIT, ...ENGINE, ...LANGUAGES] },
+    engine,
+    {
+      ...common,
+      displayName: "languages",
+      testMatch: LANGUAGES.map((dir) => `${dir}**/*.test.ts`),
+      globalSetup: "<rootDir>/test/languages/prepare-toolchains.js",
+      globalTeardown: "<rootDir>/test/languages/teardown.js",
+    },
+  ],
   // The package is packed once per run, for every test that installs it.
   globalSetup: "<rootDir>/test/pack-once.js",
   globalTeardown: "<rootDir>/test/pack-once-teardown.js",
   // Engine-level suites spend most of their time in child processes: two files at a time
-  // keep both cores busy.
+  // keep both cores busy, the longest started first (test/sequencer.js).
   maxWorkers: 2,
+  testSequencer: "<rootDir>/test/sequencer.js",
   // A guard against a hang, not a speed limit: far above any test's time on a loaded machine.
   testTimeout: 600_000,
 };

@@ -8,6 +8,8 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 
+const packPluginOnce = require("./pack-plugin-once");
+
 const SCRIPT = path.join(__dirname, "..", "scripts", "pulumi-cli", "pulumi-path.sh");
 
 /** `{ dir }` holding `pulumi` (the script's last line of output), or `{ missing }` saying why not. */
@@ -32,6 +34,7 @@ module.exports = async function findPulumiCli() {
   const lookup = lookUp();
   if ("dir" in lookup) {
     process.env.PULUMI_MESSAGING_CLI_DIR = lookup.dir;
+    await packPluginOnce();
     return;
   }
   if (process.env.CI === "true") throw new Error(`${lookup.missing}; CI runs the real-engine tier and needs it`);

@@ -12,7 +12,8 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin, type PluginArchive } from "../../scripts/release/pack-plugin";
+import type { PluginArchive } from "../../scripts/release/pack-plugin";
+import { pluginArchive } from "../support/plugin-archive";
 import { REPO_ROOT } from "../support/environment";
 import { describeRealEngine, expectOk, opsByName, useRealEngine } from "../support/real-engine";
 
@@ -72,7 +73,7 @@ describeRealEngine("the README's quick starts, from an empty folder", () => {
     const archives = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-quick-start-plugin-"));
     let plugin: PluginArchive;
     beforeAll(async () => {
-      plugin = await packPlugin(archives);
+      plugin = await pluginArchive(archives);
     });
     afterAll(() => fs.rmSync(archives, { recursive: true, force: true }));
 

@@ -11,7 +11,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin } from "../../scripts/release/pack-plugin";
+import { pluginArchive } from "../support/plugin-archive";
 import type { PulumiStack } from "../support/real-engine";
 import { expectOk, opsByName, useRealEngine } from "../support/real-engine";
 import { acceptanceOf } from "../support/emulator";
@@ -46,7 +46,7 @@ describeLanguage("python")("a Python up killed mid-send", () => {
   }
 
   test(`${MESSAGES} SMS-length messages, SIGKILLed after requests ${KILL_AFTER_REQUESTS.join(" and ")}, finished as the README says: 0 duplicates, 0 lost`, async () => {
-    const plugin = await packPlugin(scratch);
+    const plugin = await pluginArchive(scratch);
     const stack = await suite.stack("python-sms-batch", {
       config: { "python-sms-batch:messages": String(MESSAGES) },
       inlineRunner: (request) => [pythonExecutable(), DRIVER, request],

@@ -13,7 +13,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin } from "../../scripts/release/pack-plugin";
+import { pluginArchive } from "../support/plugin-archive";
 import { PLUGIN_DOWNLOAD_URL } from "../../plugin/schema";
 import { REPO_ROOT } from "../../scripts/repo-root";
 import { startProviderPlugin } from "../support/provider-plugin";
@@ -42,7 +42,7 @@ function committable(dir: string): string[] {
 
 test("sdk/schema.json is the schema the packed plugin serves (else: npm run sdk:generate)", async () => {
   requireBuild();
-  const plugin = await packPlugin(scratch);
+  const plugin = await pluginArchive(scratch);
   const started = await startProviderPlugin(plugin.executable, {
     cwd: plugin.directory,
     env: withoutMessagingEnv(),

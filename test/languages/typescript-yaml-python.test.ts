@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { packPlugin } from "../../scripts/release/pack-plugin";
+import { pluginArchive } from "../support/plugin-archive";
 import { startRefusingProxy, type ForwardedRequest, type RefusingProxy } from "../support/fake-services";
 import { expectOk, useRealEngine, type OperationResult } from "../support/real-engine";
 import { describeLanguage, pythonExecutable } from "./toolchains";
@@ -64,7 +64,7 @@ describeLanguage("python")("the same program in TypeScript, YAML and Python", ()
     let from = proxy.forwarded();
     runs.push({ result: expectOk(await typescript.up()), requests: proxy.requests().slice(from) });
 
-    const plugin = await packPlugin(scratch);
+    const plugin = await pluginArchive(scratch);
     const yaml = await suite.stack("examples/yaml", { config });
     await yaml.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
     from = proxy.forwarded();
@@ -103,7 +103,7 @@ describeLanguage("python")("the same program in TypeScript, YAML and Python", ()
     expectOk(await typescript.up());
     runs.push(proxy.requests().slice(from));
 
-    const plugin = await packPlugin(scratch);
+    const plugin = await pluginArchive(scratch);
     const python = await suite.stack("python-sms-batch", {
       config,
       inlineRunner: (request) => [pythonExecutable(), PYTHON_DRIVER, request],

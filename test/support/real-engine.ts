@@ -12,7 +12,8 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { createPackedProject, packPackage } from "./harness/packed-project";
 import { REPO_ROOT } from "../../scripts/repo-root";
-import { packPlugin, type PluginArchive } from "../../scripts/release/pack-plugin";
+import type { PluginArchive } from "../../scripts/release/pack-plugin";
+import { pluginArchive } from "./plugin-archive";
 import type { EngineStep } from "./harness/engine-events";
 import type { InlineResult } from "./harness/inline-program";
 import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult, type StackOptions } from "./harness/stack";
@@ -52,7 +53,7 @@ export interface RealEngineSuite {
   project(dir: string): string;
   /** `messaging:apiKey` (secret) and `messaging:baseUrl` for this suite's emulator. */
   serviceConfig(baseUrl?: string): ConfigEntries;
-  /** The provider plugin's archive, as `npm run plugin:pack` makes it: packed once for the file. */
+  /** The provider plugin's archive, as `npm run plugin:pack` makes it (support/plugin-archive.ts). */
   pluginArchive(): Promise<PluginArchive>;
 }
 
@@ -98,7 +99,7 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
       "messaging:apiKey": { value: apiKey, secret: true },
       "messaging:baseUrl": baseUrl ?? suite.emulator.url,
     }),
-    pluginArchive: () => (plugin ??= packPlugin(path.join(root, "plugin-archive"))),
+    pluginArchive: () => (plugin ??= pluginArchive(path.join(root, "plugin-archive"))),
     project(dir: string): string {
       tarball ||= packPackage(root);
       return createPackedProject(path.join(REPO_ROOT, dir), { tarball, parentDir: root });

@@ -1,0 +1,11 @@
+import { packPlugin, type PluginArchive } from "../../scripts/release/pack-plugin";
+
+/**
+ * The provider plugin's archive for this machine, as `npm run plugin:pack` makes it: the one the
+ * run's set-up packed (test/pack-plugin-once.js), or, outside such a run, one packed into `dir`.
+ * Shared by every test of the run: install it, start it, never change it.
+ */
+export function pluginArchive(dir: string): Promise<PluginArchive> {
+  const packed = process.env.PULUMI_MESSAGING_PLUGIN_ARCHIVE;
+  return packed ? Promise.resolve(JSON.parse(packed) as PluginArchive) : packPlugin(dir);
+}
