@@ -80,14 +80,16 @@ def main(request_file: str) -> None:
             preview = stack.preview(expect_no_changes=options.get("expectNoChanges"), refresh=options.get("refresh"), **common)
             result = {"ok": True, "resourceChanges": preview.change_summary}
         elif op == "up":
-            up = stack.up(expect_no_changes=options.get("expectNoChanges"), refresh=options.get("refresh"), **common)
+            # No --show-secrets for the summary read after it (as for refresh and destroy): a
+            # decryption with the stack's passphrase, for values nothing here reads.
+            up = stack.up(expect_no_changes=options.get("expectNoChanges"), refresh=options.get("refresh"), show_secrets=False, **common)
             outputs = {name: {"value": value.value, "secret": value.secret} for name, value in up.outputs.items()}
             result = {"ok": True, "resourceChanges": up.summary.resource_changes or {}, "outputs": outputs}
         elif op == "refresh":
-            refresh = stack.refresh(clear_pending_creates=options.get("clearPendingCreates"), **common)
+            refresh = stack.refresh(clear_pending_creates=options.get("clearPendingCreates"), show_secrets=False, **common)
             result = {"ok": True, "resourceChanges": refresh.summary.resource_changes or {}}
         else:
-            destroy = stack.destroy(**common)
+            destroy = stack.destroy(show_secrets=False, **common)
             result = {"ok": True, "resourceChanges": destroy.summary.resource_changes or {}}
     except auto.CommandError as error:
         # What the CLI said before starting (a locked stack, say) is only in the error.

@@ -85,7 +85,9 @@ async function run(request: InlineRequest): Promise<InlineResult> {
   const report = new EngineReport();
   const onEvent = (event: automation.EngineEvent) => report.add(event);
   const onOutput = (text: string) => process.stdout.write(text);
-  const options = { ...request.options, onOutput, onEvent, color: "never" as const };
+  // No --show-secrets for the summary the Automation API reads after an operation: a decryption
+  // with the stack's passphrase, a fifth of a second of CPU, for values nothing here reads.
+  const options = { ...request.options, onOutput, onEvent, color: "never" as const, showSecrets: false };
   const answer = (result: Omit<InlineResult, "steps" | "diagnostics">): InlineResult => ({
     ...result,
     steps: report.steps,
