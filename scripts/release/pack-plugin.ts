@@ -14,11 +14,11 @@
  *
  *   node dist/scripts/release/pack-plugin.js [--out DIR]   (default DIR: dist/plugin-archive; every platform)
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
 import { NODE_RUNTIME_VERSION, NODE_RUNTIMES, nodeRuntime, PLUGIN_NODE_FLAGS } from "./plugin/node-runtime";
+import { writeArchive } from "./plugin/archive";
 import { makeSingleExecutable } from "./plugin/single-executable";
 import { REPO_ROOT } from "../repo-root";
 
@@ -129,7 +129,7 @@ export async function packPlugin(
     // Files at the archive's root: `pulumi plugin install` unpacks them into the plugin's directory.
     const archive = path.join(outDir, `pulumi-resource-messaging-v${manifest.version}-${platform}.tar.gz`);
     fs.rmSync(archive, { force: true });
-    execFileSync("tar", ["-czf", archive, "-C", contents, "."]);
+    writeArchive(contents, archive);
     archives[platform] = archive;
     if (platform === host) directory = contents;
     else fs.rmSync(contents, { recursive: true, force: true });
