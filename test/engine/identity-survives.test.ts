@@ -132,6 +132,19 @@ describeRealEngine("what a stack's identity survives", () => {
     },
   );
 
+  test("YAML, unpinned: a plugin upgrade (a new default provider) is a new identity, said by preview before any create", async () => {
+    const stack = await newStack("YAML");
+    expectOk(await stack.up());
+    const { archive } = await suite.pluginArchive();
+    await stack.cli(["plugin", "install", "resource", "messaging", "0.1.1", "--file", archive]);
+    await declare(stack, "YAML", ["payments", "welcome"], { version: "0.1.1" });
+    const calls = suite.emulator.requestCount();
+    const preview = messagesOf(expectOk(await stack.preview()));
+    expect(preview).toMatch(NEW_IDENTITY);
+    expect(preview).toMatch(/a new plugin version \(a new default provider\)/);
+    expect(suite.emulator.requestCount()).toBe(calls);
+  });
+
   test("YAML, pinned: a send killed mid-way, then the plugin upgraded (a new default provider): the rest sent, nothing twice", async () => {
     const stack = await newStack("YAML", { "messaging:stackIdentity": PINNED.replace("team-a", "team-b") });
     await declare(stack, "YAML", ["welcome"], { count: 3001 });
