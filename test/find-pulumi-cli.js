@@ -34,7 +34,7 @@ module.exports = async function findPulumiCli() {
   const lookup = lookUp();
   if ("dir" in lookup) {
     process.env.PULUMI_MESSAGING_CLI_DIR = lookup.dir;
-    await packPluginOnce();
+    await packPluginOnce(lookup.dir);
     return;
   }
   if (process.env.CI === "true") throw new Error(`${lookup.missing}; CI runs the real-engine tier and needs it`);

@@ -11,7 +11,6 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { pluginArchive } from "../support/plugin-archive";
 import type { PulumiStack } from "../support/real-engine";
 import { expectOk, opsByName, useRealEngine } from "../support/real-engine";
 import { acceptanceOf } from "../support/emulator";
@@ -46,12 +45,11 @@ describeLanguage("python")("a Python up killed mid-send", () => {
   }
 
   test(`${MESSAGES} SMS-length messages, SIGKILLed after requests ${KILL_AFTER_REQUESTS.join(" and ")}, finished as the README says: 0 duplicates, 0 lost`, async () => {
-    const plugin = await pluginArchive(scratch);
     const stack = await suite.stack("python-sms-batch", {
       config: { "python-sms-batch:messages": String(MESSAGES) },
+      plugin: true,
       inlineRunner: (request) => [pythonExecutable(), DRIVER, request],
     });
-    await stack.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
 
     const kills: string[] = [];
     for (const requests of KILL_AFTER_REQUESTS) {

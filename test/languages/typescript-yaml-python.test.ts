@@ -12,7 +12,6 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { pluginArchive } from "../support/plugin-archive";
 import { startRefusingProxy, type ForwardedRequest, type RefusingProxy } from "../support/fake-services";
 import { expectOk, useRealEngine, type OperationResult } from "../support/real-engine";
 import { describeLanguage, pythonExecutable } from "./toolchains";
@@ -64,17 +63,15 @@ describeLanguage("python")("the same program in TypeScript, YAML and Python", ()
     let from = proxy.forwarded();
     runs.push({ result: expectOk(await typescript.up()), requests: proxy.requests().slice(from) });
 
-    const plugin = await pluginArchive(scratch);
-    const yaml = await suite.stack("examples/yaml", { config });
-    await yaml.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
+    const yaml = await suite.stack("examples/yaml", { config, plugin: true });
     from = proxy.forwarded();
     runs.push({ result: expectOk(await yaml.up()), requests: proxy.requests().slice(from) });
 
     const python = await suite.stack("examples/python", {
       config,
+      plugin: true,
       inlineRunner: (request) => [pythonExecutable(), PYTHON_DRIVER, request],
     });
-    await python.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
     from = proxy.forwarded();
     runs.push({ result: expectOk(await python.up()), requests: proxy.requests().slice(from) });
 
@@ -103,12 +100,11 @@ describeLanguage("python")("the same program in TypeScript, YAML and Python", ()
     expectOk(await typescript.up());
     runs.push(proxy.requests().slice(from));
 
-    const plugin = await pluginArchive(scratch);
     const python = await suite.stack("python-sms-batch", {
       config,
+      plugin: true,
       inlineRunner: (request) => [pythonExecutable(), PYTHON_DRIVER, request],
     });
-    await python.cli(["plugin", "install", "resource", "messaging", plugin.version, "--file", plugin.archive]);
     from = proxy.forwarded();
     expectOk(await python.up());
     runs.push(proxy.requests().slice(from));

@@ -12,8 +12,7 @@ import * as path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
 import { createPackedProject, packPackage } from "./harness/packed-project";
 import { REPO_ROOT } from "../../scripts/repo-root";
-import type { PluginArchive } from "../../scripts/release/pack-plugin";
-import { pluginArchive } from "./plugin-archive";
+import { pluginArchive, type RunPluginArchive } from "./plugin-archive";
 import type { EngineStep } from "./harness/engine-events";
 import type { InlineResult } from "./harness/inline-program";
 import { PulumiStack, pulumiCounts, type ExportedState, type OperationResult, type StackOptions } from "./harness/stack";
@@ -54,7 +53,7 @@ export interface RealEngineSuite {
   /** `messaging:apiKey` (secret) and `messaging:baseUrl` for this suite's emulator. */
   serviceConfig(baseUrl?: string): ConfigEntries;
   /** The provider plugin's archive, as `npm run plugin:pack` makes it (support/plugin-archive.ts). */
-  pluginArchive(): Promise<PluginArchive>;
+  pluginArchive(): Promise<RunPluginArchive>;
 }
 
 export type ConfigEntries = Record<string, string | { value: string; secret: true }>;
@@ -92,7 +91,7 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-real-"));
   const stacks: PulumiStack[] = [];
   let tarball = "";
-  let plugin: Promise<PluginArchive> | undefined;
+  let plugin: Promise<RunPluginArchive> | undefined;
   const suite = {
     apiKey,
     serviceConfig: (baseUrl?: string): ConfigEntries => ({
@@ -124,8 +123,10 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
       });
       stacks.push(stack);
       if (setup.plugin) {
-        const { version, archive } = await suite.pluginArchive();
-        await stack.cli(["plugin", "install", "resource", "messaging", version, "--file", archive]);
+        const { version, archive, installedPlugins } = await suite.pluginArchive();
+        // A copy of what `pulumi plugin install --file` made once for the run, else that install here.
+        if (installedPlugins) fs.cpSync(installedPlugins, path.join(stack.stateDir, "home", "plugins"), { recursive: true });
+        else await stack.cli(["plugin", "install", "resource", "messaging", version, "--file", archive]);
       }
       const config = { ...(setup.service === false ? {} : suite.serviceConfig()), ...setup.config };
       for (const [key, entry] of Object.entries(config)) {
