@@ -129,10 +129,9 @@ export function useRealEngine(apiKey: string): RealEngineSuite {
         else await stack.cli(["plugin", "install", "resource", "messaging", version, "--file", archive]);
       }
       const config = { ...(setup.service === false ? {} : suite.serviceConfig()), ...setup.config };
-      for (const [key, entry] of Object.entries(config)) {
-        if (typeof entry === "string") await stack.setConfig(key, entry);
-        else await stack.setConfig(key, entry.value, { secret: true });
-      }
+      const entries = Object.entries(config);
+      await stack.setPlainConfig(Object.fromEntries(entries.filter((entry): entry is [string, string] => typeof entry[1] === "string")));
+      for (const [key, entry] of entries) if (typeof entry !== "string") await stack.setConfig(key, entry.value, { secret: true });
       return stack;
     },
   } as RealEngineSuite & { emulator: Emulator };

@@ -214,6 +214,12 @@ export class PulumiStack {
     await this.cli(["config", "set", ...(options.secret ? ["--secret"] : ["--plaintext"]), key], { input: value });
   }
 
+  /** Plain (not secret) values, in one `pulumi config set-all` (each command costs a CLI start). */
+  async setPlainConfig(values: Record<string, string>): Promise<void> {
+    const pairs = Object.entries(values).flatMap(([key, value]) => ["--plaintext", `${key}=${value}`]);
+    if (pairs.length > 0) await this.cli(["config", "set-all", ...pairs]);
+  }
+
   /** An object value, stored as JSON (what `Config.requireObject` reads). */
   async setConfigObject(key: string, value: unknown): Promise<void> {
     await this.setConfig(key, JSON.stringify(value));
