@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { cacheRoot } from "./node-runtime";
+import { cacheRoot, keepNewest, touch } from "./node-runtime";
 
 // Archives kept: a few builds of every platform; the standalone ones are about 40 MB each.
 const KEPT = 16;
@@ -21,10 +21,9 @@ export function writeArchive(dir: string, archive: string): void {
     const staging = `${cached}.tmp-${process.pid}`;
     execFileSync("tar", ["-czf", staging, "-C", dir, "."]);
     fs.renameSync(staging, cached);
-    keepNewest(path.dirname(cached), KEPT);
+    keepNewest(path.dirname(cached), KEPT, (name) => name.endsWith(".tar.gz"));
   } else {
-    const now = new Date();
-    fs.utimesSync(cached, now, now);
+    touch(cached);
   }
   fs.copyFileSync(cached, archive);
 }
@@ -38,13 +37,4 @@ function contentKey(dir: string): string {
     if (stat.isFile()) hash.update(fs.readFileSync(path.join(dir, file)));
   }
   return hash.digest("hex").slice(0, 24);
-}
-
-function keepNewest(dir: string, count: number): void {
-  const archives = fs
-    .readdirSync(dir)
-    .filter((name) => name.endsWith(".tar.gz"))
-    .map((name) => ({ name, mtime: fs.statSync(path.join(dir, name)).mtimeMs }))
-    .sort((a, b) => b.mtime - a.mtime);
-  for (const { name } of archives.slice(count)) fs.rmSync(path.join(dir, name), { force: true });
 }

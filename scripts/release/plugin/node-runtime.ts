@@ -65,6 +65,25 @@ export function cacheRoot(): string {
   );
 }
 
+/**
+ * Removes from a directory of the cache the entries `belongs` picks, except the `count` newest of
+ * them (by mtime: a cache hit touches its entry). Entries being written (`.tmp-`) are left alone.
+ */
+export function keepNewest(dir: string, count: number, belongs: (name: string) => boolean): void {
+  const entries = fs
+    .readdirSync(dir)
+    .filter((name) => belongs(name) && !name.includes(".tmp-"))
+    .map((name) => ({ name, mtime: fs.statSync(path.join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { name } of entries.slice(count)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+}
+
+/** Marks a cache entry as just used, so that {@link keepNewest} keeps it over older ones. */
+export function touch(file: string): void {
+  const now = new Date();
+  fs.utimesSync(file, now, now);
+}
+
 /** The integrity string npm writes for a file (`sha512-<base64>`). */
 function integrityOf(file: string): string {
   return `sha512-${createHash("sha512").update(fs.readFileSync(file)).digest("base64")}`;

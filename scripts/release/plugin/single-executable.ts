@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { cacheRoot, NODE_RUNTIME_VERSION, nodeRuntime, PLUGIN_NODE_FLAGS, type NodeRuntime } from "./node-runtime";
+import { cacheRoot, keepNewest, NODE_RUNTIME_VERSION, nodeRuntime, PLUGIN_NODE_FLAGS, touch, type NodeRuntime } from "./node-runtime";
 
 /** The fuse Node.js looks for to know a blob was injected (Node's docs, "Single executable applications"). */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -73,6 +73,8 @@ export async function makeSingleExecutable(
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }
+  } else {
+    touch(cached);
   }
   fs.copyFileSync(cached, target);
   fs.chmodSync(target, 0o755);
@@ -84,12 +86,6 @@ const KEPT_A_RUNTIME = 4;
 /** Removes all but the newest {@link KEPT_A_RUNTIME} executables of a runtime, and those of other releases of Node.js. */
 function pruneCache(dir: string, prefix: string): void {
   const runtimePackage = prefix.replace(/-[^-]+-$/, "-");
-  const entries = fs
-    .readdirSync(dir)
-    .filter((name) => name.startsWith(runtimePackage) && !name.includes(".tmp-"))
-    .map((name) => ({ name, mtime: fs.statSync(path.join(dir, name)).mtimeMs }))
-    .sort((a, b) => b.mtime - a.mtime);
-  const current = entries.filter((entry) => entry.name.startsWith(prefix));
-  const stale = [...entries.filter((entry) => !entry.name.startsWith(prefix)), ...current.slice(KEPT_A_RUNTIME)];
-  for (const { name } of stale) fs.rmSync(path.join(dir, name), { force: true });
+  keepNewest(dir, 0, (name) => name.startsWith(runtimePackage) && !name.startsWith(prefix));
+  keepNewest(dir, KEPT_A_RUNTIME, (name) => name.startsWith(prefix));
 }
