@@ -10,6 +10,7 @@
 
 const { startEmulator } = require("../dist/emulator");
 const { collectGarbage, serveCommands } = require("./lib");
+const { peakRssBytes } = require("./peak-rss");
 
 let emulator;
 let heapBeforeStart;
@@ -30,7 +31,7 @@ serveCommands(async (message) => {
       collectGarbage();
       const retainedHeapBytes = process.memoryUsage().heapUsed - heapBeforeStart;
       // ru_maxrss is in KiB: the peak resident set of this process so far.
-      const maxRssBytes = process.resourceUsage().maxRSS * 1024;
+      const maxRssBytes = peakRssBytes();
       const batchesRecorded = emulator.batchTotals().batches;
       if (!message.count) return { kind: "stats", retainedHeapBytes, batchesRecorded, maxRssBytes };
       // With `count`: every stored message and its distinct recipients (exactly-once checks).

@@ -9,6 +9,7 @@
 const v8 = require("node:v8");
 const { startEmulator } = require("../dist/emulator");
 const { serveCommands } = require("./lib");
+const { peakRssBytes } = require("./peak-rss");
 
 let emulator;
 
@@ -20,7 +21,7 @@ serveCommands(async (message) => {
     case "stats":
       return {
         kind: "stats",
-        maxRssBytes: process.resourceUsage().maxRSS * 1024,
+        maxRssBytes: peakRssBytes(),
         heapLimitBytes: v8.getHeapStatistics().heap_size_limit,
         storage: emulator.storageTotals(),
         batchTotals: emulator.batchTotals(),

@@ -10,6 +10,7 @@
 const http = require("node:http");
 const { monitorEventLoopDelay } = require("node:perf_hooks");
 const { startEmulator } = require("../dist/emulator");
+const { peakRssBytes } = require("./peak-rss");
 const { serveCommands } = require("./lib");
 
 let close;
@@ -52,7 +53,7 @@ serveCommands(async (message) => {
       return {
         kind: "stats",
         // ru_maxrss is in KiB: the peak resident set of this process so far.
-        maxRssBytes: process.resourceUsage().maxRSS * 1024,
+        maxRssBytes: peakRssBytes(),
         rssBytes: process.memoryUsage().rss,
         loopDelayMaxMs: loop.max / 1e6,
         loopDelayP99Ms: loop.percentile(99) / 1e6,

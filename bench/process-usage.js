@@ -6,6 +6,7 @@
 // a process of this run from one a previous run left stopping (it keeps writing until it ends).
 const fs = require("node:fs");
 const path = require("node:path");
+const { peakRssBytes } = require("./peak-rss");
 
 const dir = process.env.BENCH_USAGE_DIR;
 if (dir) {
@@ -17,7 +18,7 @@ if (dir) {
       startedAt,
       argv: process.argv.slice(1).join(" "),
       cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000,
-      maxRssBytes: usage.maxRSS * 1024,
+      maxRssBytes: peakRssBytes(),
     };
     try {
       fs.writeFileSync(file, JSON.stringify(record));

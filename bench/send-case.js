@@ -7,6 +7,7 @@
 
 const { MessagingClient } = require("../dist/client");
 const { collectGarbage, makeMessages, msSince, now } = require("./lib");
+const { peakRssBytes } = require("./peak-rss");
 
 // How often memory is sampled during a send, in ms.
 const SAMPLE_EVERY_MS = 5;
@@ -79,7 +80,7 @@ process.on("message", (message) => {
       case "done":
         await client.close();
         // ru_maxrss: the process's peak resident set, in KiB (warm-up and GC included).
-        reply({ kind: "done", maxRssBytes: process.resourceUsage().maxRSS * 1024 });
+        reply({ kind: "done", maxRssBytes: peakRssBytes() });
         process.disconnect();
         return undefined;
       default:

@@ -13,6 +13,7 @@ setFlagsFromString("--heap-growing-percent=50");
 
 const fs = require("node:fs");
 const { Agent, request } = require("undici");
+const { peakRssBytes } = require("./peak-rss");
 
 const BATCH = 1000;
 const [file, url, concurrencyArg] = process.argv.slice(2);
@@ -65,7 +66,7 @@ async function main() {
 }
 
 process.on("exit", () => {
-  process.stderr.write(`\nbench-max-rss-bytes ${process.resourceUsage().maxRSS * 1024}\n`);
+  process.stderr.write(`\nbench-max-rss-bytes ${peakRssBytes()}\n`);
 });
 main().catch((error) => {
   process.stderr.write(`${error.stack}\n`);
