@@ -19,8 +19,17 @@ export function containsSecret(value: unknown): boolean {
   return typeof value === "object" && value !== null && Object.values(value).some(containsSecret);
 }
 
+// Values read from the wire with no secret's signature key in them (`./struct-decoder.ts`): revealed as they are, unwalked.
+const secretFree = new WeakSet<object>();
+
+export function knownSecretFree<T extends object>(value: T): T {
+  secretFree.add(value);
+  return value;
+}
+
 /** The value unwrapped; not copied when it holds no secret, since a batch's messages are read on every pass. */
 export function reveal(value: unknown): unknown {
+  if (typeof value === "object" && value !== null && secretFree.has(value)) return value;
   if (isSecret(value)) return reveal(value.value);
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;

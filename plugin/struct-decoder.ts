@@ -1,48 +1,55 @@
 // google-protobuf's reader loses a `__proto__` key (which YAML and other SDKs send as plain data), so the value would be sent
-// altered; read here, every key is an own property, and the schema refuses that one by name.
+// altered; read here, every key is an own property, and the schema refuses that one by name. One cursor walks the request's
+// buffer with no view or reader made per value: a batch's messages arrive on every Check and Diff.
 import type { Props } from "../provider/protocol";
+import { knownSecretFree, SECRET_SIG } from "./property-values";
 
 const WIRE_VARINT = 0;
 const WIRE_FIXED64 = 1;
 const WIRE_BYTES = 2;
 const WIRE_FIXED32 = 5;
 
-class Reader {
-  private pos = 0;
-  constructor(private readonly bytes: Uint8Array) {}
-
-  get done(): boolean {
-    return this.pos >= this.bytes.length;
+class Cursor {
+  pos: number;
+  /** Whether a struct key was a secret's signature key: without one, nothing read needs revealing. */
+  sawSecret = false;
+  constructor(
+    readonly bytes: Buffer,
+    start = 0,
+  ) {
+    this.pos = start;
   }
 
   varint(): number {
+    const bytes = this.bytes;
     let result = 0;
     let scale = 1;
     for (;;) {
-      if (this.pos >= this.bytes.length) throw new Error("truncated protobuf varint");
-      const byte = this.bytes[this.pos++];
+      if (this.pos >= bytes.length) throw new Error("truncated protobuf varint");
+      const byte = bytes[this.pos++];
       result += (byte & 0x7f) * scale;
       if ((byte & 0x80) === 0) return result;
       scale *= 128;
     }
   }
 
-  tag(): { field: number; wire: number } {
-    const tag = this.varint();
-    return { field: Math.floor(tag / 8), wire: tag % 8 };
+  /** The end of the length-delimited field starting here; the cursor moves to its first byte. */
+  delimitedEnd(): number {
+    const length = this.varint();
+    const end = this.pos + length;
+    if (end > this.bytes.length) throw new Error("truncated protobuf field");
+    return end;
   }
 
-  delimited(): Uint8Array {
-    const length = this.varint();
-    if (this.pos + length > this.bytes.length) throw new Error("truncated protobuf field");
-    const slice = this.bytes.subarray(this.pos, this.pos + length);
-    this.pos += length;
-    return slice;
+  text(end: number): string {
+    const text = this.bytes.toString("utf8", this.pos, end);
+    this.pos = end;
+    return text;
   }
 
   double(): number {
     if (this.pos + 8 > this.bytes.length) throw new Error("truncated protobuf double");
-    const value = Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.pos, 8).readDoubleLE(0);
+    const value = this.bytes.readDoubleLE(this.pos);
     this.pos += 8;
     return value;
   }
@@ -50,78 +57,99 @@ class Reader {
   skip(wire: number): void {
     if (wire === WIRE_VARINT) this.varint();
     else if (wire === WIRE_FIXED64) this.pos += 8;
-    else if (wire === WIRE_BYTES) this.delimited();
+    else if (wire === WIRE_BYTES) this.pos = this.delimitedEnd();
     else if (wire === WIRE_FIXED32) this.pos += 4;
     else throw new Error(`unsupported protobuf wire type ${wire}`);
   }
 }
 
-const text = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8");
+const asBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 
 /** The bytes of message field `field` (the last occurrence, as protobuf reads a singular field), if present. */
 export function messageField(message: Uint8Array, field: number): Uint8Array | undefined {
-  const reader = new Reader(message);
+  const cursor = new Cursor(asBuffer(message));
   let found: Uint8Array | undefined;
-  while (!reader.done) {
-    const tag = reader.tag();
-    if (tag.field === field && tag.wire === WIRE_BYTES) found = reader.delimited();
-    else reader.skip(tag.wire);
+  while (cursor.pos < message.length) {
+    const tag = cursor.varint();
+    if (tag === field * 8 + WIRE_BYTES) {
+      const end = cursor.delimitedEnd();
+      found = message.subarray(cursor.pos, end);
+      cursor.pos = end;
+    } else cursor.skip(tag % 8);
   }
   return found;
 }
 
 /** `google.protobuf.Struct`: `map<string, Value> fields = 1`. */
 export function decodeStruct(bytes: Uint8Array): Props {
+  const cursor = new Cursor(asBuffer(bytes));
+  const props = readStruct(cursor, bytes.length);
+  return cursor.sawSecret ? props : knownSecretFree(props);
+}
+
+const ENTRY = 1 * 8 + WIRE_BYTES;
+const KEY = 1 * 8 + WIRE_BYTES;
+const VALUE = 2 * 8 + WIRE_BYTES;
+
+function readStruct(cursor: Cursor, end: number): Props {
   const result: Props = {};
-  const reader = new Reader(bytes);
-  while (!reader.done) {
-    const tag = reader.tag();
-    if (tag.field !== 1 || tag.wire !== WIRE_BYTES) {
-      reader.skip(tag.wire);
+  while (cursor.pos < end) {
+    const tag = cursor.varint();
+    if (tag !== ENTRY) {
+      cursor.skip(tag % 8);
       continue;
     }
-    const entry = new Reader(reader.delimited());
+    const entryEnd = cursor.delimitedEnd();
     let key = "";
     let value: unknown = null;
-    while (!entry.done) {
-      const inner = entry.tag();
-      if (inner.field === 1 && inner.wire === WIRE_BYTES) key = text(entry.delimited());
-      else if (inner.field === 2 && inner.wire === WIRE_BYTES) value = decodeValue(entry.delimited());
-      else entry.skip(inner.wire);
+    while (cursor.pos < entryEnd) {
+      const inner = cursor.varint();
+      if (inner === KEY) {
+        key = cursor.text(cursor.delimitedEnd());
+        if (key === SECRET_SIG.key) cursor.sawSecret = true;
+      } else if (inner === VALUE) value = readValue(cursor, cursor.delimitedEnd());
+      else cursor.skip(inner % 8);
     }
-    // Never an assignment: `result["__proto__"] = …` would set the prototype instead.
-    Object.defineProperty(result, key, { value, writable: true, enumerable: true, configurable: true });
+    // Never `result["__proto__"] = …`, which would set the prototype instead.
+    if (key === "__proto__") Object.defineProperty(result, key, { value, writable: true, enumerable: true, configurable: true });
+    else result[key] = value;
   }
   return result;
 }
 
+const NULL = 1 * 8 + WIRE_VARINT;
+const NUMBER = 2 * 8 + WIRE_FIXED64;
+const STRING = 3 * 8 + WIRE_BYTES;
+const BOOL = 4 * 8 + WIRE_VARINT;
+const STRUCT = 5 * 8 + WIRE_BYTES;
+const LIST = 6 * 8 + WIRE_BYTES;
+
 /** `google.protobuf.Value`: one of null (1), number (2), string (3), bool (4), struct (5), list (6). */
-function decodeValue(bytes: Uint8Array): unknown {
-  const reader = new Reader(bytes);
+function readValue(cursor: Cursor, end: number): unknown {
   let value: unknown = null;
-  while (!reader.done) {
-    const { field, wire } = reader.tag();
-    if (field === 1 && wire === WIRE_VARINT) {
-      reader.varint();
+  while (cursor.pos < end) {
+    const tag = cursor.varint();
+    if (tag === STRING) value = cursor.text(cursor.delimitedEnd());
+    else if (tag === STRUCT) value = readStruct(cursor, cursor.delimitedEnd());
+    else if (tag === LIST) value = readList(cursor, cursor.delimitedEnd());
+    else if (tag === NUMBER) value = cursor.double();
+    else if (tag === BOOL) value = cursor.varint() !== 0;
+    else if (tag === NULL) {
+      cursor.varint();
       value = null;
-    } else if (field === 2 && wire === WIRE_FIXED64) value = reader.double();
-    else if (field === 3 && wire === WIRE_BYTES) value = text(reader.delimited());
-    else if (field === 4 && wire === WIRE_VARINT) value = reader.varint() !== 0;
-    else if (field === 5 && wire === WIRE_BYTES) value = decodeStruct(reader.delimited());
-    else if (field === 6 && wire === WIRE_BYTES) value = decodeList(reader.delimited());
-    else reader.skip(wire);
+    } else cursor.skip(tag % 8);
   }
   return value;
 }
 
 /** `google.protobuf.ListValue`: `repeated Value values = 1`. */
-function decodeList(bytes: Uint8Array): unknown[] {
-  const reader = new Reader(bytes);
+function readList(cursor: Cursor, end: number): unknown[] {
   const values: unknown[] = [];
-  while (!reader.done) {
-    const { field, wire } = reader.tag();
-    if (field === 1 && wire === WIRE_BYTES) values.push(decodeValue(reader.delimited()));
-    else reader.skip(wire);
+  while (cursor.pos < end) {
+    const tag = cursor.varint();
+    if (tag === 1 * 8 + WIRE_BYTES) values.push(readValue(cursor, cursor.delimitedEnd()));
+    else cursor.skip(tag % 8);
   }
   return values;
 }

@@ -9,6 +9,7 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { servePlugin } from "../../plugin/main";
 import { decodeStruct } from "../../plugin/struct-decoder";
+import { revealProps, SECRET_SIG } from "../../plugin/property-values";
 import { refuseProtoKeys } from "../../provider/resource-options";
 
 const varint = (n: number): Buffer => {
@@ -46,7 +47,17 @@ const withProtoKey = () =>
   ) as Record<string, unknown>;
 
 test("the plugin's struct reader keeps every value as google-protobuf reads it, and a __proto__ key as an own member", () => {
-  const plain = { a: "x", n: 1.5, t: true, z: null, list: [1, "two", { deep: [false] }], nested: { k: { j: "v" } } };
+  const plain = {
+    a: "x",
+    n: 1.5,
+    t: true,
+    z: null,
+    list: [1, "two", { deep: [false] }],
+    nested: { k: { j: "v" } },
+    text: "Habari, Zoë: ✓ 🚀",
+    empty: { "": "", list: [], struct: {} },
+    numbers: [-0.25, 2 ** 53, 1e-300],
+  };
   expect(decodeStruct(structBytes(plain))).toEqual(Struct.deserializeBinary(structBytes(plain)).toJavaScript());
   const decoded = decodeStruct(structBytes(withProtoKey())) as { messages: Array<{ template: { model: object } }> };
   const model = decoded.messages[0].template.model;
@@ -55,6 +66,12 @@ test("the plugin's struct reader keeps every value as google-protobuf reads it, 
   // What google-protobuf's own reader makes of the same bytes: the key is gone.
   const lossy = Struct.deserializeBinary(structBytes(withProtoKey())).toJavaScript() as typeof decoded;
   expect(Object.keys(lossy.messages[0].template.model)).toEqual(["name"]);
+});
+
+test("a secret at any depth of what the struct reader read is revealed (values with none skip the walk)", () => {
+  const wrapped = { [SECRET_SIG.key]: SECRET_SIG.value, value: "+254712345678" };
+  const withSecret = decodeStruct(structBytes({ stream: "transactional", messages: [{ tos: [wrapped], body: "hi" }] }));
+  expect(revealProps(withSecret)).toEqual({ stream: "transactional", messages: [{ tos: ["+254712345678"], body: "hi" }] });
 });
 
 test("plugin route: Check refuses a MessageBatch whose template model has a __proto__ key, naming the field", async () => {
