@@ -3,15 +3,13 @@
  * `messaging` command line: lists, explains and runs the commands of the registry
  * (`commands/index.ts`), each loaded only when it is run or asked for.
  */
-import { setFlagsFromString } from "node:v8";
+import { baselineWebAssembly } from "../client/sending-memory";
 import type { CommandModule } from "./commands";
 import { didYouMean } from "../schemas/did-you-mean";
 import { EXIT, exitCodesHelp } from "./exit-codes";
 
-// undici's HTTP parser is WebAssembly: V8's optimizing tier costs more memory compiling it
-// than it saves on the few thousand small answers a run reads, so only the baseline tier
-// (Liftoff) compiles it. Set before any command loads undici.
-setFlagsFromString("--liftoff-only");
+// Before any command loads undici.
+baselineWebAssembly();
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;

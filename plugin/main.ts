@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `pulumi-resource-messaging`: the engine reads the port from the first line of stdout, and hides
 // the plugin's stderr, so lines for the user go to the engine's `Log`.
-import { setFlagsFromString } from "node:v8";
 import * as grpc from "@grpc/grpc-js";
+import { boundSendingMemory } from "../client/sending-memory";
 import { PACKAGE_VERSION } from "../client/version";
 import { engineAddress, engineLog } from "./engine-log";
 import { watchEngine } from "./engine-watch";
@@ -31,15 +31,8 @@ export async function servePlugin(args: readonly string[] = []): Promise<{ port:
   return { port, server };
 }
 
-// Every message read from a file is old-generation garbage, which V8 lets grow to several times the live heap before a full GC:
-// as `messaging send` does, bound the growth and keep undici's WebAssembly parser off the optimizing tier (the bench shows why).
-function boundMemory(): void {
-  setFlagsFromString("--liftoff-only");
-  setFlagsFromString("--heap-growing-percent=50");
-}
-
 if (require.main === module) {
-  boundMemory();
+  boundSendingMemory();
   const args = process.argv.slice(2);
   const engine = engineAddress(args);
   // Nothing done after the engine is gone would be recorded, and the run that finishes the work resends under the same keys.

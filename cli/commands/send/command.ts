@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
-import { setFlagsFromString } from "node:v8";
+import { boundHeapGrowth } from "../../../client/sending-memory";
 import { IDENTITY_KEY, IdentityKey } from "../../../client/identity-key";
 import type { MessagingClient } from "../../../client/messaging-client";
 import { clientFromSettings, readSetting, SETTINGS } from "../../../client/settings";
@@ -126,18 +126,10 @@ function identityKey(client: MessagingClient | undefined, journalExists: boolean
   return journalExists ? undefined : IdentityKey.fromApiKey(randomBytes(32).toString("hex"));
 }
 
-/**
- * The heap a send may grow to before a full GC, as a share above what the last one left live
- * (V8's default allows up to 4 times). Every message lives until the service answers its call,
- * so messages fill the old generation at a steady rate (figures: bench/README.md, section 8).
- * V8 reads the flag at each full GC, so setting it once the process runs takes effect.
- */
-const HEAP_GROWING_PERCENT = 50;
-
 /** The registry's entry points (`CommandModule`). */
 export const run = (argv: string[]): Promise<number> => {
-  // For this process only, and for `send` only: the emulator, a server, keeps V8's pacing.
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  // For `send` only: the emulator, a server, keeps V8's pacing.
+  boundHeapGrowth();
   return runSendCommand(argv);
 };
 export const help = async (): Promise<string> => (await import("./help")).HELP;
