@@ -52,7 +52,7 @@ serveCommands(async (message) => {
     case "stats":
       return {
         kind: "stats",
-        // ru_maxrss is in KiB: the peak resident set of this process so far.
+        // The peak resident set of this process so far.
         maxRssBytes: peakRssBytes(),
         rssBytes: process.memoryUsage().rss,
         loopDelayMaxMs: loop.max / 1e6,

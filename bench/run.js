@@ -177,7 +177,7 @@ async function providerShell() {
 
 /* ---------------------------------------------------------------- 7. client vs raw undici */
 
-const FLOOR = { messages: 100_000, concurrency: 4, repeats: 5 };
+const FLOOR = { messages: 100_000, concurrency: 4, repeats: 21 };
 
 async function floor() {
   progress(
