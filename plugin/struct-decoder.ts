@@ -33,11 +33,11 @@ class Cursor {
     }
   }
 
-  /** The end of the length-delimited field starting here; the cursor moves to its first byte. */
-  delimitedEnd(): number {
+  /** The end of the length-delimited field starting here, which must lie within `limit`; the cursor moves to its first byte. */
+  delimitedEnd(limit = this.bytes.length): number {
     const length = this.varint();
     const end = this.pos + length;
-    if (end > this.bytes.length) throw new Error("truncated protobuf field");
+    if (end > limit) throw new Error("truncated protobuf field");
     return end;
   }
 
@@ -54,10 +54,10 @@ class Cursor {
     return value;
   }
 
-  skip(wire: number): void {
+  skip(wire: number, limit = this.bytes.length): void {
     if (wire === WIRE_VARINT) this.varint();
     else if (wire === WIRE_FIXED64) this.pos += 8;
-    else if (wire === WIRE_BYTES) this.pos = this.delimitedEnd();
+    else if (wire === WIRE_BYTES) this.pos = this.delimitedEnd(limit);
     else if (wire === WIRE_FIXED32) this.pos += 4;
     else throw new Error(`unsupported protobuf wire type ${wire}`);
   }
@@ -97,19 +97,19 @@ function readStruct(cursor: Cursor, end: number): Props {
   while (cursor.pos < end) {
     const tag = cursor.varint();
     if (tag !== ENTRY) {
-      cursor.skip(tag % 8);
+      cursor.skip(tag % 8, end);
       continue;
     }
-    const entryEnd = cursor.delimitedEnd();
+    const entryEnd = cursor.delimitedEnd(end);
     let key = "";
     let value: unknown = null;
     while (cursor.pos < entryEnd) {
       const inner = cursor.varint();
       if (inner === KEY) {
-        key = cursor.text(cursor.delimitedEnd());
+        key = cursor.text(cursor.delimitedEnd(entryEnd));
         if (key === SECRET_SIG.key) cursor.sawSecret = true;
-      } else if (inner === VALUE) value = readValue(cursor, cursor.delimitedEnd());
-      else cursor.skip(inner % 8);
+      } else if (inner === VALUE) value = readValue(cursor, cursor.delimitedEnd(entryEnd));
+      else cursor.skip(inner % 8, entryEnd);
     }
     // Never `result["__proto__"] = …`, which would set the prototype instead.
     if (key === "__proto__") Object.defineProperty(result, key, { value, writable: true, enumerable: true, configurable: true });
@@ -130,15 +130,15 @@ function readValue(cursor: Cursor, end: number): unknown {
   let value: unknown = null;
   while (cursor.pos < end) {
     const tag = cursor.varint();
-    if (tag === STRING) value = cursor.text(cursor.delimitedEnd());
-    else if (tag === STRUCT) value = readStruct(cursor, cursor.delimitedEnd());
-    else if (tag === LIST) value = readList(cursor, cursor.delimitedEnd());
+    if (tag === STRING) value = cursor.text(cursor.delimitedEnd(end));
+    else if (tag === STRUCT) value = readStruct(cursor, cursor.delimitedEnd(end));
+    else if (tag === LIST) value = readList(cursor, cursor.delimitedEnd(end));
     else if (tag === NUMBER) value = cursor.double();
     else if (tag === BOOL) value = cursor.varint() !== 0;
     else if (tag === NULL) {
       cursor.varint();
       value = null;
-    } else cursor.skip(tag % 8);
+    } else cursor.skip(tag % 8, end);
   }
   return value;
 }
@@ -148,8 +148,8 @@ function readList(cursor: Cursor, end: number): unknown[] {
   const values: unknown[] = [];
   while (cursor.pos < end) {
     const tag = cursor.varint();
-    if (tag === 1 * 8 + WIRE_BYTES) values.push(readValue(cursor, cursor.delimitedEnd()));
-    else cursor.skip(tag % 8);
+    if (tag === 1 * 8 + WIRE_BYTES) values.push(readValue(cursor, cursor.delimitedEnd(end)));
+    else cursor.skip(tag % 8, end);
   }
   return values;
 }

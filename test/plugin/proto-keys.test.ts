@@ -68,6 +68,13 @@ test("the plugin's struct reader keeps every value as google-protobuf reads it, 
   expect(Object.keys(lossy.messages[0].template.model)).toEqual(["name"]);
 });
 
+test("the struct reader refuses a field that runs past the value holding it, even when the request's bytes go on", () => {
+  // An entry whose value claims 40 bytes though the entry holds 3 of them; the next entry supplies the rest of the bytes.
+  const overlong = Buffer.concat([field(1, Buffer.from("k")), varint(2 * 8 + 2), varint(40), Buffer.from([0x1a, 0x01, 0x78])]);
+  const bytes = Buffer.concat([field(1, overlong), structBytes({ after: "x".repeat(60) })]);
+  expect(() => decodeStruct(bytes)).toThrow(/truncated protobuf field/);
+});
+
 test("a secret at any depth of what the struct reader read is revealed (values with none skip the walk)", () => {
   const wrapped = { [SECRET_SIG.key]: SECRET_SIG.value, value: "+254712345678" };
   const withSecret = decodeStruct(structBytes({ stream: "transactional", messages: [{ tos: [wrapped], body: "hi" }] }));
