@@ -10,15 +10,10 @@ const WIRE_BYTES = 2;
 const WIRE_FIXED32 = 5;
 
 class Cursor {
-  pos: number;
+  pos = 0;
   /** Whether a struct key was a secret's signature key: without one, nothing read needs revealing. */
   sawSecret = false;
-  constructor(
-    readonly bytes: Buffer,
-    start = 0,
-  ) {
-    this.pos = start;
-  }
+  constructor(readonly bytes: Buffer) {}
 
   varint(): number {
     const bytes = this.bytes;
