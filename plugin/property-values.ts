@@ -19,7 +19,8 @@ export function containsSecret(value: unknown): boolean {
   return typeof value === "object" && value !== null && Object.values(value).some(containsSecret);
 }
 
-// Values read from the wire with no secret's signature key in them (`./struct-decoder.ts`): revealed as they are, unwalked.
+// Values read from the wire with no secret's signature key in them (`./struct-decoder.ts`): revealed as they are, unwalked. Such a
+// value is never changed in place (a secret put into it would go unrevealed): callers build new objects.
 const secretFree = new WeakSet<object>();
 
 export function knownSecretFree<T extends object>(value: T): T {

@@ -19,13 +19,20 @@ class Cursor {
     const bytes = this.bytes;
     let result = 0;
     let scale = 1;
-    for (;;) {
+    // At most 10 bytes, as protobuf reads them: more would overflow into NaN and end every loop early.
+    for (let read = 0; read < 10; read++) {
       if (this.pos >= bytes.length) throw new Error("truncated protobuf varint");
       const byte = bytes[this.pos++];
       result += (byte & 0x7f) * scale;
       if ((byte & 0x80) === 0) return result;
       scale *= 128;
     }
+    throw new Error("malformed protobuf varint");
+  }
+
+  /** Each value must end where its length said: a fixed-width field or varint that ran past it misread the bytes after. */
+  endsAt(end: number): void {
+    if (this.pos !== end) throw new Error("truncated protobuf field");
   }
 
   /** The end of the length-delimited field starting here, which must lie within `limit`; the cursor moves to its first byte. */
@@ -106,10 +113,12 @@ function readStruct(cursor: Cursor, end: number): Props {
       } else if (inner === VALUE) value = readValue(cursor, cursor.delimitedEnd(entryEnd));
       else cursor.skip(inner % 8, entryEnd);
     }
+    cursor.endsAt(entryEnd);
     // Never `result["__proto__"] = …`, which would set the prototype instead.
     if (key === "__proto__") Object.defineProperty(result, key, { value, writable: true, enumerable: true, configurable: true });
     else result[key] = value;
   }
+  cursor.endsAt(end);
   return result;
 }
 
@@ -135,6 +144,7 @@ function readValue(cursor: Cursor, end: number): unknown {
       value = null;
     } else cursor.skip(tag % 8, end);
   }
+  cursor.endsAt(end);
   return value;
 }
 
@@ -146,5 +156,6 @@ function readList(cursor: Cursor, end: number): unknown[] {
     if (tag === 1 * 8 + WIRE_BYTES) values.push(readValue(cursor, cursor.delimitedEnd(end)));
     else cursor.skip(tag % 8, end);
   }
+  cursor.endsAt(end);
   return values;
 }

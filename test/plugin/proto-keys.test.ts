@@ -68,11 +68,17 @@ test("the plugin's struct reader keeps every value as google-protobuf reads it, 
   expect(Object.keys(lossy.messages[0].template.model)).toEqual(["name"]);
 });
 
-test("the struct reader refuses a field that runs past the value holding it, even when the request's bytes go on", () => {
+test("the struct reader refuses a field that runs past the value holding it, even when the request's bytes go on, and an endless varint", () => {
   // An entry whose value claims 40 bytes though the entry holds 3 of them; the next entry supplies the rest of the bytes.
   const overlong = Buffer.concat([field(1, Buffer.from("k")), varint(2 * 8 + 2), varint(40), Buffer.from([0x1a, 0x01, 0x78])]);
   const bytes = Buffer.concat([field(1, overlong), structBytes({ after: "x".repeat(60) })]);
   expect(() => decodeStruct(bytes)).toThrow(/truncated protobuf field/);
+  // A number tag with none of its 8 bytes: they would be read from the next entry, which would vanish.
+  const numberless = Buffer.concat([field(1, Buffer.concat([field(1, Buffer.from("a")), field(2, Buffer.from([0x11]))]))]);
+  expect(() => decodeStruct(Buffer.concat([numberless, structBytes({ b: "hello" })]))).toThrow(/truncated protobuf field/);
+  // A length of more than 10 varint bytes, which protobuf refuses.
+  const endless = Buffer.concat([field(1, Buffer.from("a")), Buffer.from([0x12]), Buffer.alloc(12, 0x80), Buffer.from([0x00])]);
+  expect(() => decodeStruct(field(1, endless))).toThrow(/malformed protobuf varint/);
 });
 
 test("a secret at any depth of what the struct reader read is revealed (values with none skip the walk)", () => {
