@@ -30,7 +30,7 @@ serveCommands(async (message) => {
       // Heap first, before anything else allocates.
       collectGarbage();
       const retainedHeapBytes = process.memoryUsage().heapUsed - heapBeforeStart;
-      // ru_maxrss is in KiB: the peak resident set of this process so far.
+      // The peak resident set of this process so far.
       const maxRssBytes = peakRssBytes();
       const batchesRecorded = emulator.batchTotals().batches;
       if (!message.count) return { kind: "stats", retainedHeapBytes, batchesRecorded, maxRssBytes };

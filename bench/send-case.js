@@ -79,7 +79,7 @@ process.on("message", (message) => {
         return run();
       case "done":
         await client.close();
-        // ru_maxrss: the process's peak resident set, in KiB (warm-up and GC included).
+        // The process's peak resident set (warm-up and GC included).
         reply({ kind: "done", maxRssBytes: peakRssBytes() });
         process.disconnect();
         return undefined;

@@ -4,7 +4,7 @@
 // 64 KiB chunks, splits lines, JSON.parses each, and POSTs each 1,000 as one JSON body with
 // undici.request (one Agent) at `concurrency` calls at once; no checks, no journal, no keys
 // kept. It sets the V8 flags `messaging send` sets for itself (cli/main.ts, cli/commands/send/command.ts),
-// so the gap to the CLI is the CLI's own. Prints `bench-max-rss-bytes N` (ru_maxrss) to stderr.
+// so the gap to the CLI is the CLI's own. Prints `bench-max-rss-bytes N` (peak-rss.js) to stderr.
 //   node send-floor.js FILE URL CONCURRENCY
 
 const { setFlagsFromString } = require("node:v8");

@@ -8,8 +8,9 @@ export type { ResourceImplementation, ResourceRuntime } from "./kinds/define-kin
 export * as stackIdentity from "./stack-identity-runtime";
 export type { ResourceKind } from "./kinds/registry";
 
-// Only Pulumi's provider host loads this file (the plugin loads the kinds itself): a process that exists to serve providers, its
-// sends and file reads bounded as the plugin's are.
+// Pulumi's provider host loads this file through the serialized shells (the plugin loads the kinds itself; unit tests import it):
+// a process that exists to serve the stack's dynamic providers, ours and any other, whose sends and file reads are bounded as the
+// plugin's are. Both flags change only GC pacing and WebAssembly's tier, not what any provider computes.
 boundSendingMemory();
 
 export const runtimes = Object.fromEntries(Object.values(KINDS).map((kind) => [kind.name, kind.runtime])) as Readonly<
