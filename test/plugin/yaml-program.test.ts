@@ -2,7 +2,8 @@
  * The provider plugin as users of other languages get it, under the real `pulumi` CLI:
  * installed from the packed archive with `pulumi plugin install --file`, and `examples/yaml`
  * (Pulumi YAML reads the plugin's schema itself) deployed against the emulator with preview,
- * up, an unchanged up, a changed provider setting, a refused `pulumi import` and destroy.
+ * up, an unchanged up, a changed provider setting, a refused `pulumi import` and destroy; and a
+ * program kept in Main.yaml, as docs/message-batch.md advises for many inline messages.
  */
 import { describeRealEngine, expectOk, messagesOf, opsByName, output, useRealEngine } from "../support/real-engine";
 
@@ -74,5 +75,22 @@ describeRealEngine("examples/yaml with the installed plugin", () => {
       /message batch .* was removed from the stack; its messages were already sent and cannot be recalled/,
     );
     expect(suite.emulator.batches()).toHaveLength(1);
+  });
+
+  test("a program in Main.yaml beside a small Pulumi.yaml (the layout docs/message-batch.md advises for many inline messages): each message once, then an unchanged up with no call", async () => {
+    const stack = await suite.stack("yaml-main", { plugin: true });
+    const batchesBefore = suite.emulator.batches().length;
+    const up = expectOk(await stack.up());
+    expect(opsByName(up)).toEqual({ reminders: ["create"] });
+    expect(output(up, "messageCount")).toBe(25);
+    const sent = suite.emulator
+      .batches()
+      .slice(batchesBefore)
+      .flatMap((batch) => batch.messages.map((message) => message.tos[0]));
+    expect(sent).toEqual(Array.from({ length: 25 }, (_, i) => `+2547200000${String(i).padStart(2, "0")}`));
+
+    const before = suite.emulator.requestCount();
+    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
+    expect(suite.emulator.requestCount()).toBe(before);
   });
 });
