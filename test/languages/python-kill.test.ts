@@ -8,8 +8,6 @@
  * `pulumi refresh --clear-pending-creates` for the create the kill left pending. Every message
  * is accepted exactly once.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import type { PulumiStack } from "../support/real-engine";
 import { expectOk, opsByName, useRealEngine } from "../support/real-engine";
@@ -24,8 +22,6 @@ const DRIVER = path.join(__dirname, "python", "inline_program.py");
 
 describeLanguage("python")("a Python up killed mid-send", () => {
   const suite = useRealEngine(API_KEY);
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-python-kill-"));
-  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   /** Starts `up` and kills every process of it once the emulator has received `requests` more requests; false if it ended first. */
   async function killAfter(stack: PulumiStack, requests: number): Promise<boolean> {

@@ -9,8 +9,6 @@
  * between TypeScript (test/fixtures/sms-batch-twin) and Python (test/fixtures/python-sms-batch):
  * YAML has no loop to write one.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { startRefusingProxy, type ForwardedRequest, type RefusingProxy } from "../support/fake-services";
 import { expectOk, useRealEngine, type OperationResult } from "../support/real-engine";
@@ -45,14 +43,12 @@ const PYTHON_DRIVER = path.join(__dirname, "python", "inline_program.py");
 
 describeLanguage("python")("the same program in TypeScript, YAML and Python", () => {
   const suite = useRealEngine(API_KEY);
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-twins-"));
   let proxy: RefusingProxy;
   beforeAll(async () => {
     proxy = await startRefusingProxy(suite.emulator.url);
   });
   afterAll(async () => {
     await proxy?.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
   });
 
   test("the same outputs, form fields, chunks and idempotency-key scheme", async () => {
