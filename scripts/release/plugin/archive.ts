@@ -5,7 +5,7 @@
  * local release).
  */
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { cacheRoot, keepNewest, touch } from "./node-runtime";
@@ -34,7 +34,18 @@ function contentKey(dir: string): string {
   for (const file of files) {
     const stat = fs.statSync(path.join(dir, file));
     hash.update(`${file}\0${stat.isDirectory() ? "dir" : (stat.mode & 0o777).toString(8)}\0`);
-    if (stat.isFile()) hash.update(fs.readFileSync(path.join(dir, file)));
+    if (stat.isFile()) hashFile(hash, path.join(dir, file));
   }
   return hash.digest("hex").slice(0, 24);
+}
+
+// In pieces: a standalone executable is about 100 MB, which need not sit in memory to be hashed.
+function hashFile(hash: Hash, file: string): void {
+  const piece = Buffer.allocUnsafe(1024 * 1024);
+  const fd = fs.openSync(file, "r");
+  try {
+    for (let read = fs.readSync(fd, piece); read > 0; read = fs.readSync(fd, piece)) hash.update(piece.subarray(0, read));
+  } finally {
+    fs.closeSync(fd);
+  }
 }
