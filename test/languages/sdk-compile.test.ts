@@ -14,6 +14,7 @@ import { REPO_ROOT } from "../../scripts/repo-root";
 import { SDK_MODULE } from "./go-example";
 import { compileNodejsSdk } from "./nodejs-sdk";
 import { describeLanguage, pythonExecutable } from "./toolchains";
+import { goDiagnostics } from "../support/go-output";
 import { PLUGIN_DOWNLOAD_URL } from "../../plugin/schema";
 
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -133,10 +134,10 @@ describeLanguage("go")("sdk/go", () => {
   test("go vet and go build of examples/go and of the SDK's packages; a wrong field, or a string for format, fails go vet", () => {
     const example = path.join(REPO_ROOT, "examples", "go");
     const vet = go(["vet", "./...", `${SDK_MODULE}/...`], example);
-    expect(vet.stderr).toBe("");
+    expect(goDiagnostics(vet.stderr)).toBe("");
     expect(vet.status).toBe(0);
     const built = go(["build", "-o", `${scratch}${path.sep}`, ".", `${SDK_MODULE}/...`], example);
-    expect(built.stderr).toBe("");
+    expect(goDiagnostics(built.stderr)).toBe("");
     expect(built.status).toBe(0);
 
     const wrong = fs.mkdtempSync(path.join(scratch, "go-"));
