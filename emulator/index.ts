@@ -4,7 +4,8 @@
  * client's code, so it can disagree with a buggy client.
  */
 export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
-export { DEFAULT_MAX_STORED_BYTES, DEFAULT_MAX_STORED_MESSAGES, type BatchTotals, type StorageTotals } from "./storage";
+export { DEFAULT_MAX_STORED_BYTES, DEFAULT_MAX_STORED_MESSAGES, type StorageTotals } from "./storage";
+export type { AttemptOutcome, BatchTotals, Delivery, EmulatedWebhookEndpoint, RecordedBatch, RecordedEvent } from "./records";
 export { DEFAULT_EMULATOR_API_KEY, MAX_BODY_BYTES } from "./http";
 export { ENDPOINT_FIELD_LIMITS, type BatchResult } from "./routes";
 export { DEFAULT_DELIVERY_RETRY_SCHEDULE, classifyAttempt, parseRetrySchedule, retryDelaySeconds, type AttemptVerdict } from "./delivery";
@@ -18,15 +19,10 @@ export {
   type EmulatorCallInput,
   type EmulatorClientOptions,
   type EmulatorOperationName,
-  type AttemptOutcome,
-  type Delivery,
   type FaultSettings,
-  type RecordedBatch,
-  type RecordedEvent,
-  type EmulatedWebhookEndpoint,
 } from "./operations";
 /**
  * @deprecated Use {@link EmulatedWebhookEndpoint}. The old name is also the provider's record of
  * a state it wrote, a different thing.
  */
-export type RecordedWebhookEndpoint = import("./operations").EmulatedWebhookEndpoint;
+export type RecordedWebhookEndpoint = import("./records").EmulatedWebhookEndpoint;

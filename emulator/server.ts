@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import { ConfigurationError } from "../errors/messaging-error";
 import { IDEMPOTENCY_KEY_MEMORY_MS } from "../schemas/idempotency-key";
 import {
-  type BatchTotals,
   DEFAULT_MAX_STORED_BYTES,
   DEFAULT_MAX_ENDPOINTS,
   DEFAULT_MAX_STORED_MESSAGES,
@@ -12,7 +11,8 @@ import {
   type StorageTotals,
 } from "./storage";
 import { DELIVERY_TIMEOUT_MS, DEFAULT_DELIVERY_RETRY_SCHEDULE, checkRetrySchedule, DeliveryQueue } from "./delivery";
-import type { Delivery, FaultSettings, RecordedBatch, RecordedEvent, EmulatedWebhookEndpoint } from "./operations";
+import type { FaultSettings } from "./operations";
+import type { BatchTotals, Delivery, RecordedBatch, RecordedEvent, EmulatedWebhookEndpoint } from "./records";
 import { FaultInjector, faultSettingsOrThrow, type FaultSettingsInput, type ScriptedFault } from "./faults";
 import { bodyWillBeRefused, handleRequest } from "./routes";
 import { DEFAULT_EMULATOR_API_KEY, DEFAULT_MAX_IN_FLIGHT_BYTES, hostAllowList, IdempotencyStore, MemoryGuard } from "./http";

@@ -3,7 +3,7 @@ import https from "node:https";
 import { SIGNATURE_HEADER } from "../../schemas/http";
 import type { EventPayload } from "./events";
 import { signatureHeader } from "./signature";
-import type { EmulatedWebhookEndpoint } from "../operations";
+import type { EmulatedWebhookEndpoint } from "../records";
 
 /** How long one delivery may take, in milliseconds, before it is recorded as timed out. */
 export const DELIVERY_TIMEOUT_MS = 5000;

@@ -4,7 +4,7 @@ import { classifyAttempt, retryDelaySeconds } from "./delivery-policy";
 import { eventPayload, type EventPayload } from "./events";
 import { randomId, type EmulatorStore } from "../storage";
 import { problem } from "../http";
-import type { Delivery, EmulatedWebhookEndpoint } from "../operations";
+import type { Delivery, EmulatedWebhookEndpoint } from "../records";
 
 /** Settings of a {@link DeliveryQueue}. */
 export interface DeliveryQueueOptions {

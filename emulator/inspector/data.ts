@@ -1,5 +1,5 @@
-import type { BatchTotals, EmulatorStore, StoredBatch } from "../storage";
-import type { Delivery, RecordedEvent, EmulatedWebhookEndpoint } from "../operations";
+import type { EmulatorStore, StoredBatch } from "../storage";
+import type { BatchTotals, Delivery, RecordedEvent, EmulatedWebhookEndpoint } from "../records";
 
 /** The page's tabs. */
 const INSPECTOR_TABS = ["events", "endpoints", "batches", "routes"] as const;

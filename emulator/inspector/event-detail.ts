@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import { deliveryHeaders, eventPayload } from "../delivery";
-import type { Delivery, RecordedEvent } from "../operations";
+import type { Delivery, RecordedEvent } from "../records";
 import type { DeliveryAttempts, InspectorData, SelectedEvent } from "./data";
 import { statusBadge } from "./event-list";
 import { clip, clock, html, type Html } from "./html";

@@ -8,7 +8,7 @@ import { toFieldErrors } from "../../schemas/field-errors";
 import { JSON_CONTENT_TYPE } from "../../schemas/http";
 import { NO_PARAMS, operationPath, type Operation, type QuerySchema } from "../../schemas/operations";
 import { DEFAULT_EMULATOR_API_KEY } from "../http";
-import type { BatchTotals } from "../storage";
+import type { BatchTotals } from "../records";
 import { EMULATOR_OPERATIONS, type EmulatorOperationName } from "./emulator-operations";
 
 // A call's bound, as undici's own defaults had it: `emitEvent` answers only once every delivery's first attempt is done.

@@ -3,9 +3,10 @@
  * service's API: the router registers one handler per row, and `EmulatorClient` sends each.
  */
 import { z } from "zod";
-import { EventData, EventType, JsonObject, Message, MessagingEvent, WebhookEndpointCreate, WebhookEndpointObject } from "../../schemas";
+import { EventData, EventType, JsonObject } from "../../schemas";
 import { NO_PARAMS, type Operation } from "../../schemas/operations";
 import { FaultSettingsSchema, RandomFaults, ScriptedFault, ScriptedFaults, type FaultSettings } from "../faults";
+import { DeliverySchema, EmulatedWebhookEndpointSchema, RecordedBatchSchema, RecordedEventSchema } from "../records";
 
 export type { FaultSettings };
 
@@ -28,81 +29,6 @@ export const EmitEventRequest = z.strictObject({
     }
   }).optional(),
 });
-
-type Present<S> = { [K in keyof S]: S[K] extends z.ZodOptional<z.ZodNullable<infer T>> ? T : S[K] };
-function present<S extends z.ZodRawShape>(shape: S): Present<S> {
-  const unwrapped = (field: z.ZodType): z.ZodType =>
-    field instanceof z.ZodOptional && field.unwrap() instanceof z.ZodNullable
-      ? ((field.unwrap() as z.ZodNullable).unwrap() as z.ZodType)
-      : field;
-  return Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, unwrapped(field as z.ZodType)])) as unknown as Present<S>;
-}
-
-type CreateShape = typeof WebhookEndpointCreate.shape;
-type WireShape = typeof WebhookEndpointObject.shape;
-type OptionalCreateKey = { [K in keyof CreateShape]: CreateShape[K] extends z.ZodOptional ? K : never }[keyof CreateShape];
-
-const optionalCreateFields = Object.fromEntries(
-  Object.entries(WebhookEndpointCreate.shape)
-    .filter(([, field]) => field instanceof z.ZodOptional)
-    .map(([key]) => [key, (WebhookEndpointObject.shape[key as keyof WireShape] as z.ZodOptional).unwrap()]),
-) as unknown as { [K in OptionalCreateKey]: ReturnType<WireShape[K]["unwrap"]> };
-
-export const EmulatedWebhookEndpointSchema = z.object({ ...present(WebhookEndpointObject.shape), ...optionalCreateFields });
-/**
- * A webhook endpoint as the emulator records it: every field of spec §2.2 present, an optional
- * create field null when not given. The client's type requires fewer: a real service may leave some out.
- */
-export type EmulatedWebhookEndpoint = Readonly<z.output<typeof EmulatedWebhookEndpointSchema>>;
-
-export const DeliverySchema = z.object({
-  /** The same for every attempt of this event to this endpoint. */
-  id: z.string(),
-  /** From 1, manual redeliveries included. */
-  attempt: z.number(),
-  trigger: z.enum(["initial", "scheduled", "manual"]),
-  endpointId: z.string(),
-  eventId: z.string(),
-  type: z.string(),
-  url: z.string(),
-  format: z.string(),
-  /** Null when no response came (refused, timed out…). */
-  status: z.number().nullable(),
-  ok: z.boolean(),
-  /** Why the attempt failed without a status. */
-  error: z.string().optional(),
-  /** The first 4 KiB of the receiver's answer, as UTF-8. */
-  responseBody: z.string().optional(),
-  /** Bytes of the whole answer. */
-  responseBytes: z.number().optional(),
-  attemptedAt: z.string(),
-  durationMs: z.number(),
-  /** `failed`: a final status, or the schedule is used up. */
-  outcome: z.enum(["delivered", "retry_scheduled", "failed"]),
-  nextAttemptAt: z.string().optional(),
-});
-/** One attempt to deliver an event to an endpoint, as `GET /_emulator/deliveries` lists it. */
-export type Delivery = Readonly<z.output<typeof DeliverySchema>>;
-
-export type AttemptOutcome = Delivery["outcome"];
-
-export const RecordedEventSchema = z.object({
-  /** The event as delivered (basic format). */
-  event: MessagingEvent,
-  deliveryIds: z.array(z.string()).readonly(),
-});
-/** An event emitted through the emulator. */
-export type RecordedEvent = Readonly<z.output<typeof RecordedEventSchema>>;
-
-export const RecordedBatchSchema = z.object({
-  id: z.string(),
-  stream: z.string(),
-  /** The messages exactly as accepted. */
-  messages: z.array(Message),
-  created: z.string(),
-});
-/** A batch the emulator accepted. */
-export type RecordedBatch = Readonly<z.output<typeof RecordedBatchSchema>>;
 
 const PAGE_LIMIT_RULE = { error: `expected a whole number from 1 to ${MAX_BATCH_PAGE}` };
 

@@ -5,7 +5,7 @@ import { FORM_CONTENT_TYPE } from "../../schemas/http";
 import { decodeUtf8, requireMediaType, parseFormBody, problem, validationProblem, jsonReply, type Reply } from "../http";
 import { randomId } from "../storage";
 import type { OperationHandlers, RouteContext } from "./route-context";
-import { EmulatedWebhookEndpointSchema, type EmulatedWebhookEndpoint } from "../operations";
+import { EmulatedWebhookEndpointSchema, type EmulatedWebhookEndpoint } from "../records";
 
 /**
  * Largest value of each endpoint field the emulator stores, in UTF-8 bytes (the spec sets

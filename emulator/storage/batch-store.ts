@@ -1,5 +1,5 @@
 import type { Message } from "../../schemas";
-import type { RecordedBatch } from "../operations";
+import type { BatchTotals, RecordedBatch } from "../records";
 import { RECORD_OVERHEAD_BYTES, stringBytes } from "./stored-bytes";
 import type { StoredText } from "./stored-text";
 
@@ -27,18 +27,6 @@ interface Entry {
   readonly seq: number;
   readonly batch: StoredBatch;
   readonly bytes: number;
-}
-
-/** Totals since the emulator started, evicted batches included. */
-export interface BatchTotals {
-  readonly batches: number;
-  readonly messages: number;
-  /** Batches currently stored. */
-  readonly storedBatches: number;
-  readonly storedMessages: number;
-  readonly evictedBatches: number;
-  /** As the byte budget counts them. */
-  readonly storedBytes: number;
 }
 
 export function batchBytes(batch: StoredBatch): number {

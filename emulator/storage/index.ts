@@ -1,5 +1,4 @@
 /** What the emulator keeps: endpoints, events, deliveries and batches, bounded by count and by bytes. */
-export type { BatchTotals } from "./batch-store";
 export { randomId } from "./ids";
 export { findVerbatimMessages, verbatimMessagesText, type VerbatimMessages } from "./messages-text";
 export {

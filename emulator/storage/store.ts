@@ -1,5 +1,5 @@
 import { BatchStore, type StoredBatch } from "./batch-store";
-import type { Delivery, RecordedEvent, EmulatedWebhookEndpoint } from "../operations";
+import type { Delivery, RecordedEvent, EmulatedWebhookEndpoint } from "../records";
 import { randomId } from "./ids";
 import { DEFAULT_MAX_STORED_BYTES, recordBytes } from "./stored-bytes";
 

@@ -2,7 +2,7 @@
 import { BatchStore, batchBytes } from "../../emulator/storage/batch-store";
 import { IdempotencyStore } from "../../emulator/http/idempotency";
 import { StoredText } from "../../emulator/storage/stored-text";
-import type { EmulatedWebhookEndpoint } from "../../emulator/operations/emulator-operations";
+import type { EmulatedWebhookEndpoint } from "../../emulator/records";
 import { EmulatorStore, type StoredBatch } from "../../emulator/storage/store";
 import { startEmulator } from "../../emulator";
 import { call, endpointForm, message, recordedEndpoint } from "../support/emulator";

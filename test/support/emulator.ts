@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { request } from "undici";
 import { EmulatorClient, startEmulator, type Emulator, type EmulatorOptions } from "../../emulator";
-import { EmulatedWebhookEndpointSchema, type EmulatedWebhookEndpoint } from "../../emulator/operations/emulator-operations";
+import { EmulatedWebhookEndpointSchema, type EmulatedWebhookEndpoint } from "../../emulator/records";
 
 /** The version date the spec's examples use. */
 export const VERSION = "2024-06-01";
