@@ -5,6 +5,7 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 import prettier from "eslint-config-prettier";
 import { createNodeResolver, importX } from "eslint-plugin-import-x";
+import { importCycle } from "./scripts/lint/import-cycle.mjs";
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "coverage/**", ".demo/**", "examples/*/node_modules/**", "examples/*/bin/**", "sdk/**"] },
@@ -21,15 +22,16 @@ export default tseslint.config(
   },
   {
     // No import cycles: in a cycle, load order decides which binding is still undefined at run
-    // time. The rule skips type-only imports (they are gone at run time).
+    // time (import-x/no-cycle, which skips type-only imports: they are gone at run time). Nor a
+    // loop closed by types alone (repo/import-cycle): it ties the layers it crosses together.
     files: ["**/*.ts"],
-    plugins: { "import-x": importX },
+    plugins: { "import-x": importX, repo: { rules: { "import-cycle": importCycle } } },
     settings: {
       "import-x/extensions": [".ts", ".js"],
       "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
       "import-x/resolver-next": [createNodeResolver({ extensions: [".ts", ".js", ".json", ".node"] })],
     },
-    rules: { "import-x/no-cycle": "error" },
+    rules: { "import-x/no-cycle": "error", "repo/import-cycle": "error" },
   },
   {
     // The emulator's server shares the client's schemas, never its code: it must be able to disagree with a buggy client.
