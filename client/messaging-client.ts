@@ -5,6 +5,7 @@ import { FORM_CONTENT_TYPE, IDEMPOTENT_REPLAYED_HEADER, JSON_CONTENT_TYPE, VERSI
 import { IdempotencyKey } from "../schemas/idempotency-key";
 import { OPERATIONS, operationPath, type Operation } from "../schemas/operations";
 import type { Message, MessageBatchRequest, MessageBatchResult, WebhookEndpointCreateInput, WebhookEndpointObject } from "../schemas/types";
+import { formFieldsOf } from "../schemas/form-fields";
 import { encodeForm } from "./form";
 import { sendRequest, type HttpConfig, type RetryNotice } from "./http";
 import { newIdempotencyKey } from "./idempotency";
@@ -32,12 +33,16 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-const ENCODINGS: Readonly<Record<Operation["encoding"], { headers?: Record<string, string>; encode(body: unknown): string | undefined }>> =
-  {
-    json: { headers: { "content-type": JSON_CONTENT_TYPE }, encode: (body) => JSON.stringify(body) },
-    form: { headers: { "content-type": FORM_CONTENT_TYPE }, encode: (body) => encodeForm(body as Record<string, unknown>) },
-    none: { encode: () => undefined },
-  };
+type Encoding = { headers?: Record<string, string>; encode(body: unknown, operation: Operation): string | undefined };
+const ENCODINGS: Readonly<Record<Operation["encoding"], Encoding>> = {
+  json: { headers: { "content-type": JSON_CONTENT_TYPE }, encode: (body) => JSON.stringify(body) },
+  form: {
+    headers: { "content-type": FORM_CONTENT_TYPE },
+    // Each field under its wire name (its `.meta()`), in the schema's order.
+    encode: (body, operation) => encodeForm(body as Record<string, unknown>, formFieldsOf(operation.request as z.ZodObject)),
+  },
+  none: { encode: () => undefined },
+};
 
 const RequestOptionsSchema = z.object({
   idempotencyKey: IdempotencyKey.optional(),
@@ -167,7 +172,7 @@ export class MessagingClient {
       ...info,
       method: operation.method,
       headers: encoding.headers,
-      body: encoding.encode(body),
+      body: encoding.encode(body, operation),
       signal,
       onRetry,
     });

@@ -7,7 +7,7 @@ export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
 export { DEFAULT_MAX_STORED_BYTES, DEFAULT_MAX_STORED_MESSAGES, type StorageTotals } from "./storage";
 export type { AttemptOutcome, BatchTotals, Delivery, EmulatedWebhookEndpoint, RecordedBatch, RecordedEvent } from "./records";
 export { DEFAULT_EMULATOR_API_KEY, MAX_BODY_BYTES } from "./http";
-export { ENDPOINT_FIELD_LIMITS, type BatchResult } from "./routes";
+export type { BatchResult } from "./routes";
 export { DEFAULT_DELIVERY_RETRY_SCHEDULE, classifyAttempt, parseRetrySchedule, retryDelaySeconds, type AttemptVerdict } from "./delivery";
 export { FAULT_KINDS, type FaultKind, type FaultSettingsInput, type ScriptedFault } from "./faults";
 export {

@@ -1,11 +1,16 @@
 import type { z } from "zod";
+import { wireMetaOf, wireNameOf } from "./field-meta";
 
 /** A field of a form-encoded operation, as the service reads it. */
 export interface FormField {
   readonly key: string;
-  /** The form's name: the key, or `key[]` for an array, repeated once per item (the spec's `events[]`). */
+  /** The form's name: the field's wire name, or `<wire name>[]` for an array, repeated once per item (the spec's `events[]`). */
   readonly name: string;
   readonly repeated: boolean;
+  /** The most UTF-8 bytes of a value (of each item) the emulator stores (`.meta({ maxBytes })`). */
+  readonly maxBytes?: number;
+  /** The most items of a repeated field the emulator stores (`.meta({ maxItems })`). */
+  readonly maxItems?: number;
 }
 
 // The schema under `.optional()` and `.default()`.
@@ -18,7 +23,9 @@ function unwrapped(schema: z.core.$ZodType): z.core.$ZodType {
 export function formFieldsOf(schema: z.ZodObject): FormField[] {
   return Object.entries(schema.shape).map(([key, field]) => {
     const repeated = unwrapped(field)._zod.def.type === "array";
-    return { key, name: repeated ? `${key}[]` : key, repeated };
+    const { maxBytes, maxItems } = wireMetaOf(field) ?? {};
+    const wireName = wireNameOf(schema, key);
+    return { key, name: repeated ? `${wireName}[]` : wireName, repeated, maxBytes, maxItems };
   });
 }
 

@@ -48,17 +48,29 @@ export const WebhookUrl = formText(z.string())
 /** An event type name such as `payment.succeeded`. */
 export const EventType = formText(z.string().min(1, { error: "expected a non-empty event type" }));
 
-// Each field's description lives only in its `.meta()`: wire types, resource state, every SDK and `--help` read it from here.
+// Every fact of a field lives only in its `.meta()` (schemas/field-meta.ts): its description (wire types, resource state, every
+// SDK, `--help`), the bytes the emulator stores of it (the spec sets none: these keep one endpoint small, so 10,000 fit in
+// memory), its wire name when not its own, and whether `messaging endpoints list` shows it.
 export const WebhookEndpointCreate = z.strictObject({
-  url: WebhookUrl.meta({ description: "Destination URL (absolute http or https) that receives event notifications." }),
-  events: z
-    .array(EventType)
-    .min(1, { error: "expected at least one event type" })
-    .meta({ description: "Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped." }),
+  // 8,192 bytes: the request-line length common HTTP servers accept.
+  url: WebhookUrl.meta({
+    description: "Destination URL (absolute http or https) that receives event notifications.",
+    maxBytes: 8192,
+    listed: true,
+  }),
+  events: z.array(EventType).min(1, { error: "expected at least one event type" }).meta({
+    description: "Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.",
+    maxBytes: 128,
+    maxItems: 64,
+    listed: true,
+  }),
   format: WebhookFormat.default(DEFAULT_WEBHOOK_FORMAT).meta({
     description: `Notification format, \`${DEFAULT_WEBHOOK_FORMAT}\` when omitted; a change replaces the endpoint.`,
+    listed: true,
   }),
-  description: formText(z.string()).optional().meta({ description: "Free text describing the endpoint's purpose." }),
+  description: formText(z.string())
+    .optional()
+    .meta({ description: "Free text describing the endpoint's purpose.", maxBytes: 1024, listed: true }),
 });
 /** What a caller passes to create a webhook endpoint: `format` may be omitted. */
 export type WebhookEndpointCreateInput = wire.WebhookEndpointCreateInput;

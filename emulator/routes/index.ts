@@ -1,4 +1,3 @@
 /** Answering a request: the checks every request meets, the router over both operation tables, and one handler per operation. */
 export { bodyWillBeRefused, handleRequest } from "./handle-request";
-export { ENDPOINT_FIELD_LIMITS } from "./webhook-endpoints";
 export type { BatchResult } from "./message-batches";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { WebhookEndpointCreate, addFieldError, formatPath, toFieldErrors, type FieldErrors } from "../../schemas";
+import { wireNameOf } from "../../schemas/field-meta";
 import { formFieldsOf } from "../../schemas/form-fields";
 import { FORM_CONTENT_TYPE } from "../../schemas/http";
 import { decodeUtf8, requireMediaType, parseFormBody, problem, validationProblem, jsonReply, type Reply } from "../http";
@@ -8,44 +9,34 @@ import type { OperationHandlers, RouteContext } from "./route-context";
 import { EmulatedWebhookEndpointSchema, type EmulatedWebhookEndpoint } from "../records";
 
 /**
- * Largest value of each endpoint field the emulator stores, in UTF-8 bytes (the spec sets
- * none; these keep one endpoint small, so 10,000 of them fit in memory). Over a limit: 400
- * naming the field. `metadata` is not a create field (spec §4.2): sent, it is refused as an
- * unknown field, so every endpoint's metadata is `{}`.
+ * The create's form fields, from its schema (`url`, `events[]` repeated, `format`, `description`), each with the most bytes and
+ * items the emulator stores of it (its `.meta()`; the spec sets none). `metadata` is not a create field (spec §4.2): sent, it is
+ * refused as an unknown field, so every endpoint's metadata is `{}`.
  */
-export const ENDPOINT_FIELD_LIMITS = {
-  /** `description`: 1,024 bytes. */
-  description: 1024,
-  /** `url`: 8,192 bytes, the request-line length common HTTP servers accept. */
-  url: 8192,
-  /** Each `events[]` value: 128 bytes. */
-  event: 128,
-  /** How many `events[]` values: 64. */
-  events: 64,
-} as const;
+const CREATE_FIELDS = formFieldsOf(WebhookEndpointCreate);
 
-// Adds a 400 message for every field over its limit in ENDPOINT_FIELD_LIMITS.
+// Adds a 400 message for every value over its field's limits.
 function checkFieldLimits(fields: ReadonlyArray<[string, string]>, errors: FieldErrors): void {
   const bytes = (value: string) => Buffer.byteLength(value, "utf8");
-  let events = 0;
+  const items = new Map<string, number>();
   for (const [name, value] of fields) {
-    if (name === "description" && bytes(value) > ENDPOINT_FIELD_LIMITS.description)
-      addFieldError(errors, name, `expected at most ${ENDPOINT_FIELD_LIMITS.description} bytes of UTF-8, got ${bytes(value)}`);
-    else if (name === "url" && bytes(value) > ENDPOINT_FIELD_LIMITS.url)
-      addFieldError(errors, name, `expected at most ${ENDPOINT_FIELD_LIMITS.url} bytes of UTF-8, got ${bytes(value)}`);
-    else if (name === EVENTS_FIELD) {
-      if (bytes(value) > ENDPOINT_FIELD_LIMITS.event)
-        addFieldError(errors, `events[${events}]`, `expected at most ${ENDPOINT_FIELD_LIMITS.event} bytes of UTF-8, got ${bytes(value)}`);
-      events++;
-    }
+    const field = CREATE_FIELDS.find((candidate) => candidate.name === name);
+    if (field === undefined) continue;
+    const index = items.get(name) ?? 0;
+    items.set(name, index + 1);
+    if (field.maxBytes !== undefined && bytes(value) > field.maxBytes)
+      addFieldError(
+        errors,
+        field.repeated ? `${field.key}[${index}]` : field.key,
+        `expected at most ${field.maxBytes} bytes of UTF-8, got ${bytes(value)}`,
+      );
   }
-  if (events > ENDPOINT_FIELD_LIMITS.events)
-    addFieldError(errors, "events", `expected at most ${ENDPOINT_FIELD_LIMITS.events} event types, got ${events}`);
+  for (const field of CREATE_FIELDS) {
+    const count = items.get(field.name) ?? 0;
+    if (field.maxItems !== undefined && count > field.maxItems)
+      addFieldError(errors, field.key, `expected at most ${field.maxItems} values, got ${count}`);
+  }
 }
-
-/** The create's form fields, from its schema: `url`, `events[]` (repeated), `format`, `description`. */
-const CREATE_FIELDS = formFieldsOf(WebhookEndpointCreate);
-const EVENTS_FIELD = CREATE_FIELDS.find((field) => field.key === "events")!.name;
 
 /**
  * Turns form fields into the object `WebhookEndpointCreate` validates, as the schema names
@@ -104,7 +95,9 @@ export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply
 
   const now = new Date().toISOString();
   // Every create field as given (an optional one not given is null, as the spec's object has it), then what the service sets.
-  const given = Object.fromEntries(CREATE_FIELDS.map(({ key }) => [key, parsed.data[key as keyof typeof parsed.data] ?? null]));
+  const given = Object.fromEntries(
+    CREATE_FIELDS.map(({ key }) => [wireNameOf(WebhookEndpointCreate, key), parsed.data[key as keyof typeof parsed.data] ?? null]),
+  );
   // Parsed with the record's schema: the fields named nowhere here are checked all the same.
   const endpoint: EmulatedWebhookEndpoint = EmulatedWebhookEndpointSchema.parse({
     id: randomId("we_"),

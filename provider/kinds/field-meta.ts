@@ -1,8 +1,9 @@
-// What a schema field says about itself in its zod `.meta()`: description (what every SDK shows), secret, replaceOnChanges.
+// What a resource's field says about itself in its zod `.meta()`: the wire's facts (schemas/field-meta.ts), and whether it is
+// a secret and replaces the resource when changed.
 import { z } from "zod";
+import type { WireFieldMeta } from "../../schemas/field-meta";
 
-export interface FieldMeta {
-  readonly description?: string;
+export interface FieldMeta extends WireFieldMeta {
   readonly secret?: boolean;
   readonly replaceOnChanges?: boolean;
 }

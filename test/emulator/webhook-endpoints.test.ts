@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Problem, WebhookEndpointCreate, WebhookEndpointObject, describeFieldErrors } from "../../schemas";
+import { formFieldsOf } from "../../schemas/form-fields";
 import { call, endpointForm, withEmulatorClient, emulatorForEachTest } from "../support/emulator";
 
 /**
@@ -99,6 +100,40 @@ describe("POST /v1/webhooks/endpoints: rejections", () => {
     expect(emulator.endpoints()).toEqual([]);
     return problem;
   }
+
+  // Every limit comes from the field's `.meta()` (schemas/field-meta.ts): a field that gains one is held to it here.
+  const LIMITED = formFieldsOf(WebhookEndpointCreate).filter((field) => field.maxBytes !== undefined);
+  // A valid value of each field, padded to a size: a URL or an event type stays one with letters added.
+  const sample: Record<string, string> = { url: "https://example.com/hooks/", events: "payment.succeeded" };
+  const sized = (key: string, bytes: number): string => (sample[key] ?? "").padEnd(bytes, "x");
+  const formWith = (field: (typeof LIMITED)[number], value: string) =>
+    endpointForm({ [field.name]: field.repeated ? ["payment.succeeded", value] : value });
+
+  it("takes every field at the bytes its schema allows, and names it one byte over", async () => {
+    expect(LIMITED.map((field) => field.key)).toEqual(expect.arrayContaining(["url", "events", "description"]));
+    for (const field of LIMITED) {
+      const atLimit = await call(emulator, "/v1/webhooks/endpoints", { form: formWith(field, sized(field.key, field.maxBytes!)) });
+      expect({ field: field.key, status: atLimit.status }).toEqual({ field: field.key, status: 200 });
+      const over = await call(emulator, "/v1/webhooks/endpoints", { form: formWith(field, sized(field.key, field.maxBytes! + 1)) });
+      expect({ field: field.key, status: over.status }).toEqual({ field: field.key, status: 400 });
+      const errors = Problem.parse(over.json).errors ?? {};
+      expect(Object.keys(errors)).toEqual([field.repeated ? `${field.key}[1]` : field.key]);
+      expect(Object.values(errors)[0]).toEqual([`expected at most ${field.maxBytes} bytes of UTF-8, got ${field.maxBytes! + 1}`]);
+    }
+  });
+
+  it("names a list of more values than its schema allows", async () => {
+    const events = formFieldsOf(WebhookEndpointCreate).find((field) => field.key === "events")!;
+    const types = (count: number) => Array.from({ length: count }, (_, i) => `type.${i}`);
+    expect((await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm({ "events[]": types(events.maxItems!) }) })).status).toBe(
+      200,
+    );
+    const over = await call(emulator, "/v1/webhooks/endpoints", { form: endpointForm({ "events[]": types(events.maxItems! + 1) }) });
+    expect(over.status).toBe(400);
+    expect(Problem.parse(over.json).errors).toEqual({
+      events: [`expected at most ${events.maxItems} values, got ${events.maxItems! + 1}`],
+    });
+  });
 
   it("names a bad url", async () => {
     const problem = await rejected(endpointForm({ url: "not a url" }));
