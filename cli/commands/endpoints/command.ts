@@ -10,11 +10,19 @@ import { describeRefusal, emulatorTarget, orRefusal, type EmulatorTarget } from 
 import { isEndpointFormat, parseEventsOption, parseFormatOption } from "../../endpoint-settings";
 import { EXIT } from "../../exit-codes";
 import { displaySecret } from "../../secret-display";
+import { listedFields } from "../../../schemas/field-meta";
 import { WebhookEndpointCreate } from "../../../schemas/webhook-endpoint";
 import { processIo, type CommandIo } from "../../command-io";
 import { programName } from "../../program-name";
 
 const SUBCOMMANDS = ["create", "list", "secret"];
+
+/** The create fields a listing shows (their `.meta({ listed })`), between the id and the secret. */
+const LISTED = listedFields(WebhookEndpointCreate);
+
+/** A listed value: a list comma-separated, an unset one `-`. */
+const listed = (value: unknown): string =>
+  value === null || value === undefined ? "-" : Array.isArray(value) ? value.join(",") : String(value);
 
 /** Where the command writes. */
 /** An endpoint as printed: the secret masked unless asked for. */
@@ -88,10 +96,9 @@ export async function runEndpointsCommand(
     if (endpoints.length === 0)
       io.stdout(`no webhook endpoints yet: ${programName()} endpoints create --url URL, or ${programName()} listen --forward-to URL\n`);
     for (const endpoint of endpoints) {
-      io.stdout(
-        `${endpoint.id}  ${endpoint.url}  ${endpoint.format}  ${endpoint.events.join(",")}  ${displaySecret(endpoint.secret, showSecret)}` +
-          `${endpoint.description ? `  ${endpoint.description}` : ""}\n`,
-      );
+      const record = endpoint as Readonly<Record<string, unknown>>;
+      const columns = LISTED.map(({ wireName }) => listed(record[wireName]));
+      io.stdout(`${[endpoint.id, ...columns, displaySecret(endpoint.secret, showSecret)].join("  ")}\n`);
     }
     return EXIT.ok;
   } catch (error) {

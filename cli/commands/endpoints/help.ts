@@ -1,6 +1,8 @@
 /** `messaging endpoints --help` (and `messaging help endpoints`): loaded only when asked for; its defaults are the code's own constants, so the text cannot drift from them. */
 import { DEFAULT_EMULATOR_API_KEY } from "../../../emulator";
 import { exitCodesHelp } from "../../exit-codes";
+import { listedFields } from "../../../schemas/field-meta";
+import { WebhookEndpointCreate } from "../../../schemas/webhook-endpoint";
 import { usageLines } from "..";
 import { CREATE_HELP, type OptionHelp } from "./create-flags";
 
@@ -18,6 +20,9 @@ function optionLine({ flag, text }: OptionHelp): string {
     : [head, ...lines.map((line) => `${indent}${line}`)].join("\n");
 }
 
+// The listing's columns, from the create schema's `.meta({ listed })`.
+const LISTED_COLUMNS = ["id", ...listedFields(WebhookEndpointCreate).map(({ key }) => key), "secret"].join(", ");
+
 export const HELP = `messaging endpoints — create and list webhook endpoints
 
 ${usageLines("endpoints")}
@@ -25,8 +30,10 @@ ${usageLines("endpoints")}
 create  creates an endpoint with POST /v1/webhooks/endpoints at MESSAGING_BASE_URL: the
         service or the emulator. Prints its id and its signing secret, masked unless
         --show-secret (--json: the endpoint object, secret masked likewise).
-list    lists the emulator's endpoints (the service has no list operation; its dashboard
-        shows them under Developers → Webhooks).
+list    lists the emulator's endpoints, one a line (- for a field not set):
+        ${LISTED_COLUMNS}
+        The service has no list operation; its dashboard shows them under
+        Developers → Webhooks.
 secret  prints one endpoint's signing secret, from the emulator, and nothing else:
         export MESSAGING_WEBHOOK_SECRET="$(messaging endpoints secret we_…)"
 

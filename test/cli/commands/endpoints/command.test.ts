@@ -92,6 +92,13 @@ describe("messaging endpoints", () => {
       expect(listed.stdout).toContain(`${endpoint.id}  ${endpoint.url}`);
       expect(listed.stdout).not.toContain(endpoint.secret);
     }
+    // One line an endpoint: its id, each field its schema lists (`.meta({ listed })`; - when unset), its secret masked.
+    const described = emulator.endpoints().find((endpoint) => endpoint.description === "orders")!;
+    expect(listed.stdout).toContain(
+      `${described.id}  https://receiver.example/a  identity.verification.created,payment.succeeded  basic  orders  whsec_************\n`,
+    );
+    const plain = emulator.endpoints().find((endpoint) => endpoint.url === "https://receiver.example/b")!;
+    expect(listed.stdout).toContain(`${plain.id}  https://receiver.example/b  payment.succeeded  basic  -  whsec_************\n`);
     const json = JSON.parse((await endpoints(["list", "--json", "--show-secret"])).stdout);
     expect(json.map((e: { secret: string }) => e.secret)).toEqual(emulator.endpoints().map((e) => e.secret));
   });
