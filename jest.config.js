@@ -2,7 +2,8 @@
  * Four tiers, each a jest project (`npm run test:unit`, `test:emulator`, `test:engine`,
  * `test:languages`; `npm test` runs them all). A test's tier is its top-level folder under
  * `test/`, by the table below; test/README.md says what belongs where.
- * - unit: schemas, client, provider runtimes, receivers: no child process, no packed package;
+ * - unit: schemas, client, provider runtimes, receivers, and every generated file against its
+ *   generator (test/generated): no child process, no packed package, no Go;
  * - engine: the real `pulumi` CLI (test/engine), and the plugin deployed by it (test/plugin);
  *   its globalSetup finds or builds the CLI;
  * - languages: the generated SDKs (sdk/) fresh and compiled, and the Python, Go and TypeScript
@@ -12,7 +13,7 @@
  * @type {import('jest').Config}
  */
 const TIER_FOLDERS = {
-  unit: ["schemas", "client", "provider", "receiver"],
+  unit: ["schemas", "client", "provider", "receiver", "generated"],
   engine: ["engine", "plugin"],
   languages: ["languages"],
 };

@@ -3,11 +3,12 @@
  * `<!-- fields: <Resource> -->` and `<!-- /fields -->`), from the package schema the plugin
  * serves, so a field's name, type, secrecy and description are written once, in its zod
  * schema. `npm run generate` runs it; with `--check` it writes nothing and fails naming a stale
- * page (test/docs/fields-tables.test.ts runs that). `--root DIR` reads the pages under DIR.
+ * page (test/generated/docs-tables.test.ts runs that in-process). `--root DIR` reads the pages under DIR.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { format, resolveConfig } from "prettier";
+import { format } from "prettier/standalone";
+import * as markdown from "prettier/plugins/markdown";
 import { packageSchema, type PackageSchema, type PropertySpec, type TypeSpec } from "../../plugin/schema";
 import { REPO_ROOT } from "../repo-root";
 
@@ -76,38 +77,47 @@ export function fieldTables(resource: string, schema: PackageSchema = packageSch
   return tables.join("\n\n") + "\n";
 }
 
-/** `page`'s text with each field table written anew, formatted as `prettier --write` would. */
-export async function withFieldTables(page: string, text: string): Promise<string> {
-  const written = text.replace(
-    FIELDS,
-    (_all, open: string, resource: string, close: string) => `${open}\n${fieldTables(resource)}\n${close}`,
+// The tables alone are formatted, as `prettier --write` lays out a top-level table of the page, with the repository's width:
+// Prettier's standalone build loads anywhere (the unit tier's module sandbox included), its CLI's config reader does not.
+const PRINT_WIDTH = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, ".prettierrc.json"), "utf8")) as { printWidth: number }).printWidth;
+
+/** `text` (a page of docs/) with each field table written anew. */
+export async function withFieldTables(text: string): Promise<string> {
+  const tables = [...text.matchAll(FIELDS)].map(([, , resource]) =>
+    format(fieldTables(resource), { parser: "markdown", plugins: [markdown], printWidth: PRINT_WIDTH }),
   );
-  return format(written, { ...(await resolveConfig(page)), filepath: page });
+  const written = await Promise.all(tables);
+  let index = 0;
+  return text.replace(FIELDS, (_all, open: string, _resource: string, close: string) => `${open}\n${written[index++]}\n${close}`);
 }
 
-async function main(args: readonly string[]): Promise<number> {
-  const check = args.includes("--check");
-  const root = args.includes("--root") ? args[args.indexOf("--root") + 1] : REPO_ROOT;
+/** Writes (or, with `check`, compares) the field tables of every page under `root`; says what it did through `io`. */
+export async function writeFieldTables(
+  root: string,
+  check: boolean,
+  io: { log(line: string): void; error(line: string): void } = console,
+): Promise<number> {
   let stale = 0;
   for (const page of Object.values(FIELD_PAGES)) {
     const file = path.join(root, page);
     const before = fs.readFileSync(file, "utf8");
-    const after = await withFieldTables(file, before);
+    const after = await withFieldTables(before);
     if (after === before) {
-      console.log(`${page}: up to date`);
+      io.log(`${page}: up to date`);
     } else if (check) {
       stale++;
-      console.error(`${page}: stale field tables; run \`npm run generate\``);
+      io.error(`${page}: stale field tables; run \`npm run generate\``);
     } else {
       fs.writeFileSync(file, after);
-      console.log(`${page}: written`);
+      io.log(`${page}: written`);
     }
   }
   return stale === 0 ? 0 : 1;
 }
 
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
+  const args = process.argv.slice(2);
+  writeFieldTables(args.includes("--root") ? args[args.indexOf("--root") + 1] : REPO_ROOT, args.includes("--check")).then(
     (code) => process.exit(code),
     (error: unknown) => {
       console.error(error);

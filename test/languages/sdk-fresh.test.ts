@@ -1,6 +1,6 @@
 /**
  * The committed SDKs (sdk/) are what `npm run sdk:generate` writes today, as
- * test/schemas/wire-types.test.ts holds the wire types to their generator. Two checks, for cost:
+ * test/generated/ holds the wire types and sdk/schema.json to their generators. Two checks, for cost:
  * - the schema the SDKs were generated from (sdk/schema.json, written by the generator) is the
  *   one the packed plugin serves now: 1 s, no Go; it fails whenever the schema changed and the
  *   SDKs were not regenerated;
