@@ -2,9 +2,9 @@ import type { Agent as UndiciAgent } from "undici";
 import { z } from "zod";
 import { ConfigurationError, type RequestInfo } from "../errors/messaging-error";
 import { FORM_CONTENT_TYPE, IDEMPOTENT_REPLAYED_HEADER, JSON_CONTENT_TYPE, VERSION_HEADER } from "../schemas/http";
-import { IdempotencyKey } from "../schemas/idempotency-key";
 import { OPERATIONS, operationPath, type Operation } from "../schemas/operations";
-import type { Message, MessageBatchRequest, MessageBatchResult, WebhookEndpointCreateInput, WebhookEndpointObject } from "../schemas/types";
+import type { Message, MessageBatchResult } from "../schemas/types";
+import type { OperationMethods } from "./operation-methods.generated";
 import { formFieldsOf } from "../schemas/form-fields";
 import { encodeForm } from "./form";
 import { sendRequest, type HttpConfig, type RetryNotice } from "./http";
@@ -14,24 +14,15 @@ import { resolveClientOptions, type MessagingClientOptions } from "./options";
 import { createRedactor } from "./redact";
 import { parseResponseBody } from "./response";
 import { SEND_PLANNED, sendInChunks, type PlannedSendHooks, type SendMessagesOptions, type SendMessagesResult } from "./send-messages";
+import type { RequestOptions } from "./request-options";
 import { parseInput } from "./validate";
 import { USER_AGENT } from "./version";
+import { IdempotencyKey } from "../schemas/idempotency-key";
 
 // undici's Agent module alone: the package's index also loads fetch, WebSocket, caches and
 // mocks, which the client never uses. test/client/undici-agent.test.ts checks it is the same class.
 const Agent = require("undici/lib/dispatcher/agent") as typeof UndiciAgent;
 type Agent = UndiciAgent;
-
-/** Per-call options. */
-export interface RequestOptions {
-  /**
-   * The `Idempotency-Key` of this call (1–255 visible ASCII characters), reused on every retry.
-   * Default: a random UUID. Pass your own to make a call safe to repeat across processes.
-   */
-  idempotencyKey?: string;
-  /** Cancels the call (including waits between retries); it rejects with the signal's reason. */
-  signal?: AbortSignal;
-}
 
 type Encoding = { headers?: Record<string, string>; encode(body: unknown, operation: Operation): string | undefined };
 const ENCODINGS: Readonly<Record<Operation["encoding"], Encoding>> = {
@@ -44,10 +35,16 @@ const ENCODINGS: Readonly<Record<Operation["encoding"], Encoding>> = {
   none: { encode: () => undefined },
 };
 
+export type { RequestOptions } from "./request-options";
+
 const RequestOptionsSchema = z.object({
   idempotencyKey: IdempotencyKey.optional(),
   signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, { error: "expected an AbortSignal" }).optional(),
 });
+
+// The service's operations are methods of the client: declared here, added from the table below (`static`).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface MessagingClient extends OperationMethods {}
 
 /**
  * Typed client of the messaging service. Input is validated before any request, every POST
@@ -55,6 +52,7 @@ const RequestOptionsSchema = z.object({
  * is parsed with its schema. Errors come from `errors/` and never carry the API key.
  * Call {@link MessagingClient.close} when done.
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class MessagingClient {
   // Private fields: the credentials do not show in console.log / util.inspect / JSON.
   readonly #http: HttpConfig;
@@ -92,17 +90,23 @@ export class MessagingClient {
     return this.#identityKey;
   }
 
-  /**
-   * Creates a webhook endpoint. The answer always has `id` and `secret`; its other fields may be missing.
-   * @throws ResponseSchemaError if the answer lacks an `id` or a `secret` (with `resourceId`
-   *   when it carried an id: the endpoint exists)
-   */
-  async createWebhookEndpoint(input: WebhookEndpointCreateInput, options?: RequestOptions): Promise<WebhookEndpointObject> {
-    return this.#call(OPERATIONS.createWebhookEndpoint, input, options);
-  }
-
-  async sendMessageBatch(request: MessageBatchRequest, options?: RequestOptions): Promise<MessageBatchResult> {
-    return this.#call(OPERATIONS.sendMessageBatch, request, options);
+  // One method per operation of the table, named as its row (their types: `OperationMethods`, generated from the same table).
+  static {
+    for (const [name, operation] of Object.entries(OPERATIONS) as Array<[string, Operation & { readonly request: z.ZodType }]>) {
+      const paramKeys = Object.keys((operation.params as z.ZodType as z.ZodObject).shape);
+      const method = {
+        async [name](this: MessagingClient, request: Record<string, unknown>, options?: RequestOptions): Promise<unknown> {
+          // The path's parameters come in the request beside the body's fields.
+          const params = Object.fromEntries(paramKeys.map((key) => [key, request?.[key]]));
+          const body =
+            paramKeys.length === 0
+              ? request
+              : Object.fromEntries(Object.entries(request ?? {}).filter(([key]) => !paramKeys.includes(key)));
+          return this.#call(operation, body, options, params);
+        },
+      }[name];
+      Object.defineProperty(MessagingClient.prototype, name, { value: method, writable: true, configurable: true });
+    }
   }
 
   /**

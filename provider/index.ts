@@ -1,2 +1,2 @@
-export { WebhookEndpoint, type WebhookEndpointArgs } from "./kinds/webhook-endpoint/resource";
-export { MessageBatch, type MessageBatchArgs } from "./kinds/message-batch/resource";
+// The resource classes, one per kind of the registry that has a `resource.ts`: the list is generated (`npm run generate`).
+export * from "./resources.generated";

@@ -30,7 +30,11 @@ export interface Operation {
 export const NO_PARAMS = z.strictObject({});
 
 export const OPERATIONS = {
-  /** Create a webhook endpoint (spec §4.2). */
+  /**
+   * Creates a webhook endpoint (spec §4.2). The answer always has `id` and `secret`; its other fields may be missing.
+   * @throws ResponseSchemaError if the answer lacks an `id` or a `secret` (with `resourceId`
+   *   when it carried an id: the endpoint exists)
+   */
   createWebhookEndpoint: {
     method: "POST",
     path: "/v1/webhooks/endpoints",
@@ -40,7 +44,7 @@ export const OPERATIONS = {
     response: WebhookEndpointObject,
     what: "webhook endpoint",
   },
-  /** Send a batch of at most 1,000 messages (spec §4.1). */
+  /** Sends one batch of at most 1,000 messages (spec §4.1); `sendMessages` sends any number, in chunks. */
   sendMessageBatch: {
     method: "POST",
     path: "/v1/message_batches",

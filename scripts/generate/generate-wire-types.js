@@ -1,21 +1,25 @@
 "use strict";
 /**
- * Writes `schemas/wire-types.generated.ts` (the wire format's types) and
- * `provider/kinds/kind-types.generated.ts` (each resource kind's inputs and state) as plain
- * TypeScript, so that the declarations of the package root, `/client` and `/receiver` reach no
- * zod type (zod's own declarations fail under the tsconfig `pulumi new typescript` writes).
+ * Writes, from the zod schemas and the two registries (the kinds, `provider/kinds/index.ts`; the operations, `OPERATIONS`):
+ * - `schemas/wire-types.generated.ts`, the wire format's types (every `export type X = wire.X` of a schema module);
+ * - `provider/kinds/kind-types.generated.ts`, each kind's inputs and state (the schemas its `defineKind` names);
+ * - `client/operation-methods.generated.ts`, `MessagingClient`'s method per operation;
+ * - `provider/resources.generated.ts`, the package's export of each kind's resource class.
+ * The types are plain TypeScript, so that the declarations of the package root, `/client` and `/receiver` reach no zod type
+ * (zod's own declarations fail under the tsconfig `pulumi new typescript` writes). A new kind, operation or wire type needs no
+ * edit here.
  *
  * The types are not translated from the schemas by hand rules: the TypeScript checker computes
  * `z.output` (or `z.input`) of each schema, and this prints what it computed, naming the wire
  * types it meets inside another. Documentation comes from the schema module (the JSDoc of the
  * type's `export type` line there, else of the schema) and from each shape property's JSDoc,
- * else its `.meta({ description })`.
+ * else its `.meta({ description })`; a method's from its operation's row.
  * Before anything is written, a second program checks that every printed type is the same type
  * as its schema's (`schemas/same-type.ts`).
  *
- * `npm run generate:wire-types` writes the files; `test/schemas/wire-types.test.ts` fails when
- * one is stale. Plain JavaScript, so that it runs without a build: a stale file may be what keeps
- * the build from compiling.
+ * `npm run generate` runs it; `test/generated/generated-code.test.ts` fails when a file is stale.
+ * Plain JavaScript, so that it runs without a build: a stale file may be what keeps the build
+ * from compiling.
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -23,40 +27,123 @@ const ts = require("typescript");
 
 const ROOT = path.resolve(__dirname, "..", "..");
 
+/** A relative module specifier's path (without extension) from a file's folder: `x` or `x/index`. */
+function modulePath(fromFile, specifier) {
+  const base = path.resolve(path.dirname(fromFile), specifier);
+  return fs.existsSync(`${base}.ts`) ? base : path.join(base, "index");
+}
+
+const sourceOf = (file) => ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+const exported = (node) => (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+
 /**
- * The generated files and their types, in the order written: the type's name, its schema's
- * module, and the schema (the type's name unless said) and the side (`output` unless said) it
- * is the type of. A type met inside another is printed by its name, imported from its file.
+ * The wire types: every `export type X = wire.X;` of a module of `schemas/` (the line that gives the schema `X` its plain type)
+ * names one, the type of that module's schema `X`. `XInput`, where the module has no schema of that name, is the input side of
+ * `X` (what a caller may leave out). A schema module's new type is its line there: this list needs no edit.
+ */
+function wireTypes() {
+  const dir = path.join(ROOT, "schemas");
+  const modules = fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith(".ts") && !name.endsWith(".generated.ts"))
+    .sort();
+  return modules.flatMap((name) => {
+    const source = sourceOf(path.join(dir, name));
+    const constants = new Set(
+      source.statements
+        .filter(ts.isVariableStatement)
+        .flatMap((statement) => statement.declarationList.declarations.map((d) => d.name.getText())),
+    );
+    const module = `schemas/${name.replace(/\.ts$/, "")}`;
+    return source.statements
+      .filter((node) => ts.isTypeAliasDeclaration(node) && exported(node) && ts.isTypeReferenceNode(node.type))
+      .filter((node) => node.type.typeName.getText() === `wire.${node.name.text}`)
+      .map(({ name: { text } }) =>
+        !constants.has(text) && text.endsWith("Input") && constants.has(text.slice(0, -"Input".length))
+          ? { name: text, module, schema: text.slice(0, -"Input".length), io: "input" }
+          : { name: text, module },
+      );
+  });
+}
+
+/** The object literal a `const` is initialised with, through `as const` and `satisfies`. */
+function objectLiteral(node) {
+  while (node && (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node))) node = node.expression;
+  return node && ts.isObjectLiteralExpression(node) ? node : undefined;
+}
+
+/** The kinds of the registry (`provider/kinds/index.ts`, one `export { kind } from "./folder"` each): each one's folder. */
+function registryFolders() {
+  const registry = path.join(ROOT, "provider/kinds/index.ts");
+  return sourceOf(registry)
+    .statements.filter((node) => ts.isExportDeclaration(node) && node.moduleSpecifier)
+    .map((node) => path.dirname(`${modulePath(registry, node.moduleSpecifier.text)}.ts`));
+}
+
+/**
+ * Each kind's types: its `defineKind({ inputs, state })` (in its folder's `index.ts`) names the schemas, imported there, whose
+ * input side are its inputs and output side its state. Every kind also records where it lives (`LivesIn`).
+ */
+function kindTypes() {
+  const kinds = registryFolders().flatMap((folder) => {
+    const file = path.join(folder, "index.ts");
+    const source = sourceOf(file);
+    let spec;
+    const visit = (node) => {
+      if (ts.isCallExpression(node) && node.expression.getText() === "defineKind") spec = objectLiteral(node.arguments[0]);
+      else ts.forEachChild(node, visit);
+    };
+    visit(source);
+    const named = (key) => {
+      const value = spec?.properties.find((property) => property.name?.getText() === key)?.initializer;
+      if (!value || !ts.isIdentifier(value))
+        throw new Error(`${path.relative(ROOT, file)}: defineKind's ${key} must name a schema imported there`);
+      const from = source.statements.find(
+        (node) =>
+          ts.isImportDeclaration(node) && node.importClause?.namedBindings?.elements?.some((element) => element.name.text === value.text),
+      );
+      if (!from) throw new Error(`${path.relative(ROOT, file)}: ${value.text} is not imported there`);
+      return { name: value.text, module: path.relative(ROOT, modulePath(file, from.moduleSpecifier.text)) };
+    };
+    return [{ ...named("inputs"), io: "input" }, named("state")];
+  });
+  return [{ name: "LivesIn", module: "provider/kinds/define-kind" }, ...kinds];
+}
+
+/** The service's operations, the rows of `OPERATIONS` (schemas/operations.ts): each one's name and JSDoc, in order. */
+function operations() {
+  const source = sourceOf(path.join(ROOT, "schemas/operations.ts"));
+  const declaration = source.statements
+    .filter(ts.isVariableStatement)
+    .flatMap((statement) => statement.declarationList.declarations)
+    .find((candidate) => candidate.name.getText() === "OPERATIONS");
+  const rows = objectLiteral(declaration?.initializer);
+  if (!rows) throw new Error("schemas/operations.ts: OPERATIONS must be an object literal of rows");
+  return rows.properties.map((row) => ({ name: row.name.getText(), doc: ts.getJSDocCommentsAndTags(row).filter(ts.isJSDoc).at(-1) }));
+}
+
+/** The client's methods, one per operation: `MessagingClient` declares them through this interface and adds them from the table. */
+const METHODS_FILE = path.join(ROOT, "client/operation-methods.generated.ts");
+
+/** Every kind's TypeScript class (its folder's `resource.ts`), exported by the package root through `provider/index.ts`. */
+const RESOURCES_FILE = path.join(ROOT, "provider/resources.generated.ts");
+
+function resourceExports() {
+  const lines = registryFolders()
+    .filter((folder) => fs.existsSync(path.join(folder, "resource.ts")))
+    .map((folder) => `export * from "${specifier(path.dirname(RESOURCES_FILE), path.join(folder, "resource"))}";`);
+  return `${HEADER}
+${lines.join("\n")}\n`;
+}
+
+/**
+ * The generated type files and their types, in the order written: the type's name, its schema's module, and the schema (the
+ * type's name unless said) and the side (`output` unless said) it is the type of. A type met inside another is printed by its
+ * name, imported from its file.
  */
 const TARGETS = [
-  {
-    file: "schemas/wire-types.generated.ts",
-    types: [
-      { name: "MessageTemplate", module: "schemas/message-batch" },
-      { name: "Message", module: "schemas/message-batch" },
-      { name: "MessageBatchRequest", module: "schemas/message-batch" },
-      { name: "MessageBatchResult", module: "schemas/message-batch" },
-      { name: "WebhookFormat", module: "schemas/webhook-endpoint" },
-      { name: "WebhookEndpointCreateInput", module: "schemas/webhook-endpoint", schema: "WebhookEndpointCreate", io: "input" },
-      { name: "WebhookEndpointCreate", module: "schemas/webhook-endpoint" },
-      { name: "WebhookEndpointObject", module: "schemas/webhook-endpoint" },
-      { name: "Problem", module: "schemas/problem" },
-      { name: "EventData", module: "schemas/event" },
-      { name: "EventRequest", module: "schemas/event" },
-      { name: "MessagingEvent", module: "schemas/event" },
-      { name: "CloudEventEnvelope", module: "schemas/event" },
-    ],
-  },
-  {
-    file: "provider/kinds/kind-types.generated.ts",
-    types: [
-      { name: "LivesIn", module: "provider/kinds/define-kind" },
-      { name: "WebhookEndpointInputs", module: "provider/kinds/webhook-endpoint/schema", io: "input" },
-      { name: "WebhookEndpointState", module: "provider/kinds/webhook-endpoint/schema" },
-      { name: "MessageBatchInputs", module: "provider/kinds/message-batch/schema", io: "input" },
-      { name: "MessageBatchState", module: "provider/kinds/message-batch/schema" },
-    ],
-  },
+  { file: "schemas/wire-types.generated.ts", types: wireTypes() },
+  { file: "provider/kinds/kind-types.generated.ts", types: kindTypes() },
 ].map((target) => {
   const file = path.join(ROOT, target.file);
   return {
@@ -66,8 +153,8 @@ const TARGETS = [
 });
 const ENTRIES = TARGETS.flatMap((target) => target.types);
 
-const HEADER = `// Generated by scripts/generate/generate-wire-types.js from the zod schemas: do not edit.
-// Change a schema, then run \`npm run generate:wire-types\` (test/schemas/wire-types.test.ts fails while this is stale).
+const HEADER = `// Generated by scripts/generate/generate-wire-types.js from the zod schemas and the registries: do not edit.
+// Change a schema, a kind or an operation, then run \`npm run generate\` (test/generated/ fails while this is stale).
 `;
 
 /** A module specifier for `target` (a path without extension) from a file in `fromDir`. */
@@ -108,6 +195,7 @@ function schemaImports() {
   const modules = [...new Set(ENTRIES.map((entry) => entry.module))];
   const alias = Object.fromEntries(modules.map((module, index) => [module, `s${index}`]));
   const lines = modules.map((module) => `import type * as ${alias[module]} from "${specifier(ROOT, module)}";`);
+  lines.push('import type * as operations from "./schemas/operations";');
   return { alias, lines };
 }
 
@@ -325,18 +413,20 @@ function createPrinter(checker, names, homes) {
     return names;
   }
 
-  return { declaration, takeUsed };
+  return { declaration, takeUsed, print: (type) => print(type, undefined) };
 }
 
 /** Each generated file's path and text. Throws when a printed type is not its schema's type. */
 function generateWireTypes() {
   const { alias, lines: imports } = schemaImports();
   const probe = path.join(ROOT, "wire-types.probe.ts");
+  const rows = operations();
   const program = createProgram({
     [probe]: [
       'import type { z } from "zod";',
       ...imports,
       ...ENTRIES.map((entry) => `export type ${entry.name} = ${schemaType(entry, alias)};`),
+      ...rows.flatMap(({ name }) => Object.entries(operationSides(name)).map(([side, type]) => `export type ${side}_${name} = ${type};`)),
     ].join("\n"),
   });
   const checker = program.getTypeChecker();
@@ -354,8 +444,38 @@ function generateWireTypes() {
     const foreign = [...printer.takeUsed()].filter((name) => !target.types.some((entry) => entry.name === name));
     return { file: target.file, text: `${HEADER}${importsOf(target.file, foreign)}\n${blocks.join("\n\n")}\n` };
   });
-  checkSameTypes(files, imports, alias);
-  return files;
+  const typeOf = (name) => checker.getDeclaredTypeOfSymbol(exported.find((symbol) => symbol.name === name));
+  // The path's parameters travel in the request object beside the body's fields: one argument, as every method takes. An empty
+  // side (no body field, no parameter) is left out of it.
+  for (const row of rows) {
+    const sides = ["request", "params"].filter((side) => checker.getPropertiesOfType(typeOf(`${side}_${row.name}`)).length > 0);
+    row.sides = sides.length === 0 ? ["request"] : sides;
+  }
+  const methods = rows.map(({ name, doc, sides }) => {
+    const request = sides.map((side) => printer.print(typeOf(`${side}_${name}`))).join(" & ");
+    const docLines = doc
+      ? doc
+          .getText()
+          .split("\n")
+          .map((line) => `  ${line.trim().startsWith("*") ? " " : ""}${line.trim()}`)
+      : [];
+    return [
+      ...docLines,
+      `  ${name}(request: ${request}, options?: RequestOptions): Promise<${printer.print(typeOf(`response_${name}`))}>;`,
+    ].join("\n");
+  });
+  const methodsText =
+    `${HEADER}import type { RequestOptions } from "./request-options";\n${importsOf(METHODS_FILE, [...printer.takeUsed()])}\n` +
+    "/** The service's operations as `MessagingClient`'s methods, one a row of `OPERATIONS` (schemas/operations.ts). */\n" +
+    `export interface OperationMethods {\n${methods.join("\n")}\n}\n`;
+  checkSameTypes([...files, { file: METHODS_FILE, text: methodsText }], imports, alias, rows);
+  return [...files, { file: METHODS_FILE, text: methodsText }, { file: RESOURCES_FILE, text: resourceExports() }];
+}
+
+/** The request, path parameters and answer of the operation `name`, as schema types. */
+function operationSides(name) {
+  const row = `typeof operations.OPERATIONS.${name}`;
+  return { request: `z.input<${row}["request"]>`, params: `z.input<${row}["params"]>`, response: `z.output<${row}["response"]>` };
 }
 
 /** `import type { … }` lines for the named types another generated file declares. */
@@ -373,11 +493,12 @@ function importsOf(file, names) {
 }
 
 /** Type-checks `Assert<SameType<printed, schema's>>` for every type against the files; throws naming the ones that differ. */
-function checkSameTypes(files, imports, alias) {
+function checkSameTypes(files, imports, alias, rows) {
   const check = path.join(ROOT, "wire-types.check.ts");
-  const generated = TARGETS.map(
-    (target, index) => `import type * as g${index} from "${specifier(ROOT, target.file.replace(/\.ts$/, ""))}";`,
+  const generated = [...TARGETS.map((target) => target.file), METHODS_FILE].map(
+    (file, index) => `import type * as g${index} from "${specifier(ROOT, file.replace(/\.ts$/, ""))}";`,
   );
+  const methods = `g${TARGETS.length}.OperationMethods`;
   const header = [
     'import type { z } from "zod";',
     'import type { Assert, SameType } from "./schemas/same-type";',
@@ -388,6 +509,15 @@ function checkSameTypes(files, imports, alias) {
     (entry) =>
       `export type _${entry.name} = Assert<SameType<g${TARGETS.findIndex((target) => target.file === entry.file)}.${entry.name}, ${schemaType(entry, alias)}>>;`,
   );
+  // Each method takes the operation's request and path parameters, and answers its response.
+  for (const { name, sides } of rows) {
+    const types = operationSides(name);
+    assertions.push(
+      `export type _in_${name} = Assert<SameType<Parameters<${methods}["${name}"]>[0], ${sides.map((side) => types[side]).join(" & ")}>>;`,
+      `export type _out_${name} = Assert<SameType<Awaited<ReturnType<${methods}["${name}"]>>, ${types.response}>>;`,
+    );
+  }
+  const names = [...ENTRIES.map((entry) => entry.name), ...rows.flatMap(({ name }) => [`${name} (request)`, `${name} (response)`])];
   const program = createProgram({
     ...Object.fromEntries(files.map(({ file, text }) => [file, text])),
     [check]: [...header, ...assertions].join("\n"),
@@ -400,7 +530,7 @@ function checkSameTypes(files, imports, alias) {
   const file = program.getSourceFile(check);
   const lines = errors.map((error) =>
     error.file === file && error.start !== undefined
-      ? ENTRIES[file.getLineAndCharacterOfPosition(error.start).line - header.length]?.name
+      ? names[file.getLineAndCharacterOfPosition(error.start).line - header.length]
       : `${error.file ? path.relative(ROOT, error.file.fileName) + ": " : ""}${ts.flattenDiagnosticMessageText(error.messageText, "\n")}`,
   );
   throw new Error(
