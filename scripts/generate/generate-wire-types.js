@@ -451,8 +451,15 @@ function generateWireTypes() {
     const sides = ["request", "params"].filter((side) => checker.getPropertiesOfType(typeOf(`${side}_${row.name}`)).length > 0);
     row.sides = sides.length === 0 ? ["request"] : sides;
   }
+  // The client sits below the provider: its methods name wire types only.
+  const wire = ENTRIES.filter((entry) => entry.file === TARGETS[0].file);
+  const wirePrinter = createPrinter(
+    checker,
+    new Map(wire.map((entry) => [types[ENTRIES.indexOf(entry)], entry.name])),
+    new Map(wire.map((entry) => [types[ENTRIES.indexOf(entry)], `${entry.module}.ts`])),
+  );
   const methods = rows.map(({ name, doc, sides }) => {
-    const request = sides.map((side) => printer.print(typeOf(`${side}_${name}`))).join(" & ");
+    const request = sides.map((side) => wirePrinter.print(typeOf(`${side}_${name}`))).join(" & ");
     const docLines = doc
       ? doc
           .getText()
@@ -461,11 +468,11 @@ function generateWireTypes() {
       : [];
     return [
       ...docLines,
-      `  ${name}(request: ${request}, options?: RequestOptions): Promise<${printer.print(typeOf(`response_${name}`))}>;`,
+      `  ${name}(request: ${request}, options?: RequestOptions): Promise<${wirePrinter.print(typeOf(`response_${name}`))}>;`,
     ].join("\n");
   });
   const methodsText =
-    `${HEADER}import type { RequestOptions } from "./request-options";\n${importsOf(METHODS_FILE, [...printer.takeUsed()])}\n` +
+    `${HEADER}import type { RequestOptions } from "./request-options";\n${importsOf(METHODS_FILE, [...wirePrinter.takeUsed()])}\n` +
     "/** The service's operations as `MessagingClient`'s methods, one a row of `OPERATIONS` (schemas/operations.ts). */\n" +
     `export interface OperationMethods {\n${methods.join("\n")}\n}\n`;
   checkSameTypes([...files, { file: METHODS_FILE, text: methodsText }], imports, alias, rows);
