@@ -12,11 +12,14 @@ import * as markdown from "prettier/plugins/markdown";
 import { packageSchema, type PackageSchema, type PropertySpec, type TypeSpec } from "../../plugin/schema";
 import { REPO_ROOT } from "../repo-root";
 
-/** The page of each resource that has field tables. */
-export const FIELD_PAGES: Readonly<Record<string, string>> = {
-  WebhookEndpoint: "docs/webhook-endpoint.md",
-  MessageBatch: "docs/message-batch.md",
-};
+/** The pages of docs/ under `root` that hold a resource's field tables (a `<!-- fields: <Resource> -->` marker): a new kind's page needs no edit here. */
+export function fieldPages(root: string): string[] {
+  return fs
+    .readdirSync(path.join(root, "docs"))
+    .filter((name) => name.endsWith(".md") && fs.readFileSync(path.join(root, "docs", name), "utf8").includes("<!-- fields: "))
+    .sort()
+    .map((name) => `docs/${name}`);
+}
 
 const TOKEN_PREFIX = "messaging:index:";
 const FIELDS = /(<!-- fields: (\w+) -->\n)[\s\S]*?(<!-- \/fields -->)/g;
@@ -98,7 +101,7 @@ export async function writeFieldTables(
   io: { log(line: string): void; error(line: string): void } = console,
 ): Promise<number> {
   let stale = 0;
-  for (const page of Object.values(FIELD_PAGES)) {
+  for (const page of fieldPages(root)) {
     const file = path.join(root, page);
     const before = fs.readFileSync(file, "utf8");
     const after = await withFieldTables(before);
