@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { COMMANDS } from "../../../../cli/commands";
 import { runEndpointsCommand } from "../../../../cli/commands/endpoints/command";
+import { listedFields, wireNameOf } from "../../../../schemas/field-meta";
 import { WebhookEndpointCreate } from "../../../../schemas";
 import { startEmulator, type Emulator } from "../../../../emulator";
 import { CapturedOutput } from "../../../support/cli-output";
@@ -54,7 +55,10 @@ describe("messaging endpoints", () => {
     const argv = Object.entries(values).flatMap(([key, value]) => [`--${flag(key)}`, Array.isArray(value) ? value.join(",") : value]);
     expect((await endpoints(["create", ...argv])).code).toBe(0);
     const recorded = emulator.endpoints().find((endpoint) => endpoint.url === values.url);
-    expect(recorded).toMatchObject(values);
+    // The service's object names each field as the wire does (`.meta({ wireName })`).
+    expect(recorded).toMatchObject(
+      Object.fromEntries(Object.entries(values).map(([key, value]) => [wireNameOf(WebhookEndpointCreate, key), value])),
+    );
   });
 
   it("create: subscribes to every named type by default and prints the id, the secret masked", async () => {
@@ -92,13 +96,28 @@ describe("messaging endpoints", () => {
       expect(listed.stdout).toContain(`${endpoint.id}  ${endpoint.url}`);
       expect(listed.stdout).not.toContain(endpoint.secret);
     }
-    // One line an endpoint: its id, each field its schema lists (`.meta({ listed })`; - when unset), its secret masked.
+    // One line an endpoint: its id, each field its schema lists (`.meta({ listed })`, in its order; - when unset), its secret
+    // masked. The fields after these four are ones these endpoints left unset.
+    const line = (id: string, shown: string[]) =>
+      `${[
+        id,
+        ...shown,
+        ...listedFields(WebhookEndpointCreate)
+          .slice(shown.length)
+          .map(() => "-"),
+        "whsec_************",
+      ].join("  ")}\n`;
+    expect(
+      listedFields(WebhookEndpointCreate)
+        .slice(0, 4)
+        .map(({ key }) => key),
+    ).toEqual(["url", "events", "format", "description"]);
     const described = emulator.endpoints().find((endpoint) => endpoint.description === "orders")!;
     expect(listed.stdout).toContain(
-      `${described.id}  https://receiver.example/a  identity.verification.created,payment.succeeded  basic  orders  whsec_************\n`,
+      line(described.id, ["https://receiver.example/a", "identity.verification.created,payment.succeeded", "basic", "orders"]),
     );
     const plain = emulator.endpoints().find((endpoint) => endpoint.url === "https://receiver.example/b")!;
-    expect(listed.stdout).toContain(`${plain.id}  https://receiver.example/b  payment.succeeded  basic  -  whsec_************\n`);
+    expect(listed.stdout).toContain(line(plain.id, ["https://receiver.example/b", "payment.succeeded", "basic", "-"]));
     const json = JSON.parse((await endpoints(["list", "--json", "--show-secret"])).stdout);
     expect(json.map((e: { secret: string }) => e.secret)).toEqual(emulator.endpoints().map((e) => e.secret));
   });
