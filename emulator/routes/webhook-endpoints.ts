@@ -15,6 +15,9 @@ import { EmulatedWebhookEndpointSchema, type EmulatedWebhookEndpoint } from "../
  */
 const CREATE_FIELDS = formFieldsOf(WebhookEndpointCreate);
 
+/** A field as the service names it in an error: its wire name (without a list's `[]`). */
+const wireName = (key: string): string => wireNameOf(WebhookEndpointCreate, key);
+
 // Adds a 400 message for every value over its field's limits.
 function checkFieldLimits(fields: ReadonlyArray<[string, string]>, errors: FieldErrors): void {
   const bytes = (value: string) => Buffer.byteLength(value, "utf8");
@@ -27,14 +30,14 @@ function checkFieldLimits(fields: ReadonlyArray<[string, string]>, errors: Field
     if (field.maxBytes !== undefined && bytes(value) > field.maxBytes)
       addFieldError(
         errors,
-        field.repeated ? `${field.key}[${index}]` : field.key,
+        field.repeated ? `${wireName(field.key)}[${index}]` : wireName(field.key),
         `expected at most ${field.maxBytes} bytes of UTF-8, got ${bytes(value)}`,
       );
   }
   for (const field of CREATE_FIELDS) {
     const count = items.get(field.name) ?? 0;
     if (field.maxItems !== undefined && count > field.maxItems)
-      addFieldError(errors, field.key, `expected at most ${field.maxItems} values, got ${count}`);
+      addFieldError(errors, wireName(field.key), `expected at most ${field.maxItems} values, got ${count}`);
   }
 }
 
@@ -72,6 +75,9 @@ function formToEndpointInput(fields: ReadonlyArray<[string, string]>): { input: 
   return { input, errors };
 }
 
+const wirePath = (path: readonly PropertyKey[]): PropertyKey[] =>
+  path.length === 0 ? [] : [typeof path[0] === "string" ? wireName(path[0]) : path[0], ...path.slice(1)];
+
 // Strong etag, fresh for every version of the object.
 function newEtag(): string {
   return `"${randomBytes(16).toString("hex")}"`;
@@ -89,15 +95,15 @@ export function createWebhookEndpoint({ req, body, store }: RouteContext): Reply
   const { input, errors } = formToEndpointInput(fields);
   checkFieldLimits(fields, errors);
   const parsed = WebhookEndpointCreate.safeParse(input);
-  const allErrors = parsed.success ? errors : toFieldErrors(parsed.error.issues);
+  // The schema's issues name its keys; the service names the wire's fields.
+  const issues = parsed.success ? [] : parsed.error.issues.map((issue) => ({ ...issue, path: wirePath(issue.path) }));
+  const allErrors = parsed.success ? errors : toFieldErrors(issues);
   if (!parsed.success) for (const [field, messages] of Object.entries(errors)) for (const m of messages) addFieldError(allErrors, field, m);
   if (!parsed.success || Object.keys(allErrors).length > 0) throw validationProblem(allErrors);
 
   const now = new Date().toISOString();
   // Every create field as given (an optional one not given is null, as the spec's object has it), then what the service sets.
-  const given = Object.fromEntries(
-    CREATE_FIELDS.map(({ key }) => [wireNameOf(WebhookEndpointCreate, key), parsed.data[key as keyof typeof parsed.data] ?? null]),
-  );
+  const given = Object.fromEntries(CREATE_FIELDS.map(({ key }) => [wireName(key), parsed.data[key as keyof typeof parsed.data] ?? null]));
   // Parsed with the record's schema: the fields named nowhere here are checked all the same.
   const endpoint: EmulatedWebhookEndpoint = EmulatedWebhookEndpointSchema.parse({
     id: randomId("we_"),

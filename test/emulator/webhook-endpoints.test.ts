@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Problem, WebhookEndpointCreate, WebhookEndpointObject, describeFieldErrors } from "../../schemas";
+import { wireNameOf } from "../../schemas/field-meta";
 import { formFieldsOf } from "../../schemas/form-fields";
 import { call, endpointForm, withEmulatorClient, emulatorForEachTest } from "../support/emulator";
 
@@ -117,7 +118,9 @@ describe("POST /v1/webhooks/endpoints: rejections", () => {
       const over = await call(emulator, "/v1/webhooks/endpoints", { form: formWith(field, sized(field.key, field.maxBytes! + 1)) });
       expect({ field: field.key, status: over.status }).toEqual({ field: field.key, status: 400 });
       const errors = Problem.parse(over.json).errors ?? {};
-      expect(Object.keys(errors)).toEqual([field.repeated ? `${field.key}[1]` : field.key]);
+      // Named as the service names it: its wire name.
+      const name = wireNameOf(WebhookEndpointCreate, field.key);
+      expect(Object.keys(errors)).toEqual([field.repeated ? `${name}[1]` : name]);
       expect(Object.values(errors)[0]).toEqual([`expected at most ${field.maxBytes} bytes of UTF-8, got ${field.maxBytes! + 1}`]);
     }
   });
