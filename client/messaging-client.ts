@@ -6,6 +6,7 @@ import { OPERATIONS, operationPath, type Operation } from "../schemas/operations
 import type { Message, MessageBatchResult } from "../schemas/types";
 import type { OperationMethods } from "./operation-methods.generated";
 import { formFieldsOf } from "../schemas/form-fields";
+import { EncodedJson } from "./encoded-json";
 import { encodeForm } from "./form";
 import { sendRequest, type HttpConfig, type RetryNotice } from "./http";
 import { newIdempotencyKey } from "./idempotency";
@@ -26,7 +27,7 @@ type Agent = UndiciAgent;
 
 type Encoding = { headers?: Record<string, string>; encode(body: unknown, operation: Operation): string | undefined };
 const ENCODINGS: Readonly<Record<Operation["encoding"], Encoding>> = {
-  json: { headers: { "content-type": JSON_CONTENT_TYPE }, encode: (body) => JSON.stringify(body) },
+  json: { headers: { "content-type": JSON_CONTENT_TYPE }, encode: (body) => (body instanceof EncodedJson ? body.text : JSON.stringify(body)) },
   form: {
     headers: { "content-type": FORM_CONTENT_TYPE },
     // Each field under its wire name (its `.meta()`), in the schema's order.
@@ -131,8 +132,10 @@ export class MessagingClient {
     return sendInChunks(
       messages,
       options,
-      (batch, idempotencyKey, signal, onRetry, onAnswer) =>
-        this.#send(operation, operation.path, batch, idempotencyKey, signal, onRetry, onAnswer) as Promise<MessageBatchResult>,
+      (batch, idempotencyKey, signal, onRetry, onAnswer) => {
+        const body = hooks.encoded ? EncodedJson.batch(batch.stream, batch.messages as unknown as string[]) : batch;
+        return this.#send(operation, operation.path, body, idempotencyKey, signal, onRetry, onAnswer) as Promise<MessageBatchResult>;
+      },
       hooks,
     );
   }

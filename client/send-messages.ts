@@ -90,6 +90,8 @@ export interface PlannedSendHooks {
   /** The caller's own lazy cut of a streamed input. Takes precedence over `chunkSizes` and `batchSize`. */
   readonly cut?: (source: Iterable<unknown> | AsyncIterable<unknown>) => AsyncIterable<Chunk<unknown>>;
   readonly keyOf?: (index: number) => string;
+  /** The chunks' items are their messages' JSON texts, sent byte for byte (a `MessageBatch`'s canonical messages). */
+  readonly encoded?: boolean;
   /** Called just before a chunk's first request. If it throws, the chunk is not sent and the send stops. */
   readonly beforeSend?: (chunk: Chunk<Message>, key: string) => void;
   /** A chunk the service answered from its idempotency record (`Idempotent-Replayed: true`). */

@@ -3,7 +3,7 @@ import type { ProviderConfig } from "../provider/context";
 import type { EngineLog } from "./engine-log";
 import { UnsupportedOperationError } from "../errors";
 import { IDEMPOTENCY_SCOPE, PROVIDER_KEY, UNKNOWN } from "../provider/protocol";
-import { idempotencyScopeOf } from "./idempotency-scope";
+import { idempotencyScopeOfUrn } from "../provider/idempotency-scope";
 import { kindOfToken, SERVED_KINDS, type KindDefinition } from "./kinds";
 import { markSecrets, reveal, revealProps, secret } from "./property-values";
 import { STACK_IDENTITY_KEY } from "./schema";
@@ -146,7 +146,7 @@ export class MessagingProvider {
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
     const definition = this.kindOf(urn);
     // Generated SDKs cannot set the hidden scope input: the URN gives it.
-    const inputs = { ...revealProps(properties), [IDEMPOTENCY_SCOPE]: idempotencyScopeOf(urn, this.stackIdentity) };
+    const inputs = { ...revealProps(properties), [IDEMPOTENCY_SCOPE]: idempotencyScopeOfUrn(urn, this.stackIdentity) };
     try {
       const result = await definition.runtime.create(this.config, inputs);
       return { id: result.id, properties: outputs(definition, result.outs ?? {}, properties) };
@@ -164,7 +164,8 @@ export class MessagingProvider {
   async update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }> {
     const definition = this.kindOf(urn);
     try {
-      const result = await definition.runtime.update(this.config, id, revealProps(olds), revealProps(news));
+      const inputs = { ...revealProps(news), [IDEMPOTENCY_SCOPE]: idempotencyScopeOfUrn(urn, this.stackIdentity) };
+      const result = await definition.runtime.update(this.config, id, revealProps(olds), inputs);
       return { properties: outputs(definition, result.outs ?? {}, olds, news) };
     } catch (error) {
       throw this.initFailure(definition, error, olds, news);

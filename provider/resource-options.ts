@@ -4,6 +4,7 @@ import { UnsupportedOperationError, ValidationError } from "../errors";
 import { addFieldError, formatPath, type FieldErrors } from "../schemas/field-errors";
 import type { KindDefinition } from "./kinds/define-kind";
 import { stackIdentity } from "./stack-identity";
+import { idempotencyScope, typeChainOfUrn } from "./idempotency-scope";
 
 // Pulumi's `import` never reaches a dynamic provider (the host fails before any provider code runs), so it is refused here.
 export function refuseImport(kind: string, name: string, opts: pulumi.CustomResourceOptions | undefined, instead: string): void {
@@ -14,16 +15,12 @@ export function refuseImport(kind: string, name: string, opts: pulumi.CustomReso
   );
 }
 
-/**
- * The stack's identity, then the resource's place in the stack (under a parent, the parent's URN). Part of every create's
- * idempotency keys: its form must never change (`plugin/idempotency-scope.ts` derives the same form).
- */
+/** The resource's idempotency scope (`./idempotency-scope.ts`): the stack's identity and its place, as the plugin derives it from the URN. */
 export function resourceScope(name: string, opts: pulumi.CustomResourceOptions | undefined): pulumi.Input<string> {
-  const place = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
   const parent = opts?.parent;
   return pulumi
-    .all([stackIdentity(), parent ? parent.urn : place])
-    .apply(([identity, where]) => `${identity}/${parent ? `${where}/${name}` : where}`);
+    .all([stackIdentity(), parent ? parent.urn : ""])
+    .apply(([identity, parentUrn]) => idempotencyScope(identity, pulumi.getProject(), parentUrn ? typeChainOfUrn(parentUrn) : "", name));
 }
 
 const API_KEY_CONFIG = SETTINGS.apiKey.config;

@@ -51,7 +51,7 @@ export interface MessageBatchInputs {
   stream: string;
   /** Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`. */
   messages?: Message[];
-  /** A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again. */
+  /** A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again. A Pulumi secret. */
   messagesFile?: { "4dabf18193072939515e22adb298388d": "c44067f5952c0a294b673a41bacd8c17"; path?: string; hash?: string; text?: string; uri?: string; };
   /** Arbitrary values; change one to send the same messages again. */
   triggers?: unknown[];
@@ -65,10 +65,12 @@ export interface MessageBatchState {
   messageCount: number;
   /** Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret. A Pulumi secret. */
   messagesDigest: string;
-  /** Prefix of every chunk's idempotency key (also the resource id). */
+  /** The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`). */
   idempotencyKeyPrefix: string;
   /** Ids the service returned, one per call of up to 1,000 messages (null where none was returned). */
   batchIds: (string | null)[];
   /** When the last call was accepted, ISO 8601 UTC; null while the batch is part-sent. */
   sentAt: string | null;
+  /** While the batch is part-sent: the idempotency key of the call that was out when sending stopped, which the next `pulumi up` sends it under again (the service may have taken it); null when none was out. */
+  pendingCallKey: string | null;
 }

@@ -42,11 +42,11 @@ describeRealEngine("two stacks of the same project and name", () => {
         expect(opsByName(up)).toEqual({ payments: ["create"], welcome: ["create"] });
         ids.push(String(output(up, "endpointId")));
         if (project === "yaml-twin" && team === 0) {
-          // The scope's form, pinned: the identity's id, then <project>/<stack>/<name>.
+          // The scope's form, pinned: s2, the identity's id, then <project>/<parents' types>/<name>.
           const state = await stack.exportState();
           const [identity] = resourcesNamed(state, "pulumi-messaging-stack-identity");
           const [payments] = resourcesNamed(state, "payments");
-          expect((payments.inputs as Record<string, unknown>).idempotencyScope).toBe(`${String(identity.id)}/yaml-twin/dev/payments`);
+          expect((payments.inputs as Record<string, unknown>).idempotencyScope).toBe(`s2/${String(identity.id)}/yaml-twin//payments`);
         }
         // The stack's identity is kept: an unchanged up makes no call, and says nothing of the key.
         const calls = suite.emulator.requestCount();

@@ -17,6 +17,9 @@ import { runSendCommand } from "../../cli/commands/send/command";
 import { DEFAULT_EMULATOR_API_KEY } from "../../emulator/http";
 import { startEmulator, type Emulator } from "../../emulator";
 import * as batch from "../../provider/kinds/message-batch/runtime";
+import { ArrayDigest, mb3BatchId, mb3CallKey } from "../../provider/kinds/message-batch/call-plan";
+import { IDENTITY_KEY } from "../../client/identity-key";
+import { SEND_PLANNED, type PlannedSendHooks } from "../../client/send-messages";
 import { messagesDigest } from "../../provider/messages-digest";
 import { canonicalJson } from "../../schemas/canonical-json";
 
@@ -30,7 +33,12 @@ const m1 = messageIdentity("m1", IdentityKey.fromApiKey("unused by m1"));
 // This release's algorithms under the one key anyone has: were they to ignore the key, these would match.
 const publicKey = IdentityKey.fromApiKey(DEFAULT_EMULATOR_API_KEY);
 const m2Public = messageIdentity("m2", publicKey);
-const mb2Public = (code: string): string => batch.batchKeyPrefix(publicKey, SCOPE, { stream: "transactional", messages: template(code) })!;
+const mb3IdPublic = (code: string): string => mb3BatchId(publicKey, SCOPE, "transactional", messagesDigest(template(code)), null);
+const mb3CallKeyPublic = (code: string): string => {
+  const call = new ArrayDigest();
+  call.add(canonicalJson(template(code)[0]));
+  return mb3CallKey(publicKey, SCOPE, "transactional", null, call.finish(), 0);
+};
 
 /** `mb1`, the unkeyed batch prefix of earlier releases. */
 function mb1Prefix(code: string): string {
@@ -75,14 +83,21 @@ afterAll(async () => {
 test("a MessageBatch's plain id (its key prefix) gives up no code to 10^6 guesses; an unkeyed one would", async () => {
   const client = new MessagingClient({ apiKey: API_KEY, baseUrl: emulator.url });
   try {
-    const context = { client: () => client, warn: () => undefined, explain: (error: unknown) => error, serviceUrl: () => undefined };
+    // The keys the service (and whatever logs its requests) sees.
+    const keys: string[] = [];
+    const seen = {
+      [IDENTITY_KEY]: client[IDENTITY_KEY],
+      [SEND_PLANNED]: (messages: never, options: never, hooks: PlannedSendHooks) =>
+        client[SEND_PLANNED](messages, options, { ...hooks, keyOf: (index) => keys[keys.push(hooks.keyOf!(index)) - 1] }),
+    };
+    const context = { client: () => seen as never, warn: () => undefined, explain: (error: unknown) => error, serviceUrl: () => undefined };
     const created = await batch.create(context, { stream: "transactional", messages: template(CODE), idempotencyScope: SCOPE });
-    // What plain state shows: the id and the key prefix (the digest is a secret output).
-    const plain = new Set([created.id, created.outs!.idempotencyKeyPrefix]);
-    expect(plain.size).toBe(1);
+    // What plain state shows: the id, which is the key prefix (the digest is a secret output); the call's key.
+    const plain = new Set([created.id, created.outs!.idempotencyKeyPrefix, ...keys]);
+    expect(plain.size).toBe(2);
     expect(emulator.batches().map((sent) => sent.messages[0].body)).toEqual([`Your verification code is ${CODE}`]);
 
-    expect(guess([mb1Prefix, mb2Public], plain, mb1Prefix(CODE))).toEqual({ recovered: [], control: [CODE] });
+    expect(guess([mb1Prefix, mb3IdPublic, mb3CallKeyPublic], plain, mb1Prefix(CODE))).toEqual({ recovered: [], control: [CODE] });
   } finally {
     await client.close();
   }

@@ -9,7 +9,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { messageBatch } from "../../provider/kinds/message-batch";
-import { callSizes, CALL_MAX_BYTES, cutIntoCalls } from "../../provider/kinds/message-batch/calls";
+import { CALL_MAX_BYTES } from "../../provider/kinds/message-batch/calls";
+import { mb3Scheme, planCalls } from "../../provider/kinds/message-batch/call-plan";
+import { IdentityKey } from "../../client/identity-key";
 import { ASSET_SIG } from "../../provider/kinds/message-batch/file-asset";
 import { MESSAGES_FILE_READ } from "../../provider/kinds/message-batch/schema";
 import { MessagesDigest, messagesDigest } from "../../provider/messages-digest";
@@ -29,7 +31,7 @@ function asset(name: string, text: string): Record<string, unknown> {
 }
 const ndjson = (items: unknown[]): string => items.map((item) => `${JSON.stringify(item)}\n`).join("");
 
-test("the streamed digest and cut are those of the same messages inline", async () => {
+test("the streamed digest and plan are those of the same messages inline", async () => {
   const digest = new MessagesDigest();
   for (const message of messages) digest.add(message);
   expect(digest.finish()).toBe(messagesDigest(messages));
@@ -40,10 +42,10 @@ test("the streamed digest and cut are those of the same messages inline", async 
   async function* stream() {
     yield* large;
   }
-  const sizes: number[] = [];
-  for await (const call of cutIntoCalls("transactional", stream())) sizes.push(call.items.length);
-  expect(sizes).toEqual(callSizes("transactional", large));
-  expect(sizes.length).toBeGreaterThan(2);
+  const scheme = mb3Scheme(IdentityKey.fromApiKey("sk_test_stream"), "scope", "transactional", null);
+  const streamed = await planCalls(scheme, stream());
+  expect(streamed).toEqual(await planCalls(scheme, large));
+  expect(streamed.calls.length).toBeGreaterThan(2);
 });
 
 describe("check", () => {

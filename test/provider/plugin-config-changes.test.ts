@@ -70,9 +70,9 @@ describe("the plugin's provider config", () => {
   });
 });
 
-test("a pinned identity starts every scope as the provider's id did: <identity>/<project>/<stack>/<name>, frozen", async () => {
-  const { idempotencyScopeOf } = await import("../../plugin/idempotency-scope");
-  expect(idempotencyScopeOf("urn:pulumi:dev::shop::messaging:index:MessageBatch::welcome", "team-a-0123456789")).toBe(
-    "team-a-0123456789/shop/dev/welcome",
+test("a pinned identity starts every scope as the provider's id did: s2/<identity>/<project>/<parents>/<name>, frozen", async () => {
+  const { idempotencyScopeOfUrn } = await import("../../provider/idempotency-scope");
+  expect(idempotencyScopeOfUrn("urn:pulumi:dev::shop::messaging:index:MessageBatch::welcome", "team-a-0123456789")).toBe(
+    "s2/team-a-0123456789/shop//welcome",
   );
 });

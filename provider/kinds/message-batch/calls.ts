@@ -1,33 +1,17 @@
 /**
- * How a batch's messages are cut into calls: in order, at most 1,000 messages and {@link CALL_MAX_BYTES} a call. Call `i` is sent
- * under key `<prefix>-<i>`, so the cut is frozen (golden tests pin it). A batch from a release that cut by count alone gets the
- * same cut: every call the service accepted fit under the byte limit.
+ * The limits of one call, and the cut of batches part-sent by releases before 0.2.0 (`call-plan.ts` `positionScheme`): in order,
+ * at most 1,000 messages and {@link CALL_MAX_BYTES} a call. Their call `i` is sent under key `<prefix>-<i>`, so this cut is frozen
+ * (golden tests pin it). A batch from a release that cut by count alone gets the same cut: every call the service accepted fit
+ * under the byte limit.
  */
 import { jsonByteLength } from "../../../schemas/json-size";
 import { MAX_REQUEST_BODY_BYTES } from "../../../schemas/http";
 import { envelopeBytes, tooLargeForOneCall } from "../../../schemas/one-call";
 import { MAX_MESSAGES_PER_BATCH } from "../../../schemas";
-import type { Chunk } from "../../../client/chunks";
 
 export const CALL_MAX_BYTES = MAX_REQUEST_BODY_BYTES;
 
-/** The number of messages in each call. A message too large for one call still gets one: `check` refuses such a batch first. */
-export function callSizes(stream: string, messages: readonly unknown[]): number[] {
-  const cut = new CallCut(stream);
-  const sizes: number[] = [];
-  let count = 0;
-  for (const message of messages) {
-    if (cut.startsCall(message) && count > 0) {
-      sizes.push(count);
-      count = 0;
-    }
-    count++;
-  }
-  if (count > 0) sizes.push(count);
-  return sizes;
-}
-
-/** The rule one message at a time, for a stream: gives the same cut as {@link callSizes}. */
+/** The rule one message at a time, for a stream. */
 export class CallCut {
   readonly #envelope: number;
   #count = 0;
@@ -51,23 +35,6 @@ export class CallCut {
     this.#count++;
     return starts;
   }
-}
-
-/** One call's messages are held at a time. */
-export async function* cutIntoCalls<T>(stream: string, messages: AsyncIterable<T>): AsyncGenerator<Chunk<T>, void, undefined> {
-  const cut = new CallCut(stream);
-  let items: T[] = [];
-  let index = 0;
-  let offset = 0;
-  for await (const message of messages) {
-    if (cut.startsCall(message) && items.length > 0) {
-      yield { index: index++, offset, items };
-      offset += items.length;
-      items = [];
-    }
-    items.push(message);
-  }
-  if (items.length > 0) yield { index, offset, items };
 }
 
 export function oversizedMessages(stream: string, messages: readonly unknown[]): Array<{ index: number; reason: string }> {

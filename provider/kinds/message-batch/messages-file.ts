@@ -1,4 +1,4 @@
-// A batch's messages file, read with `messaging send`'s reader: once by `check` to judge it, once to send it, one call at a time.
+// A batch's messages file, read with `messaging send`'s reader: by `check` to judge it, then twice to send it (plan, then send).
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
 import type * as pulumi from "@pulumi/pulumi";
@@ -27,17 +27,6 @@ async function readable(file: string): Promise<string | undefined> {
   } catch (error) {
     return `${file} cannot be read: ${(error as Error).message}`;
   }
-}
-
-export async function fileHash(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  const handle = await open(file, "r");
-  try {
-    for await (const chunk of handle.createReadStream({ highWaterMark: 64 * 1024 })) hash.update(chunk as Buffer);
-  } finally {
-    await handle.close();
-  }
-  return hash.digest("hex");
 }
 
 /** Judges every message of the file against `stream`, as `messaging send` does: what `check` records, or failures naming lines. */
@@ -99,37 +88,28 @@ export async function readMessagesFile(
   return { read: { hash, stream, digest: digest.finish(), count: digest.count } };
 }
 
+/** The file is not what `check` read, or changed during the send: raised before any call that would carry an unchecked message. */
 export class MessagesFileChanged extends Error {}
 
 /**
- * The file's messages to send. A file that is not the one `check` read stops the send before any call; an edit during the send
- * stops it at the next call.
+ * The file's messages, read again to send them. What they must be is the caller's to check (`call-plan.ts`): a line that cannot
+ * be read now is a change.
  * @throws MessagesFileChanged, or a `FileError` naming the path
  */
-export async function* messagesOfFile(asset: FileAsset, read: MessagesFileRead): AsyncGenerator<Message, void, undefined> {
+export async function* messagesOfFile(asset: FileAsset): AsyncGenerator<Message, void, undefined> {
   const file = assetFilePath(asset);
   const format = formatOf(file);
   if (typeof format !== "string") throw new FileError(format.reason);
   const unreadable = await readable(file);
   if (unreadable) throw new FileError(unreadable);
-  if ((await fileHash(file)) !== read.hash) {
-    throw new MessagesFileChanged(
-      `${file} is not the file that was checked (its content changed since): nothing was sent from it; run again`,
-    );
-  }
-  const digest = new MessagesDigest();
   for await (const entries of readEntries(file, format)) {
     const messages: Message[] = [];
     for (const entry of entries) {
-      if (entry.problem) throw new MessagesFileChanged(`${file} changed while being sent (${entry.location} cannot be read now)`);
-      digest.add(entry.value);
+      if (entry.problem) throw new MessagesFileChanged(`${file} changed since it was checked (${entry.location} cannot be read now)`);
       messages.push(entry.value as Message);
     }
     // Entries let go before the messages are handed over (see cli/commands/send/plan.ts `plannedMessages`).
     entries.length = 0;
     yield* messages;
-  }
-  if (digest.count !== read.count || digest.finish() !== read.digest) {
-    throw new MessagesFileChanged(`${file} changed while being sent: its messages are not those that were checked`);
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { IDENTITY_KEY, type IdentityKey } from "../../../client/identity-key";
+import { IDENTITY_KEY } from "../../../client/identity-key";
 import { SEND_PLANNED } from "../../../client/send-messages";
 import { isApiError, isPartialSendError, UnsupportedOperationError } from "../../../errors";
 import type { ProviderContext } from "../../context";
@@ -9,11 +9,11 @@ import { containsUnknown, IDEMPOTENCY_SCOPE, ResourceInitFailedError, UNKNOWN, t
 import { checkKnownInputs } from "../../check-inputs";
 import { sameValue } from "../../same-value";
 import { unknownShape, type KindInputs } from "../define-kind";
-import type { Chunk } from "../../../client/chunks";
 import type { Message } from "../../../schemas/types";
 import { FileError } from "../../../message-file";
-import { CALL_MAX_BYTES, callSizes, cutIntoCalls, oversizedMessages } from "./calls";
-import { assetHash } from "./file-asset";
+import { CALL_MAX_BYTES, oversizedMessages } from "./calls";
+import { checkedCalls, MB3, mb3BatchId, mb3Scheme, planCalls, positionScheme, type CallPlan, type CallScheme } from "./call-plan";
+import { assetFilePath, assetHash } from "./file-asset";
 import { messagesOfFile, MessagesFileChanged, readMessagesFile } from "./messages-file";
 import {
   MESSAGES_FILE_READ,
@@ -40,6 +40,7 @@ export function migrate(recorded: Props, id: string): MessageBatchState {
     idempotencyKeyPrefix: state.idempotencyKeyPrefix,
     batchIds: state.batchIds ?? [],
     sentAt: state.sentAt,
+    pendingCallKey: state.pendingCallKey ?? null,
   };
 }
 
@@ -138,77 +139,115 @@ function editedWhilePartSent(id: string, olds: MessageBatchState, replaces: stri
   );
 }
 
+/** Where a send starts: the calls confirmed before, never sent again (the service may have forgotten them), and the one that was out. */
+interface Resume {
+  readonly confirmed: ReadonlyArray<string | null>;
+  readonly pendingCallKey: string | null;
+}
+
+const FRESH: Resume = { confirmed: [], pendingCallKey: null };
+
+/** The scheme of batch `id` (`call-plan.ts`): mb3 for the batches this release creates, by position for earlier ones. */
+function schemeOf(context: ProviderContext, id: string, inputs: Inputs): CallScheme {
+  if (!id.startsWith(MB3)) return positionScheme(id, inputs.stream);
+  // Without a scope (a runtime called on its own) the id stands in: unique, but not found again by a redone create.
+  const scope = typeof inputs[IDEMPOTENCY_SCOPE] === "string" && inputs[IDEMPOTENCY_SCOPE] !== "" ? inputs[IDEMPOTENCY_SCOPE] : id;
+  return mb3Scheme(context.client()[IDENTITY_KEY], scope, inputs.stream, inputs.triggers);
+}
+
 /**
- * Sends every message once, one call at a time under one key prefix. `confirmed` calls are never sent again, not even under their
- * keys (the service may have forgotten them); only the call in flight relies on the service's memory of its key.
+ * Sends every message once, one call at a time, as planned: pass one plans the calls from the messages (for a file, read again
+ * and held to what `check` read), pass two sends each call once it is checked against the plan. Only the call that was out when
+ * an earlier send stopped relies on the service's memory of its key.
  */
-async function send(
-  context: ProviderContext,
-  inputs: Inputs,
-  idempotencyKeyPrefix: string,
-  confirmed: ReadonlyArray<string | null> = [],
-): Promise<MessageBatchState> {
+async function send(context: ProviderContext, inputs: Inputs, id: string, resume: Resume = FRESH): Promise<MessageBatchState> {
   const { stream } = inputs;
   const content = contentOf(inputs);
+  const file = inputs.messagesFile != null ? assetFilePath(inputs.messagesFile) : undefined;
+  const source = () => content.messages ?? messagesOfFile(inputs.messagesFile!);
+  const scheme = schemeOf(context, id, inputs);
+  const plan = await planCalls(scheme, source());
+  if (plan.digest !== content.digest || plan.count !== content.count) {
+    throw new MessagesFileChanged(
+      `${file}: its messages are not those that were checked (it changed since): nothing was sent; run \`pulumi up\` again`,
+    );
+  }
+  const keys = scheme.keys(plan);
+  const { confirmed } = resume;
+  if (resume.pendingCallKey !== null && confirmed.length < keys.length) keys[confirmed.length] = resume.pendingCallKey;
   const base = {
     stream,
     triggers: inputs.triggers ?? null,
-    messageCount: content.count,
-    messagesDigest: content.digest,
-    idempotencyKeyPrefix,
+    messageCount: plan.count,
+    messagesDigest: plan.digest,
+    idempotencyKeyPrefix: id,
   };
-  const chunkSizes: number[] = content.messages ? callSizes(stream, content.messages) : [];
+  const wire = scheme.canonicalWire ? (_message: unknown, text: string) => text : (message: unknown) => message;
+  const attempted = new Set<number>();
   let replayed = 0;
   try {
-    const skipChunks = new Set(confirmed.keys());
-    const source = content.messages ?? messagesOfFile(inputs.messagesFile!, content.read!);
-    // Inline messages were validated by `check`; a file's are read again, so the client checks each call's.
-    const hooks = content.messages
-      ? { prevalidated: true, chunkSizes }
-      : {
-          cut: (messages: AsyncIterable<unknown> | Iterable<unknown>) =>
-            sized(cutIntoCalls(stream, messages as AsyncIterable<unknown>), chunkSizes),
-        };
-    const result = await context
-      .client()
-      [SEND_PLANNED](
-        source as AsyncIterable<Message>,
-        { stream, idempotencyKeyPrefix, skipChunks },
-        { ...hooks, onReplayed: () => void replayed++ },
-      );
-    if (replayed > 0) context.warn(replayedCalls(idempotencyKeyPrefix, replayed, chunkSizes.length - confirmed.length));
-    return { ...base, batchIds: [...confirmed, ...result.batches.map((batch) => batch.id ?? null)], sentAt: new Date().toISOString() };
+    const result = await context.client()[SEND_PLANNED](
+      source() as AsyncIterable<Message>,
+      { stream, idempotencyKeyPrefix: id, skipChunks: new Set(confirmed.keys()) },
+      {
+        prevalidated: true,
+        encoded: scheme.canonicalWire,
+        cut: (messages) => checkedCalls(plan, messages, wire, (index) => changedWhileSent(file, index, plan)),
+        keyOf: (index) => keys[index],
+        beforeSend: (chunk) => void attempted.add(chunk.index),
+        onReplayed: () => void replayed++,
+      },
+    );
+    const calls = plan.calls.length - confirmed.length;
+    if (replayed > 0) context.warn(replayedCalls(id, replayed, calls, confirmed.length === 0 && scheme.canonicalWire));
+    return {
+      ...base,
+      batchIds: [...confirmed, ...result.batches.map((batch) => batch.id ?? null)],
+      sentAt: new Date().toISOString(),
+      pendingCallKey: null,
+    };
   } catch (error) {
-    if (isMessagesFileChanged(error)) throw error;
-    if (!isPartialSendError(error)) throw context.explain(error);
-    // Even with no chunk confirmed the first may have been processed: record the prefix, so the next `up` resends under the same keys.
+    if (!isPartialSendError(error)) throw isFileProblem(error) ? error : context.explain(error);
     const accepted =
-      chunkSizes.slice(0, confirmed.length).reduce((count, size) => count + size, 0) +
+      plan.calls.slice(0, confirmed.length).reduce((count, call) => count + call.count, 0) +
       error.sent.reduce((count, batch) => count + batch.count, 0);
-    const explained = context.explain(error.cause);
+    const changed = isFileProblem(error.cause);
+    const explained = changed ? error.cause : context.explain(error.cause);
     const cause = explained instanceof Error ? explained.message : String(explained);
+    const next = changed
+      ? FILE_CHANGED_NEXT
+      : `${whatNext(explained)} Every call keeps its idempotency key, so the service does not send a call twice.`;
     throw new ResourceInitFailedError(
-      idempotencyKeyPrefix,
+      id,
       [
-        `message batch ${idempotencyKeyPrefix}: ${accepted} of ${content.count} messages were confirmed before sending stopped ` +
-          `(${cause}). The batch is kept in state as part-sent. ${whatNext(explained)} Every call keeps its idempotency key, ` +
-          "so the service does not send a call twice.",
+        `message batch ${id}: ${accepted} of ${plan.count} messages were confirmed before sending stopped (${cause}). The batch ` +
+          `is kept in state as part-sent. ${next}`,
       ],
-      { ...base, batchIds: [...confirmed, ...error.sent.map((batch) => batch.id ?? null)], sentAt: null },
+      {
+        ...base,
+        batchIds: [...confirmed, ...error.sent.map((batch) => batch.id ?? null)],
+        sentAt: null,
+        pendingCallKey: attempted.has(error.failedIndex) ? keys[error.failedIndex] : null,
+      },
       inputs,
     );
   }
 }
 
-// Found before any call of this send: nothing to record.
-const isMessagesFileChanged = (error: unknown): boolean => error instanceof MessagesFileChanged || error instanceof FileError;
+// A file that is not what `check` read stops the send before any call that would carry an unchecked message.
+const isFileProblem = (error: unknown): boolean => error instanceof MessagesFileChanged || error instanceof FileError;
 
-async function* sized<T>(calls: AsyncIterable<Chunk<T>>, sizes: number[]): AsyncGenerator<Chunk<T>, void, undefined> {
-  for await (const call of calls) {
-    sizes.push(call.items.length);
-    yield call;
-  }
+function changedWhileSent(file: string | undefined, index: number, plan: CallPlan): MessagesFileChanged {
+  const first = plan.calls.slice(0, index).reduce((count, call) => count + call.count, 0) + 1;
+  return new MessagesFileChanged(
+    `${file ?? "the messages"} changed while it was being sent: call ${index + 1} of ${plan.calls.length} (messages ${first} ` +
+      `on) no longer holds the messages that were checked, so neither it nor any call after it was sent`,
+  );
 }
+
+const FILE_CHANGED_NEXT =
+  "Put the file back as it was checked and run `pulumi up`: it sends the rest, and nothing confirmed goes again. To send the " +
+  "file as it is now instead, change `triggers`: the batch is replaced and every message goes out, the confirmed ones again.";
 
 function contentOf(inputs: Inputs): { count: number; digest: string; messages?: Message[]; read?: MessagesFileRead } {
   if (inputs.messagesFile != null) {
@@ -220,9 +259,21 @@ function contentOf(inputs: Inputs): { count: number; digest: string; messages?: 
   return { count: messages.length, digest: messagesDigest(messages), messages };
 }
 
-const replayedCalls = (id: string, replayed: number, calls: number): string =>
-  `note: message batch ${id}: ${replayed} of ${calls} calls were answered from the service's record of an earlier run of this ` +
-  "stack (an interrupted one, or one whose answers were lost), under the same idempotency keys: their messages were not sent again.";
+// Said after the send: preview cannot know what the service remembers.
+function replayedCalls(id: string, replayed: number, calls: number, created: boolean): string {
+  const others =
+    created && replayed < calls
+      ? ` The other ${calls - replayed} call(s) were new to the service and were sent. If that earlier run had sent them with ` +
+        "other messages (the messages were edited since), a call holding an edited message went out whole: its unedited " +
+        "messages reached their recipients again."
+      : "";
+  return (
+    `note: message batch ${id}: ${replayed} of ${calls} calls were answered from the service's record of an earlier run under ` +
+    "this stack's identity (an interrupted `up` of this stack, or one whose answers were lost; or another stack given the " +
+    `same messaging:stackIdentity, which each stack must have its own of), under the same idempotency keys: their messages ` +
+    `were not sent again.${others}`
+  );
+}
 
 // The next `up` sends the same calls again, so a call refused for what it holds would be refused again: say only what it can do.
 function whatNext(cause: unknown): string {
@@ -240,36 +291,22 @@ function whatNext(cause: unknown): string {
 }
 
 /**
- * A new batch's key prefix and id: the same for every create of the same resource, stream, messages and triggers under the same
- * API key, so a create whose outcome was never recorded is redone under the same keys and nothing is sent twice. Keyed with
- * {@link IdentityKey}: the id is in plain state, and an unkeyed hash would give the messages away to whoever guesses them.
- * Pinned by a golden test: it must never change for the same inputs. A recorded batch keeps the prefix it was sent under.
+ * A new batch's id is the same for every create of the same place, stream, messages and triggers under the same API key, and its
+ * calls' keys are the same for the same messages: a create whose outcome was never recorded (a killed run) is redone, and the
+ * service answers every call it took from its record. Keyed with the identity key: the id is in plain state.
  */
-export function batchKeyPrefix(
-  key: IdentityKey,
-  scope: unknown,
-  inputs: Pick<MessageBatchInputs, "stream" | "messages" | "triggers">,
-  digest: string = messagesDigest(inputs.messages),
-): string | undefined {
-  if (typeof scope !== "string" || scope === "") return undefined;
-  const identity = canonical([scope, inputs.stream, digest, inputs.triggers ?? null]);
-  return `mb2-${key.digest("pulumi-messaging batch mb2", identity)}`;
-}
-
-export async function create(
-  context: ProviderContext,
-  given: Inputs,
-  idempotencyKeyPrefix?: string,
-): Promise<pulumi.dynamic.CreateResult<MessageBatchState>> {
+export async function create(context: ProviderContext, given: Inputs): Promise<pulumi.dynamic.CreateResult<MessageBatchState>> {
   const inputs = withMessages(given);
-  const prefix =
-    idempotencyKeyPrefix ??
-    batchKeyPrefix(context.client()[IDENTITY_KEY], inputs[IDEMPOTENCY_SCOPE], inputs, contentOf(inputs).digest) ??
-    randomUUID();
-  return { id: prefix, outs: await send(context, inputs, prefix) };
+  const scope = inputs[IDEMPOTENCY_SCOPE];
+  const key = context.client()[IDENTITY_KEY];
+  const id =
+    typeof scope === "string" && scope !== ""
+      ? mb3BatchId(key, scope, inputs.stream, contentOf(inputs).digest, inputs.triggers)
+      : `${MB3}${randomUUID().replaceAll("-", "")}`;
+  return { id, outs: await send(context, inputs, id) };
 }
 
-/** Finishes a part-sent batch under its recorded key prefix, so accepted chunks are replayed by the service, not sent twice. */
+/** Finishes a part-sent batch: confirmed calls are skipped, the one that was out goes under its recorded key. */
 export async function update(
   context: ProviderContext,
   id: string,
@@ -278,10 +315,11 @@ export async function update(
 ): Promise<pulumi.dynamic.UpdateResult> {
   if (olds.sentAt === null) {
     context.warn(
-      `message batch ${id} was only part-sent: sending the rest. Chunks the service confirmed are not sent again; the one in flight ` +
-        "goes again under its idempotency key, so the service sends no message twice.",
+      `message batch ${id} was only part-sent: sending the rest. Calls the service confirmed are not sent again; the one that was ` +
+        "out goes again under its idempotency key, so the service sends no message twice.",
     );
-    return { outs: await send(context, withMessages(news), olds.idempotencyKeyPrefix, olds.batchIds) };
+    const resume = { confirmed: olds.batchIds, pendingCallKey: olds.pendingCallKey };
+    return { outs: await send(context, withMessages(news), olds.idempotencyKeyPrefix, resume) };
   }
   throw new UnsupportedOperationError(`Message batch ${id} cannot be updated: sent messages cannot be changed; changes replace the batch.`);
 }

@@ -17,12 +17,14 @@ export const MessageBatchInputs = replacingOnChanges(
           "Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. " +
           "Set this or `messagesFile`.",
       }),
+    // Secret: the engine records the file's unsalted SHA-256 with the asset, which gives a short file away to whoever guesses it.
     messagesFile: FileAsset.optional().meta({
       pulumiType: "asset",
+      secret: true,
       description:
         "A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or " +
-        "CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never " +
-        "the messages; an unchanged file is not read again.",
+        "CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' " +
+        "digest, encrypted, never the messages; an unchanged file is not read again.",
     }),
     triggers: z.array(z.unknown()).optional().meta({ description: "Arbitrary values; change one to send the same messages again." }),
   }),
@@ -57,11 +59,23 @@ export const MessageBatchState = z.object({
     secret: true,
     description: "Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.",
   }),
-  idempotencyKeyPrefix: z.string().meta({ description: "Prefix of every chunk's idempotency key (also the resource id)." }),
+  idempotencyKeyPrefix: z.string().meta({
+    description:
+      "The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an " +
+      "earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).",
+  }),
   batchIds: z
     .array(z.string().nullable())
     .meta({ description: "Ids the service returned, one per call of up to 1,000 messages (null where none was returned)." }),
   sentAt: z.string().nullable().meta({ description: "When the last call was accepted, ISO 8601 UTC; null while the batch is part-sent." }),
+  pendingCallKey: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        "While the batch is part-sent: the idempotency key of the call that was out when sending stopped, which the next " +
+        "`pulumi up` sends it under again (the service may have taken it); null when none was out.",
+    }),
 });
 export type MessageBatchState = z.infer<typeof MessageBatchState>;
 
@@ -78,6 +92,7 @@ const RecordedBatchFields = {
   idempotencyKeyPrefix: z.string(),
   sentAt: z.string().nullable(),
   batchIds: ConfirmedChunks,
+  pendingCallKey: z.string().nullish(),
 };
 
 /** Every state shape written: a digest (v1 or legacy), or the first release's messages (its part-sent state lacks `__provider`). */

@@ -147,12 +147,15 @@ describe("every state shape this package has written", () => {
     idempotencyKeyPrefix: "prefix-0",
     batchIds: ["msba_0"],
     sentAt,
+    pendingCallKey: null,
   });
 
   test("migrate: golden recorded states of every release, each as the current state", async () => {
     const current = { ...sent("2026-01-01T00:00:00Z") };
     const { [PROVIDER_KEY]: _provider, ...currentState } = current;
-    expect(batch.migrate(current, "prefix-1")).toEqual(currentState);
+    // Recorded before a call's key was kept: none was out.
+    expect(batch.migrate(current, "prefix-1")).toEqual({ ...currentState, pendingCallKey: null });
+    expect(batch.migrate({ ...current, sentAt: null, pendingCallKey: "mc3-1" }, "mb3-1")).toMatchObject({ pendingCallKey: "mc3-1" });
     // The first release: its messages become their v1 digest, its count kept.
     expect(batch.migrate(firstRelease(null), "prefix-0")).toEqual(firstReleaseNow(null));
     // A legacy digest is kept as recorded (diff reads both forms); unreadable chunk ids are none confirmed.
@@ -232,45 +235,31 @@ describe("every state shape this package has written", () => {
   );
 });
 
-describe("the key prefix of a new batch (mb2)", () => {
-  const scope = "proj/dev/reminders";
+describe("the id of a new batch (mb3)", () => {
+  const scope = "s2/identity/proj//reminders";
   const key = IdentityKey.fromApiKey("sk_test_golden");
-  const prefixOf = (scopeOf: unknown, batchInputs: Parameters<typeof batch.batchKeyPrefix>[2], under = key) =>
-    batch.batchKeyPrefix(under, scopeOf, batchInputs);
-  test("golden: the same resource, stream, messages and triggers under the same API key get the same prefix on every create, in every version", async () => {
-    expect(prefixOf(scope, { stream: "transactional", messages })).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
-    expect(prefixOf(scope, { stream: "transactional", messages, triggers: ["2026-11-22"] })).toBe("mb2-1a1da0880e547c277988ae8a51fcb3e3");
-    // Key order inside a message is not part of its identity.
-    const reordered = messages.map(({ tos, body }) => ({ body, tos }));
-    expect(prefixOf(scope, { stream: "transactional", messages: reordered })).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
-  });
-  test("another resource, stack, stream, message, trigger or API key gets another prefix; without a scope, none", async () => {
-    const prefix = prefixOf(scope, { stream: "transactional", messages });
-    const others = [
-      prefixOf("proj/prod/reminders", { stream: "transactional", messages }),
-      prefixOf("proj/dev/other", { stream: "transactional", messages }),
-      prefixOf(scope, { stream: "marketing", messages }),
-      prefixOf(scope, { stream: "transactional", messages: [messages[0]] }),
-      prefixOf(scope, { stream: "transactional", messages, triggers: ["2"] }),
-      prefixOf(scope, { stream: "transactional", messages }, IdentityKey.fromApiKey("sk_test_rotated")),
-    ];
-    expect(new Set([prefix, ...others]).size).toBe(7);
-    expect(prefixOf(undefined, { stream: "transactional", messages })).toBeUndefined();
-  });
-  test("a create takes the key from the client's API key", async () => {
-    const prefixes: string[] = [];
-    const client = {
-      [IDENTITY_KEY]: key,
-      [SEND_PLANNED]: async (_m: unknown, options: { idempotencyKeyPrefix: string }) => {
-        prefixes.push(options.idempotencyKeyPrefix);
-        return { batches: [{ index: 0, id: "msba_1", count: 2, idempotencyKey: "k" }] };
-      },
+  test("golden: the same place, stream, messages and triggers under the same API key get the same id on every create; key order does not count", async () => {
+    const idOf = async (batchInputs: Record<string, unknown>) => {
+      const client = {
+        [IDENTITY_KEY]: key,
+        [SEND_PLANNED]: async () => ({ batches: [{ index: 0, id: "msba_1", count: 2, idempotencyKey: "k" }] }),
+      };
+      return (await batch.create(testContext(client), { idempotencyScope: scope, ...batchInputs } as never)).id;
     };
-    const created = await batch.create(testContext(client), { ...inputs, idempotencyScope: scope });
-    expect(created.id).toBe("mb2-f8f2f0ab156a82008eddf6008974bbcd");
-    expect(prefixes).toEqual(["mb2-f8f2f0ab156a82008eddf6008974bbcd"]);
+    expect(await idOf({ stream: "transactional", messages })).toBe("mb3-6a85c8c0f070112e61b75e3f04aa350c");
+    const reordered = messages.map(({ tos, body }) => ({ body, tos }));
+    expect(await idOf({ stream: "transactional", messages: reordered })).toBe("mb3-6a85c8c0f070112e61b75e3f04aa350c");
+    const others = [
+      await idOf({ stream: "transactional", messages, triggers: ["2026-11-22"] }),
+      await idOf({ stream: "marketing", messages }),
+      await idOf({ stream: "transactional", messages: [messages[0]] }),
+      await idOf({ stream: "transactional", messages, idempotencyScope: "s2/identity/proj//other" }),
+    ];
+    expect(new Set(["mb3-6a85c8c0f070112e61b75e3f04aa350c", ...others]).size).toBe(5);
   });
 });
+
+const withKey = <C extends object>(client: C) => ({ [IDENTITY_KEY]: IdentityKey.fromApiKey("sk_test_runtime"), ...client });
 
 describe("create and update", () => {
   test("calls the service answered from its record are said, once, as not sent again", async () => {
@@ -281,10 +270,10 @@ describe("create and update", () => {
         return { batches: [batch] };
       },
     };
-    const context = testContext(client);
-    await batch.create(context, inputs, "prefix-1");
+    const context = testContext({ [IDENTITY_KEY]: IdentityKey.fromApiKey("sk_test_replayed"), ...client });
+    const { id } = await batch.create(context, { ...inputs, idempotencyScope: "s" });
     expect(context.warnings).toEqual([
-      "note: message batch prefix-1: 1 of 1 calls were answered from the service's record of an earlier run of this stack (an interrupted one, or one whose answers were lost), under the same idempotency keys: their messages were not sent again.",
+      `note: message batch ${id}: 1 of 1 calls were answered from the service's record of an earlier run under this stack's identity (an interrupted \`up\` of this stack, or one whose answers were lost; or another stack given the same messaging:stackIdentity, which each stack must have its own of), under the same idempotency keys: their messages were not sent again.`,
     ]);
   });
 
@@ -312,7 +301,7 @@ describe("create and update", () => {
         );
       },
     };
-    const failure = await batch.create(testContext(client), inputs, "prefix-1").catch((e) => e);
+    const failure = await batch.create(testContext(withKey(client)), inputs).catch((e) => e);
     expect(failure.reasons[0]).toMatch(next);
     if (status !== 503) expect(failure.reasons[0]).not.toMatch(/run `pulumi up` again/i);
   });
@@ -328,14 +317,14 @@ describe("create and update", () => {
         );
       },
     };
-    const failure = await batch.create(testContext(client), inputs, "prefix-1").catch((e) => e);
+    const failure = await batch.create(testContext(withKey(client)), { ...inputs, idempotencyScope: "s" }).catch((e) => e);
     expect(failure).toBeInstanceOf(ResourceInitFailedError);
-    expect(failure.id).toBe("prefix-1");
+    expect(failure.id).toMatch(/^mb3-[0-9a-f]{32}$/);
     expect(failure.reasons[0]).toMatch(/1 of 2 messages were confirmed.*HTTP 503.*Run `pulumi up` again/);
     expect(failure.properties).toMatchObject({
       sentAt: null,
       batchIds: ["msba_1"],
-      idempotencyKeyPrefix: "prefix-1",
+      idempotencyKeyPrefix: failure.id,
       [PROVIDER_KEY]: "serialized",
     });
   });
@@ -353,7 +342,7 @@ describe("create and update", () => {
     expect(prefixes).toEqual(["prefix-1"]);
     // The step that acts says what it does.
     expect(context.warnings.join("")).toMatch(
-      /prefix-1 was only part-sent: sending the rest\. Chunks the service confirmed are not sent again/,
+      /prefix-1 was only part-sent: sending the rest\. Calls the service confirmed are not sent again/,
     );
     expect(updated.outs).toMatchObject({ idempotencyKeyPrefix: "prefix-1", sentAt: expect.any(String) });
     await expect(impl.update(testContext(client), "prefix-1", sent("2026-01-01T00:00:00Z"), inputs)).rejects.toThrow(/cannot be updated/);
