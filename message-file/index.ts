@@ -6,7 +6,7 @@ import { parseStrictJson } from "../schemas/strict-json";
 import { csvEntries } from "./csv";
 import { jsonArrayItems, JsonStructureError, type DeclaredStream } from "./json-array";
 import { FileError, withSizeCheck, type Entry } from "./entries";
-import { NotUtf8Error, utf8Lines, type Line } from "./utf8-lines";
+import { LineTooLongError, NotUtf8Error, utf8Lines, type Line } from "./utf8-lines";
 
 export type { DeclaredStream } from "./json-array";
 export { FileError, type Entry } from "./entries";
@@ -51,7 +51,7 @@ export async function* readEntries(
     else if (format === "json") yield* jsonEntries(lines, onStream);
     else yield* csvEntries(lines);
   } catch (error) {
-    if (error instanceof NotUtf8Error) throw new FileError(error.message);
+    if (error instanceof NotUtf8Error || error instanceof LineTooLongError) throw new FileError(error.message);
     throw error;
   }
 }
@@ -63,7 +63,7 @@ export async function streamForFile(file: string, format: FileFormat, given: str
   try {
     for await (const items of jsonArrayItems(utf8Lines(fileChunks(file, undefined)), (found) => (declared = found))) void items;
   } catch (error) {
-    if (error instanceof NotUtf8Error) throw new FileError(error.message);
+    if (error instanceof NotUtf8Error || error instanceof LineTooLongError) throw new FileError(error.message);
     // The structure's own errors are reported, with every message's, by the reading pass.
     if (!(error instanceof JsonStructureError)) throw error;
   }

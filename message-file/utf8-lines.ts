@@ -12,6 +12,21 @@ export type Line =
 /** UTF-16 or UTF-32, by its byte order mark or its NUL bytes. */
 export class NotUtf8Error extends Error {}
 
+/**
+ * The longest line read: no message one call can carry (10 MiB of JSON) takes more source than this, since a character of it takes
+ * at most 6 bytes of source (`\u00XX`). A longer line is refused before it is held whole, so memory stays bounded.
+ */
+export const MAX_LINE_BYTES = 64 * 2 ** 20;
+
+export class LineTooLongError extends Error {
+  constructor(readonly line: number) {
+    super(
+      `line ${line} is longer than ${MAX_LINE_BYTES / 2 ** 20} MiB, more than any message one call can carry (10 MiB of JSON): ` +
+        "it was not read. Put one message a line (a JSON array on one line: write it as NDJSON, .ndjson)",
+    );
+  }
+}
+
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
@@ -36,7 +51,14 @@ export async function* utf8Lines(stream: AsyncIterable<Buffer>): AsyncGenerator<
     if (isAscii(content)) return { number, text: content.toString("latin1"), ending };
     return isUtf8(content) ? { number, text: content.toString("utf8"), ending } : { number, invalidUtf8: true, ending };
   };
+  let pendingBytes = 0;
+  const keep = (piece: Buffer): void => {
+    pendingBytes += piece.length;
+    if (pendingBytes > MAX_LINE_BYTES) throw new LineTooLongError(number + 1);
+    pieces.push(piece);
+  };
   const takePending = (tail: Buffer): Buffer => {
+    pendingBytes = 0;
     if (pieces.length === 0) return tail;
     const line = Buffer.concat(tail.length > 0 ? [...pieces, tail] : pieces);
     pieces = [];
@@ -64,7 +86,8 @@ export async function* utf8Lines(stream: AsyncIterable<Buffer>): AsyncGenerator<
         const content = takePending(chunk.subarray(start, nextCr));
         if (nextCr === chunk.length - 1) {
           // A '\r' at the chunk's end: '\r\n' or a lone '\r' is decided by the next chunk.
-          pieces = [Buffer.from(content)];
+          pieces = [];
+          keep(Buffer.from(content));
           endedWithCr = true;
           start = chunk.length;
           break;
@@ -81,8 +104,8 @@ export async function* utf8Lines(stream: AsyncIterable<Buffer>): AsyncGenerator<
     }
     // A chunk wholly inside a long line is kept as it is; a short unfinished tail is copied,
     // so it does not keep the rest of a large chunk alive.
-    if (start === 0) pieces.push(chunk);
-    else if (start < chunk.length) pieces.push(Buffer.from(chunk.subarray(start)));
+    if (start === 0) keep(chunk);
+    else if (start < chunk.length) keep(Buffer.from(chunk.subarray(start)));
     if (lines.length > 0) yield lines;
   }
   if (endedWithCr) yield [decode(takePending(Buffer.alloc(0)), "\r")];

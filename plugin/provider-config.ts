@@ -86,9 +86,30 @@ export function diffConfig(olds: Props, news: Props): string[] {
   });
 }
 
-/** The API key marked secret: the engine keeps the mark (`KeepSecrets`), so it is encrypted in state even if set without `--secret`. */
+/**
+ * The stack's pinned identity as the engine gives it to every provider process: `PULUMI_CONFIG`, the stack config of this
+ * package's namespace, keys without `messaging:`. An explicit provider's inputs are its own, but the identity is the stack's.
+ */
+export function stackPinOf(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  let config: unknown;
+  try {
+    config = JSON.parse(env.PULUMI_CONFIG ?? "{}");
+  } catch {
+    return undefined;
+  }
+  const value = (config as Record<string, unknown> | null)?.[STACK_IDENTITY_KEY];
+  // An invalid one is the default provider's to refuse, naming the config key.
+  return typeof value === "string" && value !== "" && stackIdentityProblem(value) === undefined ? value : undefined;
+}
+
+/**
+ * The API key marked secret: the engine keeps the mark (`KeepSecrets`), so it is encrypted in state even if set without `--secret`.
+ * A provider not given an identity of its own takes the stack's pin, which Configure then reads as if it had been given it.
+ */
 export function checkedConfig(news: Props, urn: string, env: NodeJS.ProcessEnv = process.env): Props {
   const inputs: Props = { ...news, [RECORDED.providerUrn]: urn };
+  const pin = stackPinOf(env);
+  if (reveal(news[STACK_IDENTITY_KEY]) == null && pin !== undefined) inputs[STACK_IDENTITY_KEY] = pin;
   const fingerprint = keyFingerprintOf(news, env);
   if (fingerprint !== undefined) inputs[RECORDED.keyFingerprint] = fingerprint;
   for (const name of SETTING_NAMES) {

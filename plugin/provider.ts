@@ -84,10 +84,11 @@ export class MessagingProvider {
   /** A new unpinned provider's id becomes the stack's identity now: said here, at preview, before any create. */
   checkConfig(olds: Props, news: Props, urn: string): { inputs: Props; failures: CheckFailure[] } {
     const failures = checkConfig(news);
-    if (Object.keys(olds).length === 0 && reveal(news[STACK_IDENTITY_KEY]) === undefined && failures.length === 0) {
+    const inputs = checkedConfig(news, urn);
+    if (Object.keys(olds).length === 0 && reveal(inputs[STACK_IDENTITY_KEY]) === undefined && failures.length === 0) {
       this.warn(newIdentityWarning("provider"));
     }
-    return { inputs: checkedConfig(news, urn), failures };
+    return { inputs, failures };
   }
 
   /**

@@ -30,11 +30,15 @@ export function pinCommand(value = randomBytes(16).toString("hex")): string {
 const KEPT_IN = {
   state: {
     where: "the state's pulumi-messaging-stack-identity resource",
-    lost: "every endpoint and batch of this package removed, or that resource deleted from the state",
+    lost:
+      "every endpoint and batch of this package removed, that resource deleted from the state, or the program moved here " +
+      "from YAML, Python or Go, whose identity was their messaging provider's id",
   },
   provider: {
     where: "the id of this stack's messaging provider",
-    lost: "every resource of this package removed, or a new plugin version (a new default provider)",
+    lost:
+      "every resource of this package removed, a new plugin version (a new default provider), or the program moved here " +
+      "from TypeScript's `pulumi-messaging` classes, whose identity was a resource of their own",
   },
 } as const;
 

@@ -1,5 +1,5 @@
 /** Splitting a byte stream into UTF-8 lines: every line ending, chunk boundaries anywhere, one pass. */
-import { NotUtf8Error, utf8Lines, type Line } from "../../message-file/utf8-lines";
+import { LineTooLongError, MAX_LINE_BYTES, NotUtf8Error, utf8Lines, type Line } from "../../message-file/utf8-lines";
 
 /** The lines of `bytes` read in chunks of `size` bytes. */
 async function linesOf(bytes: Buffer, size: number): Promise<Line[]> {
@@ -72,5 +72,30 @@ describe("utf8Lines", () => {
     const accented = "é€𝄞 and ascii ".repeat(80_000);
     const lines = await linesOf(Buffer.from(`${ascii}\n${accented}\n\u007f\u0080`), 64 * 1024);
     expect(lines.map((line) => line.text)).toEqual([ascii, accented, "\u007f\u0080"]);
+  });
+
+  it("a line longer than any sendable message is refused by its number before it is held whole; one at the limit is read", async () => {
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    let read = 0;
+    async function* endless() {
+      yield Buffer.from('{"tos":["+254700000001"],"body":"first"}\n');
+      // A line with no end: the reader must stop by itself, bounded.
+      for (;;) {
+        read += chunk.length;
+        yield chunk;
+      }
+    }
+    const lines: Line[] = [];
+    const failure = await (async () => {
+      for await (const batch of utf8Lines(endless())) lines.push(...batch);
+    })().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(LineTooLongError);
+    expect((failure as LineTooLongError).line).toBe(2);
+    expect((failure as Error).message).toMatch(/^line 2 is longer than 64 MiB.*one message a line/);
+    expect(lines.map((line) => line.number)).toEqual([1]);
+    expect(read).toBeLessThanOrEqual(MAX_LINE_BYTES + chunk.length);
+
+    const atLimit = await linesOf(Buffer.concat([Buffer.alloc(MAX_LINE_BYTES, "b"), Buffer.from("\nnext")]), 64 * 1024);
+    expect(atLimit.map((line) => line.text?.length)).toEqual([MAX_LINE_BYTES, 4]);
   });
 });

@@ -30,6 +30,29 @@ describe("the plugin's provider config", () => {
     expect(said).toHaveLength(1);
   });
 
+  test("an explicit provider not given an identity takes the stack's pin, which the engine passes every provider (PULUMI_CONFIG)", () => {
+    const explicit = "urn:pulumi:dev::shop::pulumi:providers:messaging::eu";
+    const saved = process.env.PULUMI_CONFIG;
+    try {
+      process.env.PULUMI_CONFIG = JSON.stringify({ stackIdentity: "team-a-0123456789", apiKey: "sk_not_read_here" });
+      const { provider: plugin, said } = provider();
+      const checked = plugin.checkConfig({}, { baseUrl: "http://127.0.0.1:4010" }, explicit);
+      expect(checked.inputs).toMatchObject({ stackIdentity: "team-a-0123456789" });
+      // The stack's other settings are not an explicit provider's: only the identity is the stack's.
+      expect(checked.inputs).not.toHaveProperty("apiKey");
+      expect(said).toEqual([]);
+      // Its own identity wins; a malformed stack pin is left to the default provider to refuse.
+      expect(plugin.checkConfig({}, { stackIdentity: "own-0123456789" }, explicit).inputs).toMatchObject({
+        stackIdentity: "own-0123456789",
+      });
+      process.env.PULUMI_CONFIG = JSON.stringify({ stackIdentity: "x" });
+      expect(plugin.checkConfig({}, {}, explicit).inputs).not.toHaveProperty("stackIdentity");
+    } finally {
+      if (saved === undefined) delete process.env.PULUMI_CONFIG;
+      else process.env.PULUMI_CONFIG = saved;
+    }
+  });
+
   test("a malformed pinned identity is a failure naming the key", () => {
     const { provider: plugin } = provider();
     expect(plugin.checkConfig({}, { stackIdentity: "x" }, URN).failures).toEqual([
