@@ -1,9 +1,10 @@
 /**
- * The fourth ring, under the real CLI, by both routes (TypeScript: dynamic resources in an inline
- * program; YAML: the plugin). A stack's identity pinned in its config (`messaging:stackIdentity`)
- * survives what the state loses: every resource removed and declared again, `pulumi state
- * delete --target-dependents` of what held the identity, and a plugin upgrade after a killed
- * send. Each re-made create is answered from the service's record: the same endpoint, no message
+ * The fourth and fifth rings, under the real CLI, by both routes (TypeScript: dynamic resources in
+ * an inline program; YAML: the plugin). A stack's identity pinned in its config
+ * (`messaging:stackIdentity`) survives what the state loses: every resource removed and declared
+ * again, `pulumi state delete --target-dependents` of what held the identity, a plugin upgrade
+ * after a killed send, a `pulumi stack rename`, a program moved from TypeScript to YAML, and a
+ * batch under an explicit provider. Each re-made create is answered from the service's record: the same endpoint, no message
  * twice. Unpinned, a new identity is said by preview, before any create. On the plugin route a
  * key rotated in the environment is said by preview too, and on both routes a new event type the
  * spec does not name is said, with the closest named one.
@@ -30,9 +31,23 @@ const NEW_IDENTITY = /this stack's identity is being made now: messaging:stackId
 type Route = "TypeScript" | "YAML";
 const ROUTES: Array<[Route]> = [["TypeScript"], ["YAML"]];
 
+interface ProgramOptions {
+  count?: number;
+  version?: string;
+  events?: string[];
+  /** The project's name: `identity-stack`, the TypeScript fixture's, for a program moved between the routes. */
+  name?: string;
+  /** Under an explicit provider (settings from the environment) rather than the default one. */
+  explicitProvider?: boolean;
+}
+
 /** The YAML twin of test/fixtures/identity-stack: the endpoint and a batch of `count` messages, each only when listed. */
-function yamlProgram(declared: readonly string[], options: { count?: number; version?: string; events?: string[] } = {}): object {
-  const resourceOptions = options.version ? { options: { version: options.version } } : {};
+function yamlProgram(declared: readonly string[], options: ProgramOptions = {}): object {
+  const resourceOptions = options.version
+    ? { options: { version: options.version } }
+    : options.explicitProvider
+      ? { options: { provider: "${eu}" } }
+      : {};
   const tos = Array.from({ length: options.count ?? 3 }, (_, i) => `+2547123${String(40001 + i).padStart(5, "0")}`);
   const resources: Record<string, object> = {};
   if (declared.includes("payments")) {
@@ -49,8 +64,9 @@ function yamlProgram(declared: readonly string[], options: { count?: number; ver
       ...resourceOptions,
     };
   }
+  if (options.explicitProvider && declared.length > 0) resources.eu = { type: "pulumi:providers:messaging" };
   const outputs = declared.includes("payments") ? { endpointId: "${payments.id}" } : {};
-  return { name: "identity-yaml", runtime: "yaml", resources, outputs };
+  return { name: options.name ?? "identity-yaml", runtime: "yaml", resources, outputs };
 }
 
 describeRealEngine("what a stack's identity survives", () => {
@@ -67,7 +83,7 @@ describeRealEngine("what a stack's identity survives", () => {
   }
 
   /** Declares the listed resources (and the program's options) for the next operation. */
-  async function declare(stack: PulumiStack, route: Route, declared: string[], options: Parameters<typeof yamlProgram>[1] = {}) {
+  async function declare(stack: PulumiStack, route: Route, declared: string[], options: ProgramOptions = {}) {
     if (route === "TypeScript") {
       await stack.setConfigObject("identity-stack:declare", declared);
       if (options.events) await stack.setConfigObject("identity-stack:events", options.events);
@@ -165,6 +181,70 @@ describeRealEngine("what a stack's identity survives", () => {
     const sent = recipientsOf(suite.emulator.batches().slice(from));
     expect(sent).toHaveLength(3001);
     expect(new Set(sent).size).toBe(3001);
+  });
+
+  test.each(ROUTES)(
+    "%s, pinned: a send killed, then `pulumi stack rename`, then up; then removed and declared again: one endpoint, each message once",
+    async (route) => {
+      const stack = await newStack(route, { "messaging:stackIdentity": PINNED.replace("team-a", `renamed-${route.toLowerCase()}`) });
+      const [endpointsFrom, sentFrom] = [suite.emulator.endpoints().length, recipients().length];
+      expect((await upKilledAfterFirstCall(stack, suite.emulator, suite.emulator.batches().length)).ok).toBe(false);
+
+      await stack.rename(`${stack.stackName}-renamed`);
+      await stack.cli(["cancel", "--yes"], { allowFailure: true });
+      const finished = expectOk(await stack.up());
+      expect(messagesOf(finished)).toMatch(/1 of 1 calls were answered from the service's record/);
+      const endpointId = output(finished, "endpointId");
+
+      await declare(stack, route, []);
+      expectOk(await stack.up());
+      await declare(stack, route, ["payments", "welcome"]);
+      const again = expectOk(await stack.up());
+      expect(output(again, "endpointId")).toBe(endpointId);
+      expect(suite.emulator.endpoints().length - endpointsFrom).toBe(1);
+      expect(recipients().slice(sentFrom)).toHaveLength(3);
+    },
+  );
+
+  test("pinned, a program moved from TypeScript to YAML (the plugin): the same endpoint back, the batch answered from the service's record", async () => {
+    const stack = await suite.stack("identity-stack", { plugin: true, config: { "messaging:stackIdentity": PINNED.replace("team-a", "moved") } });
+    const [endpointsFrom, sentFrom] = [suite.emulator.endpoints().length, recipients().length];
+    const endpointId = output(expectOk(await stack.up()), "endpointId");
+
+    stack.useProgram(JSON.stringify(yamlProgram(["payments", "welcome"], { name: "identity-stack" })));
+    const moved = expectOk(await stack.up());
+    expect(opsByName(moved)).toMatchObject({ payments: expect.arrayContaining(["create"]), welcome: expect.arrayContaining(["create"]) });
+    expect(output(moved, "endpointId")).toBe(endpointId);
+    expect(messagesOf(moved)).toMatch(/1 of 1 calls were answered from the service's record/);
+    expect(suite.emulator.endpoints().length - endpointsFrom).toBe(1);
+    expect(recipients().slice(sentFrom)).toHaveLength(3);
+  });
+
+  test("unpinned, a program moved from TypeScript to YAML: preview says before any create that a new identity is made, and why", async () => {
+    const stack = await suite.stack("identity-stack", { plugin: true });
+    expectOk(await stack.up());
+    stack.useProgram(JSON.stringify(yamlProgram(["payments", "welcome"], { name: "identity-stack" })));
+    const calls = suite.emulator.requestCount();
+    const preview = messagesOf(expectOk(await stack.preview()));
+    expect(preview).toMatch(NEW_IDENTITY);
+    expect(preview).toMatch(/moved here from TypeScript's `pulumi-messaging` classes/);
+    expect(preview).toMatch(/each such endpoint is made again and each such batch's messages go out again/);
+    expect(suite.emulator.requestCount()).toBe(calls);
+  });
+
+  test("YAML, pinned: a batch under an explicit provider, removed and declared again, is answered from the record: each message once", async () => {
+    const env = { MESSAGING_API_KEY: API_KEY, MESSAGING_BASE_URL: suite.emulator.url };
+    const stack = await newStack("YAML", { "messaging:stackIdentity": PINNED.replace("team-a", "explicit") }, env);
+    await declare(stack, "YAML", ["welcome"], { explicitProvider: true });
+    const sentFrom = recipients().length;
+    expect(messagesOf(expectOk(await stack.preview()))).not.toMatch(NEW_IDENTITY);
+    expectOk(await stack.up());
+
+    await declare(stack, "YAML", [], { explicitProvider: true });
+    expectOk(await stack.up());
+    await declare(stack, "YAML", ["welcome"], { explicitProvider: true });
+    expect(messagesOf(expectOk(await stack.up()))).toMatch(/1 of 1 calls were answered from the service's record/);
+    expect(recipients().slice(sentFrom)).toHaveLength(3);
   });
 
   test("YAML: an API key rotated in the environment is said by preview, before any create", async () => {

@@ -6,6 +6,7 @@
  * message twice; a shape no release wrote is an error that sends nothing. Counts are of what the
  * emulator accepted, recipient by recipient.
  */
+import { MessagingClient } from "../../client";
 import { legacyLocaleDigest, messagesDigest } from "../../provider/messages-digest";
 import { recipientsOf } from "../support/emulator";
 import { startRefusingProxy } from "../support/fake-services";
@@ -83,17 +84,34 @@ describeRealEngine("state from earlier releases under pulumi", () => {
           },
         });
         const from = suite.emulator.batches().length;
-        // The second call (messages 1000 on) is refused: the first chunk is accepted under `<prefix>-0`.
-        proxy.refuse = "+254710001000";
+        // Every call refused: the batch is recorded part-sent with no call confirmed, the state to make the old one from.
+        proxy.refuse = "+2547";
         expect((await stack.up()).ok).toBe(false);
         proxy.refuse = undefined;
+        expect(recipientsSince(from)).toHaveLength(0);
+        // As the earlier release sent it: by position, its first call (messages 0 to 999, as given) under `<prefix>-0`.
+        const prefix = "5b1f2c3e-0d4a-4e8b-9c7f-1a2b3c4d5e6f";
+        const [made] = resourcesNamed(await stack.exportState({ showSecrets: true }), "reminders");
+        const client = new MessagingClient({ apiKey: API_KEY, baseUrl: suite.emulator.url });
+        const firstCall = await client
+          .sendMessageBatch(
+            { stream: "transactional", messages: registeredMessages(made).slice(0, 1000) as never },
+            { idempotencyKey: `${prefix}-0` },
+          )
+          .finally(() => client.close());
         expect(recipientsSince(from)).toHaveLength(1000);
-        // As the earlier release recorded it: its init failure carried neither __provider nor reasons.
+        // As the earlier release recorded it: its id the prefix, the first call confirmed, and its init failure carrying
+        // neither __provider nor reasons.
         await editResource(stack, "reminders", (resource) => {
           const old = toShape(resource);
-          return { ...without(old, "initErrors"), outputs: without(old.outputs, "__provider") };
+          return {
+            ...without(old, "initErrors"),
+            id: prefix,
+            outputs: { ...without(old.outputs, "__provider", "pendingCallKey"), idempotencyKeyPrefix: prefix, batchIds: [firstCall.id] },
+          };
         });
         const id = resourcesNamed(await stack.exportState(), "reminders")[0].id;
+        expect(id).toBe(prefix);
 
         // A refresh cannot read it: the host needs __provider in the recorded outputs before any provider code runs.
         expect((await stack.refresh()).ok).toBe(false);
@@ -107,7 +125,7 @@ describeRealEngine("state from earlier releases under pulumi", () => {
         const up = expectOk(await stack.up());
         expect(opsByName(up)).toEqual({ reminders: ["update"] });
         expect(messagesOf(up)).toMatch(
-          new RegExp(`${id} was only part-sent: sending the rest\\. Chunks the service confirmed are not sent again`),
+          new RegExp(`${id} was only part-sent: sending the rest\\. Calls the service confirmed are not sent again`),
         );
         const recipients = recipientsSince(from);
         expect(recipients).toHaveLength(1001);
@@ -151,6 +169,25 @@ describeRealEngine("state from earlier releases under pulumi", () => {
     expect(JSON.stringify(await stack.exportState())).toContain(digest);
     expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
     expect(JSON.stringify(await stack.exportState())).not.toContain(digest);
+    expect(recipientsSince(from)).toHaveLength(3);
+  });
+
+  test("a legacy digest written under cs_CZ (keys in Czech order), read under C.UTF-8: unchanged, nothing sent", async () => {
+    // Keys Czech orders otherwise: "ch" after "h".
+    const model = JSON.stringify({ hotel: "Serena", channel: "sms", city: "Nairobi", Hour: "09:00" });
+    const stack = await batchStack("legacy-locale", 3, { "batch-stack:template": "true", "batch-stack:model": model });
+    const from = suite.emulator.batches().length;
+    expectOk(await stack.up());
+    const messages = registeredMessages(resourcesNamed(await stack.exportState({ showSecrets: true }), "reminders")[0]);
+    const czech = legacyLocaleDigest(messages, new Intl.Collator("cs").compare);
+    // The orders differ for these messages, so this test could fail.
+    expect(czech).not.toBe(legacyLocaleDigest(messages, new Intl.Collator("en").compare));
+    await editResource(stack, "reminders", (resource) => ({
+      ...resource,
+      outputs: { ...(resource.outputs as object), messagesDigest: revealedSecret(czech) },
+    }));
+    stack.setEnv({ LC_ALL: "C.UTF-8", LANG: "C.UTF-8" });
+    expect(opsByName(expectOk(await stack.up({ expectNoChanges: true })))).toEqual({ reminders: ["same"] });
     expect(recipientsSince(from)).toHaveLength(3);
   });
 

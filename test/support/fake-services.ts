@@ -52,7 +52,8 @@ export async function startFirstChunkOnlyService(): Promise<FakeService & { acce
       req.on("end", () => {
         const key = String(req.headers["idempotency-key"]);
         const replay = accepted.get(key);
-        if (!replay && !acceptAll && !key.endsWith("-0")) {
+        // The first call is taken; every other is refused until acceptAll.
+        if (!replay && !acceptAll && accepted.size > 0) {
           // Unavailable, as a service that the next run may find back: retried at once, then given up.
           res.writeHead(503, { "content-type": "application/problem+json", "retry-after": "0" });
           res.end(JSON.stringify({ title: "unavailable_for_test", status: 503 }));
@@ -83,6 +84,8 @@ export interface RefusingProxy extends FakeService {
   refuse: string | undefined;
   /** While set, every JSON answer of the emulator is passed through it (the emulator has done the work, replays included). */
   alterAnswer: AlterAnswer | undefined;
+  /** While set, awaited before each answer goes back: the caller waits for it, as for a slow service. */
+  beforeAnswer: ((request: ForwardedRequest) => void | Promise<void>) | undefined;
   /** Requests forwarded to the emulator. */
   forwarded(): number;
   /** Every request forwarded, in order: method, path, idempotency key, content type and body. */
@@ -101,13 +104,14 @@ export interface ForwardedRequest {
 /**
  * Forwards every request to `target` (the emulator) except, while `refuse` is set, those whose
  * body contains it, which get a 400; while `alterAnswer` is set, answers are altered on the
- * way back. Counts what it forwarded.
+ * way back, and while `beforeAnswer` is set, held until it is done. Counts what it forwarded.
  */
 export async function startRefusingProxy(target: string): Promise<RefusingProxy> {
   const log: ForwardedRequest[] = [];
   const proxy = {
     refuse: undefined as string | undefined,
     alterAnswer: undefined as AlterAnswer | undefined,
+    beforeAnswer: undefined as RefusingProxy["beforeAnswer"],
     forwarded: () => log.length,
     requests: () => [...log],
   };
@@ -123,13 +127,14 @@ export async function startRefusingProxy(target: string): Promise<RefusingProxy>
           return;
         }
         const header = (name: string) => (typeof req.headers[name] === "string" ? (req.headers[name] as string) : undefined);
-        log.push({
+        const forwarded: ForwardedRequest = {
           method: String(req.method),
           path: String(req.url),
           idempotencyKey: header("idempotency-key"),
           contentType: header("content-type"),
           body: body.toString(),
-        });
+        };
+        log.push(forwarded);
         request(`${target}${req.url}`, {
           method: req.method as "GET",
           headers: endToEnd(req.headers),
@@ -137,6 +142,7 @@ export async function startRefusingProxy(target: string): Promise<RefusingProxy>
         }).then(
           async (answer) => {
             let body = Buffer.from(await answer.body.arrayBuffer());
+            await proxy.beforeAnswer?.(forwarded);
             const headers = endToEnd(answer.headers);
             const alter = proxy.alterAnswer;
             if (alter && String(answer.headers["content-type"]).startsWith("application/json")) {

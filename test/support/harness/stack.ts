@@ -134,7 +134,7 @@ export const pulumiCounts = { operations: 0 };
 
 export class PulumiStack {
   readonly projectDir: string;
-  readonly stackName: string;
+  stackName: string;
   readonly stateDir: string;
   private readonly cliDir: string;
   private env: Record<string, string>;
@@ -227,6 +227,18 @@ export class PulumiStack {
 
   async removeConfig(key: string): Promise<void> {
     await this.cli(["config", "rm", key]);
+  }
+
+  /** `pulumi stack rename`: the state and the config file follow, and every later operation runs under the new name. */
+  async rename(newName: string): Promise<void> {
+    await this.cli(["stack", "rename", newName]);
+    this.stackName = newName;
+  }
+
+  /** Replaces the project's Pulumi.yaml (another program, maybe in another runtime), the stack, state and config kept. */
+  useProgram(pulumiYaml: string): void {
+    fs.writeFileSync(path.join(this.projectDir, "Pulumi.yaml"), pulumiYaml);
+    this.projectRuntime = undefined;
   }
 
   preview(options: InlineRequest["options"] = {}): Promise<OperationResult> {
