@@ -190,8 +190,9 @@ describeRealEngine("what a stack's identity survives", () => {
       const [endpointsFrom, sentFrom] = [suite.emulator.endpoints().length, recipients().length];
       expect((await upKilledAfterFirstCall(stack, suite.emulator, suite.emulator.batches().length)).ok).toBe(false);
 
-      await stack.rename(`${stack.stackName}-renamed`);
+      // The killed run's lock goes first: a locked stack cannot be renamed.
       await stack.cli(["cancel", "--yes"], { allowFailure: true });
+      await stack.rename(`${stack.stackName}-renamed`);
       const finished = expectOk(await stack.up());
       expect(messagesOf(finished)).toMatch(/1 of 1 calls were answered from the service's record/);
       const endpointId = output(finished, "endpointId");
@@ -207,7 +208,10 @@ describeRealEngine("what a stack's identity survives", () => {
   );
 
   test("pinned, a program moved from TypeScript to YAML (the plugin): the same endpoint back, the batch answered from the service's record", async () => {
-    const stack = await suite.stack("identity-stack", { plugin: true, config: { "messaging:stackIdentity": PINNED.replace("team-a", "moved") } });
+    const stack = await suite.stack("identity-stack", {
+      plugin: true,
+      config: { "messaging:stackIdentity": PINNED.replace("team-a", "moved") },
+    });
     const [endpointsFrom, sentFrom] = [suite.emulator.endpoints().length, recipients().length];
     const endpointId = output(expectOk(await stack.up()), "endpointId");
 
