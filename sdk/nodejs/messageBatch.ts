@@ -52,7 +52,7 @@ export class MessageBatch extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly batchIds: pulumi.Output<string[]>;
     /**
-     * Prefix of every chunk's idempotency key (also the resource id).
+     * The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
      */
     declare public /*out*/ readonly idempotencyKeyPrefix: pulumi.Output<string>;
     /**
@@ -63,6 +63,10 @@ export class MessageBatch extends pulumi.CustomResource {
      * Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
      */
     declare public /*out*/ readonly messagesDigest: pulumi.Output<string>;
+    /**
+     * While the batch is part-sent: the idempotency key of the call that was out when sending stopped, which the next `pulumi up` sends it under again (the service may have taken it); null when none was out.
+     */
+    declare public /*out*/ readonly pendingCallKey: pulumi.Output<string | undefined>;
     /**
      * When the last call was accepted, ISO 8601 UTC; null while the batch is part-sent.
      */
@@ -95,13 +99,14 @@ export class MessageBatch extends pulumi.CustomResource {
                 throw new Error("Missing required property 'stream'");
             }
             resourceInputs["messages"] = args?.messages;
-            resourceInputs["messagesFile"] = args?.messagesFile;
+            resourceInputs["messagesFile"] = args?.messagesFile ? pulumi.secret(args.messagesFile) : undefined;
             resourceInputs["stream"] = args?.stream;
             resourceInputs["triggers"] = args?.triggers;
             resourceInputs["batchIds"] = undefined /*out*/;
             resourceInputs["idempotencyKeyPrefix"] = undefined /*out*/;
             resourceInputs["messageCount"] = undefined /*out*/;
             resourceInputs["messagesDigest"] = undefined /*out*/;
+            resourceInputs["pendingCallKey"] = undefined /*out*/;
             resourceInputs["sentAt"] = undefined /*out*/;
             resourceInputs["serviceUrl"] = undefined /*out*/;
         } else {
@@ -109,6 +114,7 @@ export class MessageBatch extends pulumi.CustomResource {
             resourceInputs["idempotencyKeyPrefix"] = undefined /*out*/;
             resourceInputs["messageCount"] = undefined /*out*/;
             resourceInputs["messagesDigest"] = undefined /*out*/;
+            resourceInputs["pendingCallKey"] = undefined /*out*/;
             resourceInputs["sentAt"] = undefined /*out*/;
             resourceInputs["serviceUrl"] = undefined /*out*/;
             resourceInputs["stream"] = undefined /*out*/;
@@ -130,7 +136,7 @@ export interface MessageBatchArgs {
      */
     messages?: pulumi.Input<pulumi.Input<inputs.MessageBatchMessageArgs>[] | undefined>;
     /**
-     * A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
+     * A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
      */
     messagesFile?: pulumi.Input<pulumi.asset.Asset | pulumi.asset.Archive | undefined>;
     /**

@@ -18,12 +18,14 @@ type MessageBatch struct {
 
 	// Ids the service returned, one per call of up to 1,000 messages (null where none was returned).
 	BatchIds pulumi.StringArrayOutput `pulumi:"batchIds"`
-	// Prefix of every chunk's idempotency key (also the resource id).
+	// The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
 	IdempotencyKeyPrefix pulumi.StringOutput `pulumi:"idempotencyKeyPrefix"`
 	// Number of messages in the batch.
 	MessageCount pulumi.Float64Output `pulumi:"messageCount"`
 	// Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
 	MessagesDigest pulumi.StringOutput `pulumi:"messagesDigest"`
+	// While the batch is part-sent: the idempotency key of the call that was out when sending stopped, which the next `pulumi up` sends it under again (the service may have taken it); null when none was out.
+	PendingCallKey pulumi.StringPtrOutput `pulumi:"pendingCallKey"`
 	// When the last call was accepted, ISO 8601 UTC; null while the batch is part-sent.
 	SentAt pulumi.StringPtrOutput `pulumi:"sentAt"`
 	// The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL of another service replaces the resource, making it anew there.
@@ -43,6 +45,9 @@ func NewMessageBatch(ctx *pulumi.Context,
 
 	if args.Stream == nil {
 		return nil, errors.New("invalid value for required argument 'Stream'")
+	}
+	if args.MessagesFile != nil {
+		args.MessagesFile = pulumi.ToSecret(args.MessagesFile).(pulumi.AssetOrArchiveInput)
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"messagesDigest",
@@ -89,7 +94,7 @@ func MessageBatchExists(ctx *pulumi.Context,
 type messageBatchArgs struct {
 	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
 	Messages []MessageBatchMessage `pulumi:"messages"`
-	// A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
+	// A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
 	MessagesFile pulumi.AssetOrArchive `pulumi:"messagesFile"`
 	// Stream to send on, e.g. `transactional`.
 	Stream string `pulumi:"stream"`
@@ -101,7 +106,7 @@ type messageBatchArgs struct {
 type MessageBatchArgs struct {
 	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
 	Messages MessageBatchMessageArrayInput
-	// A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
+	// A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
 	MessagesFile pulumi.AssetOrArchiveInput
 	// Stream to send on, e.g. `transactional`.
 	Stream pulumi.StringInput
@@ -151,7 +156,7 @@ func (o MessageBatchOutput) BatchIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *MessageBatch) pulumi.StringArrayOutput { return v.BatchIds }).(pulumi.StringArrayOutput)
 }
 
-// Prefix of every chunk's idempotency key (also the resource id).
+// The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
 func (o MessageBatchOutput) IdempotencyKeyPrefix() pulumi.StringOutput {
 	return o.ApplyT(func(v *MessageBatch) pulumi.StringOutput { return v.IdempotencyKeyPrefix }).(pulumi.StringOutput)
 }
@@ -164,6 +169,11 @@ func (o MessageBatchOutput) MessageCount() pulumi.Float64Output {
 // Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
 func (o MessageBatchOutput) MessagesDigest() pulumi.StringOutput {
 	return o.ApplyT(func(v *MessageBatch) pulumi.StringOutput { return v.MessagesDigest }).(pulumi.StringOutput)
+}
+
+// While the batch is part-sent: the idempotency key of the call that was out when sending stopped, which the next `pulumi up` sends it under again (the service may have taken it); null when none was out.
+func (o MessageBatchOutput) PendingCallKey() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *MessageBatch) pulumi.StringPtrOutput { return v.PendingCallKey }).(pulumi.StringPtrOutput)
 }
 
 // When the last call was accepted, ISO 8601 UTC; null while the batch is part-sent.

@@ -21,7 +21,7 @@ type Provider struct {
 	ApiVersion pulumi.StringPtrOutput `pulumi:"apiVersion"`
 	// Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
 	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
-	// This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+	// This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
 	StackIdentity pulumi.StringPtrOutput `pulumi:"stackIdentity"`
 }
 
@@ -55,7 +55,7 @@ type providerArgs struct {
 	ApiVersion *string `pulumi:"apiVersion"`
 	// Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
 	BaseUrl *string `pulumi:"baseUrl"`
-	// This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+	// This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
 	StackIdentity *string `pulumi:"stackIdentity"`
 }
 
@@ -67,7 +67,7 @@ type ProviderArgs struct {
 	ApiVersion pulumi.StringPtrInput
 	// Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
 	BaseUrl pulumi.StringPtrInput
-	// This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+	// This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
 	StackIdentity pulumi.StringPtrInput
 }
 
@@ -123,7 +123,7 @@ func (o ProviderOutput) BaseUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.BaseUrl }).(pulumi.StringPtrOutput)
 }
 
-// This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+// This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
 func (o ProviderOutput) StackIdentity() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.StackIdentity }).(pulumi.StringPtrOutput)
 }

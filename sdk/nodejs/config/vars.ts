@@ -41,7 +41,7 @@ Object.defineProperty(exports, "baseUrl", {
 });
 
 /**
- * This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+ * This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
  */
 export declare const stackIdentity: string | undefined;
 Object.defineProperty(exports, "stackIdentity", {

@@ -29,7 +29,7 @@ class MessageBatchArgs:
 
         :param pulumi.Input[_builtins.str] stream: Stream to send on, e.g. `transactional`.
         :param pulumi.Input[Sequence[pulumi.Input['MessageBatchMessageArgs']]] messages: Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
-        :param pulumi.Input[Union[pulumi.Asset, pulumi.Archive]] messages_file: A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
+        :param pulumi.Input[Union[pulumi.Asset, pulumi.Archive]] messages_file: A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
         :param pulumi.Input[Sequence[Any]] triggers: Arbitrary values; change one to send the same messages again.
         """
         pulumi.set(__self__, "stream", stream)
@@ -68,7 +68,7 @@ class MessageBatchArgs:
     @pulumi.getter(name="messagesFile")
     def messages_file(self) -> pulumi.Input[Optional[Union[pulumi.Asset, pulumi.Archive]]]:
         """
-        A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
+        A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
         """
         return pulumi.get(self, "messages_file")
 
@@ -94,6 +94,8 @@ class MessageBatch(pulumi.CustomResource):
     """
     Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
 
+    Secret inputs (stored encrypted, shown masked): `messagesFile`.
+
     Secret outputs (Pulumi secrets: encrypted in state, masked in output): `messagesDigest`.
     """
     @overload
@@ -111,7 +113,7 @@ class MessageBatch(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['MessageBatchMessageArgs', 'MessageBatchMessageArgsDict']]]] messages: Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
-        :param pulumi.Input[Union[pulumi.Asset, pulumi.Archive]] messages_file: A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. The state records the file's hash and the messages' digest, never the messages; an unchanged file is not read again.
+        :param pulumi.Input[Union[pulumi.Asset, pulumi.Archive]] messages_file: A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
         :param pulumi.Input[_builtins.str] stream: Stream to send on, e.g. `transactional`.
         :param pulumi.Input[Sequence[Any]] triggers: Arbitrary values; change one to send the same messages again.
         """
@@ -153,7 +155,7 @@ class MessageBatch(pulumi.CustomResource):
             __props__ = MessageBatchArgs.__new__(MessageBatchArgs)
 
             __props__.__dict__["messages"] = messages
-            __props__.__dict__["messages_file"] = messages_file
+            __props__.__dict__["messages_file"] = None if messages_file is None else pulumi.Output.secret(messages_file)
             if stream is None and not opts.urn:
                 raise TypeError("Missing required property 'stream'")
             __props__.__dict__["stream"] = stream
@@ -162,6 +164,7 @@ class MessageBatch(pulumi.CustomResource):
             __props__.__dict__["idempotency_key_prefix"] = None
             __props__.__dict__["message_count"] = None
             __props__.__dict__["messages_digest"] = None
+            __props__.__dict__["pending_call_key"] = None
             __props__.__dict__["sent_at"] = None
             __props__.__dict__["service_url"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["messagesDigest"])
@@ -192,6 +195,7 @@ class MessageBatch(pulumi.CustomResource):
         __props__.__dict__["idempotency_key_prefix"] = None
         __props__.__dict__["message_count"] = None
         __props__.__dict__["messages_digest"] = None
+        __props__.__dict__["pending_call_key"] = None
         __props__.__dict__["sent_at"] = None
         __props__.__dict__["service_url"] = None
         __props__.__dict__["stream"] = None
@@ -216,7 +220,7 @@ class MessageBatch(pulumi.CustomResource):
     @pulumi.getter(name="idempotencyKeyPrefix")
     def idempotency_key_prefix(self) -> pulumi.Output[_builtins.str]:
         """
-        Prefix of every chunk's idempotency key (also the resource id).
+        The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
         """
         return pulumi.get(self, "idempotency_key_prefix")
 
@@ -235,6 +239,14 @@ class MessageBatch(pulumi.CustomResource):
         Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
         """
         return pulumi.get(self, "messages_digest")
+
+    @_builtins.property
+    @pulumi.getter(name="pendingCallKey")
+    def pending_call_key(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        While the batch is part-sent: the idempotency key of the call that was out when sending stopped, which the next `pulumi up` sends it under again (the service may have taken it); null when none was out.
+        """
+        return pulumi.get(self, "pending_call_key")
 
     @_builtins.property
     @pulumi.getter(name="sentAt")

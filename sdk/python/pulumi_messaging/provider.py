@@ -29,7 +29,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_key: API key of the messaging service (a secret). Falls back to the environment variable MESSAGING_API_KEY.
         :param pulumi.Input[_builtins.str] api_version: Value of the X-Service-Version header, YYYY-MM-DD. Falls back to MESSAGING_API_VERSION, then 2024-06-01.
         :param pulumi.Input[_builtins.str] base_url: Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
-        :param pulumi.Input[_builtins.str] stack_identity: This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+        :param pulumi.Input[_builtins.str] stack_identity: This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
         """
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
@@ -80,7 +80,7 @@ class ProviderArgs:
     @pulumi.getter(name="stackIdentity")
     def stack_identity(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+        This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
         """
         return pulumi.get(self, "stack_identity")
 
@@ -115,7 +115,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_key: API key of the messaging service (a secret). Falls back to the environment variable MESSAGING_API_KEY.
         :param pulumi.Input[_builtins.str] api_version: Value of the X-Service-Version header, YYYY-MM-DD. Falls back to MESSAGING_API_VERSION, then 2024-06-01.
         :param pulumi.Input[_builtins.str] base_url: Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
-        :param pulumi.Input[_builtins.str] stack_identity: This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+        :param pulumi.Input[_builtins.str] stack_identity: This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
         """
         ...
     @overload
@@ -194,7 +194,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter(name="stackIdentity")
     def stack_identity(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. Config only: no environment variable.
+        This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
         """
         return pulumi.get(self, "stack_identity")
 
