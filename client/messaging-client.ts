@@ -27,7 +27,10 @@ type Agent = UndiciAgent;
 
 type Encoding = { headers?: Record<string, string>; encode(body: unknown, operation: Operation): string | undefined };
 const ENCODINGS: Readonly<Record<Operation["encoding"], Encoding>> = {
-  json: { headers: { "content-type": JSON_CONTENT_TYPE }, encode: (body) => (body instanceof EncodedJson ? body.text : JSON.stringify(body)) },
+  json: {
+    headers: { "content-type": JSON_CONTENT_TYPE },
+    encode: (body) => (body instanceof EncodedJson ? body.text : JSON.stringify(body)),
+  },
   form: {
     headers: { "content-type": FORM_CONTENT_TYPE },
     // Each field under its wire name (its `.meta()`), in the schema's order.

@@ -63,7 +63,9 @@ describeRealEngine("a batch's file changed around a send, under pulumi", () => {
         const original = ndjson(COUNT, first);
         fs.writeFileSync(file, original);
         // Once the service has taken the first call, the export is regenerated: its second half edited, as `cat new > file`.
-        const edited = ndjson(COUNT, first, (n) => (n >= first + COUNT / 2 ? `Edited ${n}` : `Reminder ${n}: your appointment is tomorrow`));
+        const edited = ndjson(COUNT, first, (n) =>
+          n >= first + COUNT / 2 ? `Edited ${n}` : `Reminder ${n}: your appointment is tomorrow`,
+        );
         let answers = 0;
         proxy.beforeAnswer = (request) => {
           if (request.path === "/v1/message_batches" && answers++ === 0) fs.writeFileSync(file, edited);

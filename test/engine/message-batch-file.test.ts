@@ -14,7 +14,15 @@ import * as path from "node:path";
 import { recipientsOf } from "../support/emulator";
 import { startFirstChunkOnlyService } from "../support/fake-services";
 import { fileBatchRoutes, ndjson } from "../support/file-batch-routes";
-import { describeRealEngine, errorsOf, expectOk, opsByName, resourcesNamed, useRealEngine, upKilledAfterFirstCall } from "../support/real-engine";
+import {
+  describeRealEngine,
+  errorsOf,
+  expectOk,
+  opsByName,
+  resourcesNamed,
+  useRealEngine,
+  upKilledAfterFirstCall,
+} from "../support/real-engine";
 
 const API_KEY = "sk_test_real_file_batches_3e9a";
 
@@ -55,7 +63,9 @@ describeRealEngine("MessageBatch from a file under pulumi", () => {
       // only encrypted, and never a message.
       const state = JSON.stringify(await stack.exportState());
       const [batch] = resourcesNamed(await stack.exportState(), "reminders");
-      const fileHash = createHash("sha256").update(fs.readFileSync(path.join(stack.projectDir, "messages.ndjson"))).digest("hex");
+      const fileHash = createHash("sha256")
+        .update(fs.readFileSync(path.join(stack.projectDir, "messages.ndjson")))
+        .digest("hex");
       expect(state).not.toContain(fileHash);
       expect(state).not.toMatch(/"hash":"[0-9a-f]{64}"/);
       expect((batch.inputs as Record<string, unknown>).messagesFile).toHaveProperty("ciphertext");

@@ -104,7 +104,9 @@ engine.describeRealEngine("MessageBatch under pulumi", () => {
     expect(suite.emulator.batches().length - before).toBe(1);
     expect(engine.output(second, "batchIds")).toEqual([suite.emulator.batches().at(-1)!.id]);
     // The user is told why nothing went out: the service answered from its record.
-    expect(engine.messagesOf(second)).toMatch(/1 of 1 calls were answered from the service's record of an earlier run under this stack's identity/);
+    expect(engine.messagesOf(second)).toMatch(
+      /1 of 1 calls were answered from the service's record of an earlier run under this stack's identity/,
+    );
   });
 
   test("an up killed (SIGKILL, every process) right after the service took its first chunk: cancel and up again send the rest, nothing twice", async () => {
