@@ -52,7 +52,9 @@ export interface PackageSchema {
   description: string;
   keywords: string[];
   license: string;
+  homepage: string;
   repository: string;
+  logoUrl: string;
   publisher: string;
   pluginDownloadURL: string;
   meta: { moduleFormat: string; supportPack: boolean };
@@ -76,6 +78,18 @@ const REPOSITORY_PATH = "github.com/pulumi-messaging/pulumi-messaging";
 
 // The repository's GitHub releases: every SDK carries it, so `pulumi up` installs the plugin.
 export const PLUGIN_DOWNLOAD_URL = `github://api.${REPOSITORY_PATH}`;
+
+/**
+ * The oldest Pulumi SDKs the generated SDKs need (sdk/nodejs's `@pulumi/pulumi`, sdk/python's `pulumi` and the Python it
+ * runs on): chosen, not left to the generators' defaults, so that Node.js 20 and Python 3.9 users can take the SDKs.
+ * - `@pulumi/pulumi` 3.142.0 declares Node.js 18 or later (3.248.0 is the last declaring 20);
+ * - `pulumi` 3.165.0 is the first with `pulumi.type_token`, which the generated classes use; it and every release up to
+ *   3.201.0 run on Python 3.9.
+ */
+export const SDK_FLOORS = { nodejs: "3.142.0", python: { pulumi: "3.165.0", interpreter: "3.9" } } as const;
+
+/** The logo the Pulumi Registry shows: assets/logo.svg in this repository, from its default branch. */
+export const LOGO_URL = `https://raw.githubusercontent.com/${REPOSITORY_PATH.slice("github.com/".length)}/main/assets/logo.svg`;
 
 const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
 const ASSET: TypeSpec = { $ref: "pulumi.json#/Asset" };
@@ -233,7 +247,10 @@ export function packageSchema(version: string, kinds: readonly KindDefinition[] 
     description: "Webhook endpoints and message batches of the messaging service.",
     keywords: ["pulumi", "messaging", "webhooks", "category/utility", "kind/native"],
     license: "Apache-2.0",
+    homepage: `https://${REPOSITORY_PATH}`,
     repository: `https://${REPOSITORY_PATH}`,
+    // The Pulumi Registry shows it beside the package's name: assets/logo.svg, served raw from the default branch.
+    logoUrl: LOGO_URL,
     publisher: "pulumi-messaging",
     pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     // supportPack: the Go SDK gets its own go.mod (a module a user can `go get`), the Python one a pyproject.toml.
@@ -247,10 +264,22 @@ export function packageSchema(version: string, kinds: readonly KindDefinition[] 
     resources,
     types: translator.types,
     // respectSchemaVersion: each SDK carries the plugin's version, or the engine would ask the Python and Go SDKs' plugin for v0.0.0.
+    // The floors (docs/languages.md, "Floors"): the oldest Pulumi SDK each generated SDK compiles and deploys with, held by
+    // test/languages/floors.test.ts. Go's is sdk/go/go.mod's, written by scripts/pulumi-cli/sdkgen.
     language: {
       go: { importBasePath: `${REPOSITORY_PATH}/sdk/go/messaging`, respectSchemaVersion: true },
-      nodejs: { packageName: "@pulumi-messaging/messaging", respectSchemaVersion: true },
-      python: { packageName: "pulumi_messaging", respectSchemaVersion: true, pyproject: { enabled: true } },
+      nodejs: {
+        packageName: "@pulumi-messaging/messaging",
+        respectSchemaVersion: true,
+        dependencies: { "@pulumi/pulumi": `^${SDK_FLOORS.nodejs}` },
+      },
+      python: {
+        packageName: "pulumi_messaging",
+        respectSchemaVersion: true,
+        pyproject: { enabled: true },
+        pythonRequires: `>=${SDK_FLOORS.python.interpreter}`,
+        requires: { pulumi: `>=${SDK_FLOORS.python.pulumi},<4.0.0` },
+      },
       csharp: { rootNamespace: "PulumiMessaging", respectSchemaVersion: true },
     },
   };

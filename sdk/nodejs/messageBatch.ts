@@ -23,16 +23,6 @@ export class MessageBatch extends pulumi.CustomResource {
         return new MessageBatch(name, undefined as any, { ...opts, id: id });
     }
 
-    /**
-     * Check whether an existing MessageBatch resource with the given ID exists.
-     *
-     * @param id The _unique_ provider ID of the resource to check.
-     * @param opts Optional settings to control the behavior of the CustomResource.
-     */
-    public static exists(id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): pulumi.Output<boolean> {
-        return pulumi.runtime.existsResource("messaging:index:MessageBatch", id, {}, { ...opts }, undefined);
-    }
-
     /** @internal */
     public static readonly __pulumiType = 'messaging:index:MessageBatch';
 

@@ -23,16 +23,6 @@ export class WebhookEndpoint extends pulumi.CustomResource {
         return new WebhookEndpoint(name, undefined as any, { ...opts, id: id });
     }
 
-    /**
-     * Check whether an existing WebhookEndpoint resource with the given ID exists.
-     *
-     * @param id The _unique_ provider ID of the resource to check.
-     * @param opts Optional settings to control the behavior of the CustomResource.
-     */
-    public static exists(id: pulumi.Input<string>, opts?: pulumi.CustomResourceOptions): pulumi.Output<boolean> {
-        return pulumi.runtime.existsResource("messaging:index:WebhookEndpoint", id, {}, { ...opts }, undefined);
-    }
-
     /** @internal */
     public static readonly __pulumiType = 'messaging:index:WebhookEndpoint';
 

@@ -1,17 +1,18 @@
 // Command sdkgen writes the messaging provider's SDKs (sdk/nodejs, sdk/python, sdk/go) with
 // Pulumi's own code generators, the functions the language hosts' GeneratePackage calls
-// (`pulumi package gen-sdk`). It lives in the module that pins the CLI, so the CLI and the
-// generators are one Pulumi release. The hosts themselves are not used: the Go module proxy
-// these machines reach does not serve them (docs/languages.md).
+// (`pulumi package gen-sdk`). It is a module of its own (go.mod), pinned to the generators'
+// release chosen for the SDKs' floors, which need not be the CLI's (../go.mod): the generators
+// decide which Pulumi SDKs the generated code needs (docs/languages.md, "Floors"). The hosts
+// themselves are not used: the Go module proxy these machines reach does not serve them.
 //
-//	go run ./sdkgen -out ../../sdk -- node ../../dist/plugin/main.js
+//	cd scripts/pulumi-cli/sdkgen && go run . -out ../../../sdk -- node ../../../dist/plugin/main.js
 //
 // The schema is the one the plugin serves: the command after `--` is started as the engine
 // starts a plugin, and asked GetSchema over gRPC. It is written beside the SDKs as schema.json.
 //
 // What it adds to the generators' output, and why:
-//   - the Go SDK's go.mod is pinned to the sdk/v3 release this program was built with (the
-//     generator writes a fixed, older one), and `go mod tidy` writes its go.sum, so
+//   - the Go SDK's go.mod requires the floor's sdk/v3 (goSDKFloor: the oldest release the Go
+//     module proxy serves, which declares go 1.24), and `go mod tidy` writes its go.sum, so
 //     `cd sdk/go && go build ./...` works alone;
 //   - every SDK gets sdk-readme.md as its README (the generators write the schema's one-line
 //     description, and none for Go), also at the Python project's root, where pyproject.toml's
@@ -59,7 +60,7 @@ func main() {
 	}
 }
 
-// pulumiRelease is the version of pkg/v3 this program was built with: go.mod's pin.
+// pulumiRelease is the version of pkg/v3 this program was built with: this module's go.mod pin.
 func pulumiRelease() string { return dependencyVersion("github.com/pulumi/pulumi/pkg/v3") }
 
 // dependencyVersion is the version of module path this program was built with.
@@ -74,15 +75,29 @@ func dependencyVersion(path string) string {
 	return "(unknown release)"
 }
 
-// pinGoSDK rewrites the Go SDK's go.mod to require the sdk/v3 this program was built with, the
-// CLI's pin: the generator writes v3.269.0 whatever its own release.
+// goSDKFloor is the sdk/v3 the Go SDK requires: the oldest release the Go module proxy serves
+// (v3.213.0; it declares go 1.24.0), with which the generated code compiles and deploys
+// (test/languages/floors.test.ts). Go's minimal version selection takes it, or whatever newer
+// release the user's module requires.
+const goSDKFloor = "v3.213.0"
+
+// goFloor is the go directive of the Go SDK: goSDKFloor's own (`go mod tidy` would raise it if a
+// dependency needed more, and the floor test would show it).
+const goFloor = "1.24.0"
+
+// pinGoSDK rewrites the Go SDK's go.mod to require sdk/v3 at goSDKFloor: the generator writes
+// a fixed release of its own.
 func pinGoSDK(files map[string][]byte) error {
 	const sdk = "github.com/pulumi/pulumi/sdk/v3"
 	mod, err := modfile.Parse("go.mod", files["go.mod"], nil)
 	if err != nil {
 		return fmt.Errorf("the generated go.mod: %w", err)
 	}
-	if err := mod.AddRequire(sdk, dependencyVersion(sdk)); err != nil {
+	if err := mod.AddRequire(sdk, goSDKFloor); err != nil {
+		return err
+	}
+	// The generator writes the go directive of its own release; the floor's is what a user needs.
+	if err := mod.AddGoStmt(goFloor); err != nil {
 		return err
 	}
 	mod.Cleanup()
@@ -256,6 +271,7 @@ func run(out string, pluginCommand []string) error {
 	var pretty strings.Builder
 	encoder := json.NewEncoder(&pretty)
 	encoder.SetIndent("", "  ")
+	encoder.SetEscapeHTML(false)
 	var value any
 	if err := json.Unmarshal(raw, &value); err != nil {
 		return err

@@ -85,12 +85,6 @@ func (MessageBatchState) ElementType() reflect.Type {
 	return reflect.TypeOf((*messageBatchState)(nil)).Elem()
 }
 
-// MessageBatchExists checks whether an existing MessageBatch resource with the given ID exists.
-func MessageBatchExists(ctx *pulumi.Context,
-	id pulumi.StringInput, state *MessageBatchState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
-	return ctx.ExistsResource("messaging:index:MessageBatch", id, state, "", opts...)
-}
-
 type messageBatchArgs struct {
 	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
 	Messages []MessageBatchMessage `pulumi:"messages"`

@@ -96,12 +96,6 @@ func (WebhookEndpointState) ElementType() reflect.Type {
 	return reflect.TypeOf((*webhookEndpointState)(nil)).Elem()
 }
 
-// WebhookEndpointExists checks whether an existing WebhookEndpoint resource with the given ID exists.
-func WebhookEndpointExists(ctx *pulumi.Context,
-	id pulumi.StringInput, state *WebhookEndpointState, opts ...pulumi.ResourceOption) pulumi.BoolOutput {
-	return ctx.ExistsResource("messaging:index:WebhookEndpoint", id, state, "", opts...)
-}
-
 type webhookEndpointArgs struct {
 	// Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
 	Adopt *WebhookEndpointAdopt `pulumi:"adopt"`

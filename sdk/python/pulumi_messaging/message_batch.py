@@ -202,12 +202,6 @@ class MessageBatch(pulumi.CustomResource):
         __props__.__dict__["triggers"] = None
         return MessageBatch(resource_name, opts=opts, __props__=__props__)
 
-    @staticmethod
-    def exists(id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
-        __props__: dict = {}
-        return pulumi.runtime.exists_resource(None, 'messaging:index:MessageBatch', id, __props__, opts or pulumi.ResourceOptions())
-
     @_builtins.property
     @pulumi.getter(name="batchIds")
     def batch_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:

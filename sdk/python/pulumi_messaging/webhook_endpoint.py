@@ -230,12 +230,6 @@ class WebhookEndpoint(pulumi.CustomResource):
         __props__.__dict__["workspace"] = None
         return WebhookEndpoint(resource_name, opts=opts, __props__=__props__)
 
-    @staticmethod
-    def exists(id: pulumi.Input[str],
-            opts: Optional[pulumi.ResourceOptions] = None) -> pulumi.Output[bool]:
-        __props__: dict = {}
-        return pulumi.runtime.exists_resource(None, 'messaging:index:WebhookEndpoint', id, __props__, opts or pulumi.ResourceOptions())
-
     @_builtins.property
     @pulumi.getter
     def created(self) -> pulumi.Output[Optional[_builtins.str]]:
