@@ -81,12 +81,15 @@ export const PLUGIN_DOWNLOAD_URL = `github://api.${REPOSITORY_PATH}`;
 
 /**
  * The oldest Pulumi SDKs the generated SDKs need (sdk/nodejs's `@pulumi/pulumi`, sdk/python's `pulumi` and the Python it
- * runs on): chosen, not left to the generators' defaults, so that Node.js 20 and Python 3.9 users can take the SDKs.
+ * runs on): chosen, not left to the generators' defaults, and held by the floor test: Node.js 20 and Python 3.10 users take the SDKs.
  * - `@pulumi/pulumi` 3.142.0 declares Node.js 18 or later (3.248.0 is the last declaring 20);
- * - `pulumi` 3.165.0 is the first with `pulumi.type_token`, which the generated classes use; it and every release up to
- *   3.201.0 run on Python 3.9.
+ * - `pulumi` 3.231.0, the Python generator's own minimum: the floor test deployed with it, and failed with 3.165.0 (the
+ *   first with `pulumi.type_token`), 3.201.0 (the last on Python 3.9), 3.202.0 and 3.215.0, whose serializer refuses
+ *   the generated input types (`Expected 'list' got 'typing.Union[typing.Sequence[…`). It runs on Python 3.10 or later;
+ * - `parver` 0.4, which the generated `_utilities.py` imports: the generator's own floor, 0.2.1, imports
+ *   `collections.Iterable`, gone since Python 3.10 (the floor test showed it).
  */
-export const SDK_FLOORS = { nodejs: "3.142.0", python: { pulumi: "3.165.0", interpreter: "3.9" } } as const;
+export const SDK_FLOORS = { nodejs: "3.142.0", python: { pulumi: "3.231.0", parver: "0.4", interpreter: "3.10" } } as const;
 
 /** The logo the Pulumi Registry shows: assets/logo.svg in this repository, from its default branch. */
 export const LOGO_URL = `https://raw.githubusercontent.com/${REPOSITORY_PATH.slice("github.com/".length)}/main/assets/logo.svg`;
@@ -278,7 +281,7 @@ export function packageSchema(version: string, kinds: readonly KindDefinition[] 
         respectSchemaVersion: true,
         pyproject: { enabled: true },
         pythonRequires: `>=${SDK_FLOORS.python.interpreter}`,
-        requires: { pulumi: `>=${SDK_FLOORS.python.pulumi},<4.0.0` },
+        requires: { pulumi: `>=${SDK_FLOORS.python.pulumi},<4.0.0`, parver: `>=${SDK_FLOORS.python.parver}` },
       },
       csharp: { rootNamespace: "PulumiMessaging", respectSchemaVersion: true },
     },

@@ -19,11 +19,15 @@ export interface CompiledSdk {
   readonly packageDir: string;
 }
 
-/** Copies `source` (sdk/nodejs by default) into `parent` and compiles it, strict. */
-export function compileNodejsSdk(parent: string, source = path.join(REPO_ROOT, "sdk", "nodejs")): CompiledSdk {
+/** Copies `source` (sdk/nodejs by default) into `parent` and compiles it, strict, against `dependencies` (a node_modules). */
+export function compileNodejsSdk(
+  parent: string,
+  source = path.join(REPO_ROOT, "sdk", "nodejs"),
+  dependencies: string = nodeSdkDependencies(),
+): CompiledSdk {
   const dir = fs.mkdtempSync(path.join(parent, "sdk-nodejs-"));
   fs.cpSync(source, dir, { recursive: true });
-  fs.symlinkSync(nodeSdkDependencies(), path.join(dir, "node_modules"), "junction");
+  fs.symlinkSync(dependencies, path.join(dir, "node_modules"), "junction");
   let diagnostics = "";
   let ok = true;
   try {

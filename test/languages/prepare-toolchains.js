@@ -2,8 +2,8 @@
 // Jest globalSetup of the languages tier: the real Pulumi CLI (test/find-pulumi-cli.js), then
 // what each language's programs need, made once per run and handed to the workers in variables:
 // - Python: a venv of this run (PULUMI_MESSAGING_PYTHON) with the generated SDK (sdk/python)
-//   installed by pip, layered over a cached venv holding `pulumi` from PyPI (pinned below) and
-//   its dependencies, so a run pays for one SDK install, not for grpcio;
+//   installed by pip, layered over a cached venv holding `pulumi` from PyPI (pinned below), the
+//   SDK's other requirement `parver`, and their dependencies, so a run pays for one SDK install, not for grpcio;
 // - Node.js: @pulumi/pulumi at the version the generated nodejs SDK requires, installed once
 //   from the npm registry into the cache (PULUMI_MESSAGING_NODE_SDK_DEPS);
 // - Go: the `go` on PATH (its module and build caches are Go's own).
@@ -17,8 +17,11 @@ const findPulumiCli = require("../find-pulumi-cli.js");
 
 /** `pulumi` from PyPI: the newest release there at or below the CLI's (3.274.1 is not on PyPI). */
 const PYTHON_PULUMI = "3.272.0";
-/** @pulumi/pulumi for the nodejs SDK: the generator's minimum (`^3.269.0` in sdk/nodejs/package.json). */
-const NODE_PULUMI = "3.269.0";
+/**
+ * @pulumi/pulumi for the nodejs SDK: its floor (`^3.142.0` in sdk/nodejs/package.json, plugin/schema.ts SDK_FLOORS), on
+ * this machine's Node.js 20: the floor matrix's TypeScript cell (test/languages/floors.test.ts).
+ */
+const NODE_PULUMI = "3.142.0";
 
 const REPO = path.join(__dirname, "..", "..");
 const CACHE =
@@ -41,12 +44,21 @@ function found(command, args) {
 function basePythonVenv() {
   // Keyed by Python's version too: a venv breaks when the Python it was made from changes.
   const python = run("python3", ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"]).trim();
-  const venv = path.join(CACHE, `python-${python}-venv-pulumi-${PYTHON_PULUMI}`);
+  const venv = path.join(CACHE, `python-${python}-venv-pulumi-${PYTHON_PULUMI}-parver`);
   const marker = path.join(venv, ".complete");
   if (!fs.existsSync(marker)) {
     fs.rmSync(venv, { recursive: true, force: true });
     run("python3", ["-m", "venv", venv]);
-    run(path.join(venv, "bin", "python"), ["-m", "pip", "install", "--quiet", `pulumi==${PYTHON_PULUMI}`, "setuptools>=61", "wheel"]);
+    run(path.join(venv, "bin", "python"), [
+      "-m",
+      "pip",
+      "install",
+      "--quiet",
+      `pulumi==${PYTHON_PULUMI}`,
+      "parver>=0.2.1",
+      "setuptools>=61",
+      "wheel",
+    ]);
     fs.writeFileSync(marker, "");
   }
   return venv;
@@ -98,7 +110,7 @@ module.exports = async function prepareToolchains() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-languages-"));
   process.env.PULUMI_MESSAGING_LANGUAGES_ROOT = root;
   const missing = [];
-  if (!found("python3", ["--version"])) missing.push("python3 (Python 3.9 or later) is not on PATH");
+  if (!found("python3", ["--version"])) missing.push("python3 (Python 3.10 or later) is not on PATH");
   if (!found("go", ["version"])) missing.push("go (Go 1.25 or later) is not on PATH");
   if (missing.length && process.env.CI === "true") throw new Error(`${missing.join("; ")}: CI runs the languages tier and needs them`);
   // A toolchain that is there but cannot make what its tests need (no ensurepip, no registry):

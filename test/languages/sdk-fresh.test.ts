@@ -62,14 +62,14 @@ describeLanguage("go")("npm run sdk:generate", () => {
     const out = path.join(scratch, "sdk");
     const generated = spawnSync(
       "go",
-      ["run", "./sdkgen", "-out", out, "--", process.execPath, path.join(REPO_ROOT, "dist", "plugin", "main.js")],
-      { cwd: path.join(REPO_ROOT, "scripts", "pulumi-cli"), encoding: "utf8" },
+      ["run", ".", "-out", out, "--", process.execPath, path.join(REPO_ROOT, "dist", "plugin", "main.js")],
+      { cwd: path.join(REPO_ROOT, "scripts", "pulumi-cli", "sdkgen"), encoding: "utf8" },
     );
     expect(goDiagnostics(generated.stderr)).toBe("");
     expect(generated.status).toBe(0);
-    // Its first line names the Pulumi release, the CLI's pin.
+    // Its first line names the generators' Pulumi release, its module's pin (the floors' choice, not the CLI's).
     const pinned = /^\s*github\.com\/pulumi\/pulumi\/pkg\/v3 (\S+)/m.exec(
-      fs.readFileSync(path.join(REPO_ROOT, "scripts", "pulumi-cli", "go.mod"), "utf8"),
+      fs.readFileSync(path.join(REPO_ROOT, "scripts", "pulumi-cli", "sdkgen", "go.mod"), "utf8"),
     )?.[1];
     expect(generated.stdout.split("\n")[0]).toBe(`sdkgen: Pulumi ${pinned} code generators (github.com/pulumi/pulumi/pkg/v3)`);
 

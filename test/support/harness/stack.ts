@@ -23,7 +23,7 @@ import type { InlineRequest, InlineResult } from "./inline-program";
  * directory is left behind by a jest worker that is killed rather than exited.
  */
 let inlineProgram: string | undefined;
-function inlineProgramFile(): string {
+export function inlineProgramFile(): string {
   if (inlineProgram !== undefined && fs.existsSync(inlineProgram)) return inlineProgram;
   const ts = require("typescript") as typeof import("typescript");
   const outputs = ["inline-program", "engine-events"].map((name) => ({
