@@ -31,6 +31,17 @@ export interface ReleaseArtifacts {
 
 const readJson = (file: string): Record<string, unknown> => JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
 
+/**
+ * The Python SDK's version for a release's: PEP 440 spells a prerelease without the dash
+ * (`1.2.3-rc.1` is `1.2.3rc1`, `-alpha.1` `a1`, `-beta.1` `b1`), which PyPI then lists as a pre-release.
+ */
+export function pythonVersion(version: string): string {
+  const match = /^(\d+\.\d+\.\d+)(?:-(alpha|beta|rc)\.(\d+))?$/.exec(version);
+  if (!match) throw new Error(`${version}: a release version is <major>.<minor>.<patch>, or that with -alpha.N, -beta.N or -rc.N`);
+  const [, release, pre, number] = match;
+  return pre ? `${release}${{ alpha: "a", beta: "b", rc: "rc" }[pre]}${number}` : release;
+}
+
 /** package.json's version, after checking that the SDKs and their schema carry it too. */
 export function releaseVersion(): string {
   const version = String(readJson(path.join(REPO_ROOT, "package.json")).version);
@@ -41,7 +52,8 @@ export function releaseVersion(): string {
     "sdk/python/pyproject.toml": pyproject,
     "sdk/go/messaging/pulumi-plugin.json": readJson(path.join(REPO_ROOT, "sdk", "go", "messaging", "pulumi-plugin.json")).version,
   };
-  const stale = Object.entries(found).filter(([, value]) => value !== version);
+  const expected = (file: string): string => (file.endsWith("pyproject.toml") ? pythonVersion(version) : version);
+  const stale = Object.entries(found).filter(([file, value]) => value !== expected(file));
   if (stale.length)
     throw new Error(
       `package.json says ${version}, but ${stale.map(([file, value]) => `${file} says ${String(value)}`).join(", ")}: run npm run sdk:generate`,
@@ -131,5 +143,49 @@ export async function buildArtifacts(dir: string): Promise<ReleaseArtifacts> {
     return target;
   });
   fs.rmSync(work, { recursive: true, force: true });
-  return { version, dir, npm: { root, sdk }, python, go, release: { archives, checksums: checksums(archives, releaseDir) } };
+  const artifacts = { version, dir, npm: { root, sdk }, python, go, release: { archives, checksums: checksums(archives, releaseDir) } };
+  writeManifest(artifacts);
+  return artifacts;
+}
+
+const MANIFEST = "artifacts.json";
+
+/** Records what was built, paths relative to the directory, so a later job can publish it as built (./public.ts). */
+function writeManifest(artifacts: ReleaseArtifacts): void {
+  const relative = (value: unknown): unknown =>
+    typeof value === "string" && path.isAbsolute(value)
+      ? path.relative(artifacts.dir, value).split(path.sep).join("/")
+      : Array.isArray(value)
+        ? value.map(relative)
+        : value && typeof value === "object"
+          ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, relative(inner)]))
+          : value;
+  const { dir: _dir, ...rest } = artifacts;
+  fs.writeFileSync(path.join(artifacts.dir, MANIFEST), `${JSON.stringify(relative(rest), null, 2)}\n`);
+}
+
+/** The artifacts {@link buildArtifacts} wrote into `dir` (copied there from another job, say), every file checked present. */
+export function loadArtifacts(dir: string): ReleaseArtifacts {
+  const absolute = (value: unknown, key = ""): unknown =>
+    typeof value === "string" && key !== "version" && key !== "module" && key !== "tag"
+      ? path.join(dir, ...value.split("/"))
+      : Array.isArray(value)
+        ? value.map((inner) => absolute(inner))
+        : value && typeof value === "object"
+          ? Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, absolute(inner, name)]))
+          : value;
+  const manifest = absolute(JSON.parse(fs.readFileSync(path.join(dir, MANIFEST), "utf8"))) as Omit<ReleaseArtifacts, "dir">;
+  const artifacts = { ...manifest, dir } as ReleaseArtifacts;
+  const files = [
+    artifacts.npm.root,
+    artifacts.npm.sdk,
+    artifacts.python.wheel,
+    artifacts.python.sdist,
+    artifacts.go.zip,
+    ...artifacts.release.archives,
+    artifacts.release.checksums,
+  ];
+  const missing = files.filter((file) => !fs.existsSync(file));
+  if (missing.length) throw new Error(`${dir}: ${MANIFEST} names files that are not there: ${missing.join(", ")}`);
+  return artifacts;
 }

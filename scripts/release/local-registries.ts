@@ -176,7 +176,7 @@ export async function startLocalRegistries(): Promise<LocalRegistries> {
       releaseBase,
       targets: {
         npm: { registry: npmRegistry, token: await verdaccioToken(npmRegistry) },
-        pypi: { uploadUrl: `${pypiBase}/`, username: "release", password: "release-local" },
+        pypi: { uploadUrl: `${pypiBase}/`, indexUrl: `${pypiBase}/simple/`, username: "release", password: "release-local" },
         go: { proxyDir: goProxyDir },
         plugins: { dir: path.join(releaseRoot, downloads, `v${version}`) },
       },

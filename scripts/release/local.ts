@@ -19,7 +19,10 @@ export async function releaseLocal(
 ): Promise<{ artifacts: ReleaseArtifacts; registries: LocalRegistries }> {
   const [artifacts, registries] = await Promise.all([buildArtifacts(dir), startLocalRegistries()]);
   try {
-    await publish(artifacts, registries.targets);
+    for (const report of await publish(artifacts, registries.targets))
+      process.stderr.write(
+        `${report.registry}: published ${report.published.join(", ") || "nothing"}; already there ${report.skipped.join(", ") || "nothing"}\n`,
+      );
   } catch (error) {
     await registries.close();
     throw error;
