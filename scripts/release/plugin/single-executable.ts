@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { stripAuthenticode } from "./authenticode";
 import { cacheRoot, keepNewest, NODE_RUNTIME_VERSION, nodeRuntime, PLUGIN_NODE_FLAGS, touch, type NodeRuntime } from "./node-runtime";
 
 /** The fuse Node.js looks for to know a blob was injected (Node's docs, "Single executable applications"). */
@@ -47,10 +48,12 @@ export async function makeSingleExecutable(
   // The blob is written under the flags the executable starts with: V8 rejects a code cache made under other flags (and
   // says so on stderr at every start).
   const writerArgs = [...PLUGIN_NODE_FLAGS, "--experimental-sea-config"];
+  // A Windows executable's signature, broken by the injection, is stripped (./authenticode.ts).
+  const windows = runtime.binary.endsWith(".exe");
   const key = createHash("sha256")
     .update(script)
     .update(runtime.integrity)
-    .update(JSON.stringify({ sea, writerArgs }))
+    .update(JSON.stringify({ sea, writerArgs, unsigned: windows }))
     .digest("hex")
     .slice(0, 24);
   const cached = path.join(cacheRoot(), "plugin-executables", `${runtime.package}-${NODE_RUNTIME_VERSION}-${key}`);
@@ -68,6 +71,7 @@ export async function makeSingleExecutable(
       // postject's wasm prints harmless ELF section warnings to stderr; an error still throws.
       const postject = require("postject") as Postject;
       await postject.inject(executable, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE });
+      if (windows) stripAuthenticode(executable);
       fs.renameSync(executable, cached);
       pruneCache(path.dirname(cached), `${runtime.package}-${NODE_RUNTIME_VERSION}-`);
     } finally {
