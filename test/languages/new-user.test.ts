@@ -126,7 +126,8 @@ describeLanguage("python")("a new user installs every package by name from local
     ({ artifacts, registries } = await releaseLocal(path.join(scratch, "release")));
     const bin = path.join(scratch, "bin");
     fs.mkdirSync(bin);
-    for (const tool of ["git", "sh"]) fs.symlinkSync(lookPath(tool)!, path.join(bin, tool));
+    // What a shell user has; the README's and docs/install.md's lines use openssl, grep, cut and sha256sum.
+    for (const tool of ["git", "sh", "openssl", "grep", "cut", "sha256sum"]) fs.symlinkSync(lookPath(tool)!, path.join(bin, tool));
     noNodePath = [process.env.PULUMI_MESSAGING_CLI_DIR!, path.dirname(fs.realpathSync(lookPath("go")!)), bin].join(path.delimiter);
     expect(lookPath("node", { PATH: noNodePath })).toBeUndefined();
   });
@@ -308,7 +309,8 @@ describeLanguage("python")("a new user installs every package by name from local
     });
 
     test("a file published with other bytes is refused, not overwritten", async () => {
-      const changed = path.join(scratch, "checksums-changed.txt");
+      // The same name, other bytes: as a rebuilt release would make it.
+      const changed = path.join(fs.mkdtempSync(path.join(scratch, "changed-")), "checksums.txt");
       fs.writeFileSync(changed, `${fs.readFileSync(artifacts.release.checksums, "utf8")}# changed\n`);
       await expect(publish({ ...artifacts, release: { ...artifacts.release, checksums: changed } }, registries.targets)).rejects.toThrow(
         /published with other bytes/,
