@@ -7,8 +7,9 @@
  * a time, one executable `pulumi-resource-messaging[.exe]` that needs no `node`:
  * - linux-amd64, linux-arm64, windows-amd64: the bundle inside that platform's `node` binary
  *   from npm (scripts/release/plugin/single-executable.ts), Windows' stale signature stripped;
- * - darwin-amd64, darwin-arm64: the bundle compiled with that platform's Bun from npm, signed ad
- *   hoc (scripts/release/plugin/bun-runtime.ts): npm has no recent darwin-arm64 `node`.
+ * - darwin-amd64, darwin-arm64, windows-arm64: the bundle compiled with that platform's Bun from
+ *   npm (scripts/release/plugin/bun-runtime.ts), darwin's signed ad hoc: npm has no recent
+ *   darwin-arm64 `node`, nor a windows-arm64 one of the linux and windows executables' release.
  * Each archive's `package.json` says which runtime it holds (`pulumiPlugin`), and its
  * THIRD-PARTY-NOTICES.txt lists every package the bundle holds (scripts/release/plugin/notices.ts).
  *
@@ -25,7 +26,7 @@ import { makeSingleExecutable } from "./plugin/single-executable";
 import { REPO_ROOT } from "../repo-root";
 
 /** The platforms an archive is made for, in Pulumi's names. */
-export const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"] as const;
+export const PLATFORMS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64", "windows-arm64"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 /** What an archive's `package.json` says about how its plugin runs: the runtime inside its one executable. */
@@ -138,7 +139,7 @@ export async function packPlugin(
     } else {
       const bun = BUN_RUNTIMES[platform as keyof typeof BUN_RUNTIMES];
       if (!bun) throw new Error(`npm has no Bun runtime pinned for ${platform}`);
-      makeBunExecutable(bundle, bun, executable);
+      makeBunExecutable(bundle, bun, executable, executableName(platform));
       fs.writeFileSync(path.join(contents, "LICENSE.bun"), bunLicense(bun));
       runtimeNote = `The executable is Bun ${BUN_VERSION} (npm ${bun.package}) with the plugin inside; Bun's licence is in LICENSE.bun.`;
     }

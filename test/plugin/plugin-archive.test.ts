@@ -57,6 +57,7 @@ test("one archive a platform, named as pulumi plugin install asks for it, each o
     "darwin-amd64": `pulumi-resource-messaging-v${version}-darwin-amd64.tar.gz`,
     "darwin-arm64": `pulumi-resource-messaging-v${version}-darwin-arm64.tar.gz`,
     "windows-amd64": `pulumi-resource-messaging-v${version}-windows-amd64.tar.gz`,
+    "windows-arm64": `pulumi-resource-messaging-v${version}-windows-arm64.tar.gz`,
   });
   const standalone = ["./LICENSE", "./LICENSE.node", "./THIRD-PARTY-NOTICES.txt", "./package.json"];
   expect(listing(archives["linux-amd64"]!)).toEqual(["./", ...standalone, "./pulumi-resource-messaging"].sort());
@@ -68,6 +69,10 @@ test("one archive a platform, named as pulumi plugin install asks for it, each o
     );
     expect(manifestOf(archives[platform]!).pulumiPlugin).toEqual({ platform, standalone: true, bun: "1.4.4" });
   }
+  expect(listing(archives["windows-arm64"]!)).toEqual(
+    ["./", "./LICENSE", "./LICENSE.bun", "./THIRD-PARTY-NOTICES.txt", "./package.json", "./pulumi-resource-messaging.exe"].sort(),
+  );
+  expect(manifestOf(archives["windows-arm64"]!).pulumiPlugin).toEqual({ platform: "windows-arm64", standalone: true, bun: "1.4.4" });
   for (const platform of ["linux-amd64", "linux-arm64", "windows-amd64"] as const)
     expect(manifestOf(archives[platform]!).pulumiPlugin).toEqual({ platform, standalone: true, node: "22.23.3" });
   // Each executable is its platform's binary format: ELF for x86-64 or AArch64, PE for Windows, Mach-O 64 for darwin.
@@ -78,6 +83,7 @@ test("one archive a platform, named as pulumi plugin install asks for it, each o
   expect(elfMachine(header("linux-amd64", "pulumi-resource-messaging"))).toBe(62);
   expect(elfMachine(header("linux-arm64", "pulumi-resource-messaging"))).toBe(183);
   expect(header("windows-amd64", "pulumi-resource-messaging.exe").subarray(0, 2).toString("latin1")).toBe("MZ");
+  expect(header("windows-arm64", "pulumi-resource-messaging.exe").subarray(0, 2).toString("latin1")).toBe("MZ");
   for (const platform of ["darwin-amd64", "darwin-arm64"] as const)
     expect(header(platform, "pulumi-resource-messaging").readUInt32LE(0)).toBe(0xfeedfacf);
   // Within the budget: at most 50 MiB compressed.

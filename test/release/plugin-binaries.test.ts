@@ -4,8 +4,10 @@
  *   their CPU, signed ad hoc with every page hash valid (macOS kills an arm64 executable whose
  *   signature does not check), embedding byte for byte the JavaScript module of the linux-x64 Bun
  *   build, which test/plugin/bun-runtime.test.ts runs under the real CLI;
- * - windows-amd64 (Node.js with the plugin inside): no stale Authenticode signature, a valid PE
- *   checksum, as `osslsigncode verify` (Debian's package; CI installs it) reports;
+ * - windows-amd64 (Node.js with the plugin inside) and windows-arm64 (Bun): no stale Authenticode
+ *   signature, a valid PE checksum, as `osslsigncode verify` (Debian's package; CI installs it)
+ *   reports; windows-arm64 a PE for ARM64 embedding the plugin's module (Bun folds
+ *   `process.platform` per target, so not the linux build's byte for byte);
  * - every archive: THIRD-PARTY-NOTICES.txt names every npm package the bundle holds, with its
  *   licence text.
  */
@@ -44,8 +46,12 @@ function embeddedModule(bytes: Buffer): { raw: Buffer; text: string } {
   const wide = bytes.indexOf(Buffer.from(shebang, "utf16le"));
   const start = wide >= 0 ? wide : bytes.indexOf(shebang);
   expect(start).toBeGreaterThanOrEqual(0);
-  const end = bytes.indexOf("/$bunfs/root/pulumi-resource-messaging\0", start);
-  expect(end).toBeGreaterThan(start);
+  // The module's name follows its source: /$bunfs/root/… in a Mach-O or ELF executable, B:/~BUN/root/… in a Windows one.
+  const ends = ["/$bunfs/root/pulumi-resource-messaging\0", "B:/~BUN/root/pulumi-resource-messaging.exe\0"]
+    .map((marker) => bytes.indexOf(marker, start))
+    .filter((at) => at > start);
+  expect(ends).toHaveLength(1);
+  const end = ends[0];
   const raw = bytes.subarray(start, end);
   return { raw, text: raw.toString(wide >= 0 ? "utf16le" : "latin1") };
 }
@@ -86,10 +92,20 @@ test("the check finds a broken page and an unsigned file", () => {
   expect(() => checkSignature(Buffer.concat([executable.subarray(0, 32), Buffer.alloc(64)]))).toThrow();
 });
 
-test("windows-amd64: unsigned, with a valid PE checksum (osslsigncode verify)", () => {
-  const exe = path.join(scratch, "pulumi-resource-messaging.exe");
-  fs.writeFileSync(exe, member(archives["windows-amd64"]!, "pulumi-resource-messaging.exe"));
-  const state = peSignatureState(fs.readFileSync(exe));
+test.each(["windows-amd64", "windows-arm64"] as const)("%s: unsigned, with a valid PE checksum (osslsigncode verify)", (platform) => {
+  const exe = path.join(scratch, `${platform}.exe`);
+  const bytes = member(archives[platform]!, "pulumi-resource-messaging.exe");
+  fs.writeFileSync(exe, bytes);
+  // IMAGE_FILE_MACHINE_AMD64 or _ARM64.
+  expect(bytes.readUInt16LE(bytes.readUInt32LE(0x3c) + 4)).toBe(platform === "windows-amd64" ? 0x8664 : 0xaa64);
+  if (platform === "windows-arm64") {
+    // Bun folds `process.platform` per target, so a Windows build's module is not the linux one's byte for byte (darwin's is).
+    const module = embeddedModule(bytes);
+    expect(module.raw.length).toBeGreaterThan(1_000_000);
+    expect(module.text).toContain("MESSAGING_API_KEY");
+    expect(module.text).toContain("WebhookEndpoint");
+  }
+  const state = peSignatureState(bytes);
   expect(state.signed).toBe(false);
   expect(state.checksum).toBe(state.computed);
   const osslsigncode = lookPath("osslsigncode");
@@ -115,6 +131,6 @@ test("every archive's THIRD-PARTY-NOTICES.txt names each package the bundle hold
       expect([name, section]).not.toEqual([name, -1]);
     }
     expect(notices).toMatch(/MIT License|Permission is hereby granted/);
-    expect(notices).toContain(platform.startsWith("darwin") ? "Bun 1.4.4" : "Node.js 22.23.3");
+    expect(notices).toContain(platform.startsWith("darwin") || platform === "windows-arm64" ? "Bun 1.4.4" : "Node.js 22.23.3");
   }
 });

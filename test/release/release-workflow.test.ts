@@ -136,7 +136,8 @@ test("prereleases: the tags catch v1.2.3 and v1.2.3-rc.1, and such a version goe
 
 test("verify-release installs by name on Linux, macOS and Windows runners", () => {
   const verify = workflow.jobs["verify-release"];
-  expect(verify.strategy?.matrix.os).toEqual(["ubuntu-latest", "macos-latest", "windows-latest"]);
+  // macos-latest is arm64, macos-15-intel x86-64; windows-11-arm is arm64.
+  expect(verify.strategy?.matrix.os).toEqual(["ubuntu-latest", "macos-latest", "macos-15-intel", "windows-latest", "windows-11-arm"]);
   expect(verify["runs-on"]).toBe("${{ matrix.os }}");
   expect(verify.steps.map((step) => step.run)).toContain('npm run release:public -- verify "${{ needs.build.outputs.version }}"');
 });

@@ -25,6 +25,7 @@ function layout(file: Buffer): PeLayout {
   if (file.toString("latin1", pe, pe + 4) !== "PE\0\0") throw new Error("not a PE file: no PE signature");
   const optional = pe + 4 + 20;
   if (file.readUInt16LE(optional) !== 0x20b) throw new Error("not a PE32+ executable");
+  // (x86-64 or ARM64 alike: the layout of these fields does not depend on the machine.)
   // PE32+: CheckSum at 64, the data directories at 112, 8 bytes each; the certificate table is the fifth.
   return { checksumOffset: optional + 64, securityDirectory: optional + 112 + 4 * 8 };
 }

@@ -1,6 +1,7 @@
 /**
- * The runtime of the darwin plugins: Bun, whose darwin builds npm serves (`@oven/bun-darwin-*`),
- * where npm has no recent darwin-arm64 `node`. `bun build --compile` makes one executable of
+ * The runtime of the darwin and windows-arm64 plugins: Bun, whose builds npm serves
+ * (`@oven/bun-darwin-*`, `@oven/bun-windows-aarch64`), where npm has no recent darwin-arm64
+ * `node`, and no windows-arm64 one of the release the other executables hold. `bun build --compile` makes one executable of
  * the plugin's bundle and a platform's Bun binary, on Linux, nothing downloaded but the pinned
  * npm packages (fetched and checked like the Node.js runtimes: ./node-runtime.ts). Every darwin
  * executable is then signed ad hoc (./macho.ts): Bun signs darwin-arm64 itself, and its
@@ -15,6 +16,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { peSignatureState, stripAuthenticode } from "./authenticode";
 import { checkSignature, signAdHoc } from "./macho";
 import { cacheRoot, keepNewest, nodeRuntime, touch, type NodeRuntime } from "./node-runtime";
 
@@ -40,6 +42,13 @@ export const BUN_RUNTIMES = {
     integrity: "sha512-oKGcxLsvh4oHjAo28nPm8c/xN0o/OmGyj1IHYc94vprkWsW2hNg2keEZt5f40cI5Hvu4jDlSRTR0UNpv1UIAxw==",
     binary: "bin/bun",
     target: "bun-darwin-x64",
+  },
+  "windows-arm64": {
+    package: "@oven/bun-windows-aarch64",
+    version: BUN_VERSION,
+    integrity: "sha512-n0ep5ZRPCZY1+dqFJpnnRUZB1wy4GYU6At8RF+pyzySCLjkN9R4rFh2PtBHAgF/lg1vOl3/CeER3pDM+p40ATA==",
+    binary: "bin/bun.exe",
+    target: "bun-windows-arm64",
   },
   "linux-amd64": {
     package: "@oven/bun-linux-x64",
@@ -99,7 +108,7 @@ function stagedBundle(bundle: string, hash: string): string {
  * Writes `runtime`'s executable of `bundle` to `target` (mode 0755), signed ad hoc for darwin and
  * checked (every page hash), from the cache when made before.
  */
-export function makeBunExecutable(bundle: string, runtime: BunRuntime, target: string): void {
+export function makeBunExecutable(bundle: string, runtime: BunRuntime, target: string, name: string = SIGNING_IDENTIFIER): void {
   const darwin = runtime.target.includes("darwin");
   const bundleHash = createHash("sha256").update(fs.readFileSync(bundle)).digest("hex").slice(0, 24);
   const key = createHash("sha256")
@@ -114,8 +123,8 @@ export function makeBunExecutable(bundle: string, runtime: BunRuntime, target: s
     fs.mkdirSync(dir, { recursive: true });
     const work = fs.mkdtempSync(`${cached}.tmp-`);
     try {
-      // The outfile's name is the module's name inside the executable: the same on every platform.
-      const executable = path.join(work, SIGNING_IDENTIFIER);
+      // The outfile's name is the module's name inside the executable: the plugin's, on every platform.
+      const executable = path.join(work, name);
       const source = stagedBundle(bundle, bundleHash);
       execFileSync(
         compiler(),
@@ -139,6 +148,12 @@ export function makeBunExecutable(bundle: string, runtime: BunRuntime, target: s
         if (!check.adhoc || check.badPages !== 0)
           throw new Error(`${runtime.target}: the ad hoc signature does not check (${JSON.stringify(check)})`);
         fs.writeFileSync(executable, signed);
+      }
+      if (runtime.target.includes("windows")) {
+        // Bun's Windows build comes unsigned; whatever it carries, the release's executable is unsigned with a valid checksum.
+        if (peSignatureState(fs.readFileSync(executable)).signed) stripAuthenticode(executable);
+        const state = peSignatureState(fs.readFileSync(executable));
+        if (state.checksum !== state.computed) stripAuthenticode(executable);
       }
       fs.renameSync(executable, cached);
       keepNewest(dir, KEPT, (name) => name.startsWith(`bun-${runtime.target}-`));
