@@ -26,7 +26,23 @@ export const SETTINGS = {
     env: "MESSAGING_API_VERSION",
     set: "pulumi config set messaging:apiVersion <YYYY-MM-DD>",
   },
+  /** Not the client's: the most messages one update may send (`MessageBatch`), checked at preview and before any call. */
+  maxMessagesPerUpdate: {
+    what: "most messages an update may send",
+    secret: false,
+    config: "messaging:maxMessagesPerUpdate",
+    env: "MESSAGING_MAX_MESSAGES_PER_UPDATE",
+    set: "pulumi config set messaging:maxMessagesPerUpdate <count>",
+  },
 } as const;
+
+/** The settings the client itself takes (the others are the provider's). */
+export const CLIENT_SETTINGS = ["apiKey", "baseUrl", "apiVersion"] as const;
+
+/** A whole number of messages, 1 or more; undefined when `value` is one. */
+export function messageLimitProblem(value: string): string | undefined {
+  return /^[1-9][0-9]{0,14}$/.test(value.trim()) ? undefined : `expected a whole number of messages, 1 or more, not '${value}'`;
+}
 
 export type SettingName = keyof typeof SETTINGS;
 
@@ -78,8 +94,8 @@ export function clientFromSettings(sources: SettingSources = {}): MessagingClien
     if (!isConfigurationError(error)) throw error;
     // A refused base URL is shown: it is not a secret, unless it holds credentials.
     const option = /option '(\w+)'/.exec(error.message)?.[1];
-    const names = (Object.keys(SETTINGS) as SettingName[]).filter((name) => option === undefined || name === option);
-    const where = (names.length > 0 ? names : (Object.keys(SETTINGS) as SettingName[]))
+    const names = CLIENT_SETTINGS.filter((name) => option === undefined || name === option);
+    const where = (names.length > 0 ? names : CLIENT_SETTINGS)
       .map((name) => (sources.config ? `${SETTINGS[name].config} or ${SETTINGS[name].env}` : SETTINGS[name].env))
       .join(", ");
     const value = option === "baseUrl" && !settings.baseUrl.includes("@") ? `, which is '${settings.baseUrl}'` : "";

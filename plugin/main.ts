@@ -4,7 +4,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { boundSendingMemory } from "../client/sending-memory";
 import { PACKAGE_VERSION } from "../client/version";
-import { engineAddress, engineLog } from "./engine-log";
+import { engineAddress, engineLog } from "../provider/engine-log";
 import { watchEngine } from "./engine-watch";
 import { MessagingProvider } from "./provider";
 import { packageSchema } from "./schema";

@@ -1,7 +1,7 @@
 // The settings are the dynamic provider's, so the same stack and environment reach the same service by either route.
 import { resolveClientOptions } from "../client/options";
 import type { ConfigSource } from "../client/settings";
-import { SETTINGS, type SettingName } from "../client/settings";
+import { messageLimitProblem, SETTINGS, type SettingName } from "../client/settings";
 import { IdentityKey } from "../client/identity-key";
 import { isConfigurationError } from "../errors";
 import { pinnedStackIdentity, STACK_IDENTITY_CONFIG, stackIdentityProblem } from "../provider/stack-identity-pin";
@@ -24,8 +24,11 @@ export function configSource(args: Props, variables: ReadonlyMap<string, string>
   for (const name of SETTING_NAMES) {
     const key = configKey(name);
     const fromArgs = reveal(args[key]);
+    // A typed setting (a number) arrives as one from a program, as a string from stack config.
     const value =
-      typeof fromArgs === "string" ? fromArgs : (variables.get(`${PACKAGE_NAME}:config:${key}`) ?? variables.get(SETTINGS[name].config));
+      typeof fromArgs === "string" || typeof fromArgs === "number"
+        ? String(fromArgs)
+        : (variables.get(`${PACKAGE_NAME}:config:${key}`) ?? variables.get(SETTINGS[name].config));
     if (value !== undefined && value !== "") values.set(SETTINGS[name].config, value);
   }
   return { get: (key) => values.get(key) };
@@ -59,6 +62,11 @@ export function checkConfig(news: Props): ConfigFailure[] {
   for (const name of SETTING_NAMES) {
     const value = reveal(news[configKey(name)]);
     if (value === undefined || value === null || value === UNKNOWN) continue;
+    if (name === "maxMessagesPerUpdate") {
+      const problem = typeof value === "string" || typeof value === "number" ? messageLimitProblem(String(value)) : "expected a number";
+      if (problem) failures.push({ property: configKey(name), reason: `${problem} (${SETTINGS[name].set})` });
+      continue;
+    }
     if (typeof value !== "string") {
       failures.push({ property: configKey(name), reason: `expected a string (${SETTINGS[name].set})` });
       continue;

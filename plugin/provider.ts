@@ -1,6 +1,6 @@
 // Every resource call goes to the same kind runtime the dynamic provider calls, secrets revealed on the way in, marked on the way out.
 import type { ProviderConfig } from "../provider/context";
-import type { EngineLog } from "./engine-log";
+import { STDERR_LOG, type EngineLog } from "../provider/engine-log";
 import { UnsupportedOperationError } from "../errors";
 import { IDEMPOTENCY_SCOPE, PROVIDER_KEY, UNKNOWN } from "../provider/protocol";
 import { idempotencyScopeOfUrn } from "../provider/idempotency-scope";
@@ -86,7 +86,7 @@ export class MessagingProvider {
     const failures = checkConfig(news);
     const inputs = checkedConfig(news, urn);
     if (Object.keys(olds).length === 0 && reveal(inputs[STACK_IDENTITY_KEY]) === undefined && failures.length === 0) {
-      this.warn(newIdentityWarning("provider"));
+      this.warn(newIdentityWarning("provider"), urn);
     }
     return { inputs, failures };
   }
@@ -116,14 +116,14 @@ export class MessagingProvider {
   configure(args: Props, variables: ReadonlyMap<string, string>, providerId?: string): void {
     this.stackIdentity = pinnedIdentityOf(args, variables) ?? (providerId || undefined);
     const log = this.log;
-    this.config = { ...configSource(args, variables), ...(log ? { warn: (message: string) => log.warn(message) } : {}) };
+    this.config = { ...configSource(args, variables), ...(log ? { log } : {}) };
   }
 
   /** `asSent` when the inputs are the news exactly as sent, so the answer can be the request's own bytes. */
   async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[]; asSent: boolean }> {
     const definition = this.kindOf(urn);
     const revealed = revealProps(news);
-    const result = await definition.runtime.check(this.config, revealProps(olds), revealed);
+    const result = await definition.runtime.check(this.config, revealProps(olds), revealed, urn);
     const failures = (result.failures ?? []).map(({ property, reason }) => ({ property, reason }));
     const given = result.inputs ?? revealed;
     if (revealed === news && sameEntries(given, news) && !definition.secretInputs.some((key) => key in news)) {
@@ -140,7 +140,7 @@ export class MessagingProvider {
 
   /** The runtime's own diff, so both routes replace on the same changes. */
   async diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffAnswer> {
-    const result = await this.kindOf(urn).runtime.diff(this.config, id, revealProps(olds), revealProps(news));
+    const result = await this.kindOf(urn).runtime.diff(this.config, id, revealProps(olds), revealProps(news), urn);
     return { changes: result.changes === true, replaces: result.replaces ?? [], deleteBeforeReplace: result.deleteBeforeReplace === true };
   }
 
@@ -149,7 +149,7 @@ export class MessagingProvider {
     // Generated SDKs cannot set the hidden scope input: the URN gives it.
     const inputs = { ...revealProps(properties), [IDEMPOTENCY_SCOPE]: idempotencyScopeOfUrn(urn, this.stackIdentity) };
     try {
-      const result = await definition.runtime.create(this.config, inputs);
+      const result = await definition.runtime.create(this.config, inputs, urn);
       return { id: result.id, properties: outputs(definition, result.outs ?? {}, properties) };
     } catch (error) {
       throw this.initFailure(definition, error, properties);
@@ -158,7 +158,7 @@ export class MessagingProvider {
 
   async read(urn: string, id: string, properties: Props, inputs: Props): Promise<{ id: string; properties: Props; inputs: Props }> {
     const definition = this.kindOf(urn);
-    const result = await definition.runtime.read(this.config, id, revealProps(properties));
+    const result = await definition.runtime.read(this.config, id, revealProps(properties), urn);
     return { id: result.id ?? id, properties: outputs(definition, result.props ?? {}, properties), inputs };
   }
 
@@ -166,7 +166,7 @@ export class MessagingProvider {
     const definition = this.kindOf(urn);
     try {
       const inputs = { ...revealProps(news), [IDEMPOTENCY_SCOPE]: idempotencyScopeOfUrn(urn, this.stackIdentity) };
-      const result = await definition.runtime.update(this.config, id, revealProps(olds), inputs);
+      const result = await definition.runtime.update(this.config, id, revealProps(olds), inputs, urn);
       return { properties: outputs(definition, result.outs ?? {}, olds, news) };
     } catch (error) {
       throw this.initFailure(definition, error, olds, news);
@@ -174,11 +174,12 @@ export class MessagingProvider {
   }
 
   async delete(urn: string, id: string, properties: Props): Promise<void> {
-    await this.kindOf(urn).runtime.delete(this.config, id, revealProps(properties));
+    await this.kindOf(urn).runtime.delete(this.config, id, revealProps(properties), urn);
   }
 
-  private warn(message: string): void {
-    (this.log?.warn ?? ((line: string) => process.stderr.write(`${line}\n`)))(message);
+  /** Under the provider resource `urn` (the engine shows it there), else the stack's. */
+  private warn(message: string, urn?: string): void {
+    (this.log ?? STDERR_LOG).warn(message, urn);
   }
 
   private kindOf(urn: string): KindDefinition {

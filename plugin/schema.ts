@@ -194,16 +194,35 @@ function resourceSpec(definition: KindDefinition, translator: TypeTranslator): R
     const description = definition.describe(key);
     return description ? { description } : {};
   };
-  const secretAmong = (keys: readonly string[]) => (key: string) => ({ ...describe(key), ...(keys.includes(key) ? { secret: true } : {}) });
   const inputs = jsonSchemaOf(definition.inputs, "input");
   const state = jsonSchemaOf(definition.state, "output");
+  const requiredInputs = inputs.required ?? [];
+  // What an SDK's doc comment cannot otherwise tell (Go's Args and Python's help() do not say it): required, secret.
+  const said = (key: string, required: boolean, secret: boolean): { description?: string } => {
+    const notes = [required ? "Required." : "", secret ? "A Pulumi secret: encrypted in the state, masked in the CLI's output." : ""];
+    const description = [notes.filter(Boolean).join(" "), definition.describe(key) ?? ""].filter(Boolean).join(" ");
+    return description ? { description } : {};
+  };
+  const inputSpec = (key: string) => ({
+    ...said(key, requiredInputs.includes(key), definition.secretInputs.includes(key)),
+    ...(definition.secretInputs.includes(key) ? { secret: true } : {}),
+  });
+  const outputSpec = (key: string) => ({
+    ...said(key, false, definition.secretOutputs.includes(key)),
+    ...(definition.secretOutputs.includes(key) ? { secret: true } : {}),
+  });
+  const list = (keys: readonly string[]) => keys.map((key) => `\`${key}\``).join(", ");
+  const summary = [
+    requiredInputs.length > 0 ? `Required inputs: ${list(requiredInputs)}.` : "",
+    definition.secretOutputs.length > 0 ? `Secret outputs (encrypted in the state, masked in output): ${list(definition.secretOutputs)}.` : "",
+  ].filter(Boolean);
   return {
-    description: definition.description,
-    properties: translator.properties(state, definition.name, secretAmong(definition.secretOutputs)),
+    description: [definition.description, summary.join(" ")].filter(Boolean).join("\n\n"),
+    properties: translator.properties(state, definition.name, outputSpec),
     // Outputs that can be null are not required: a generated SDK then types them optional.
     required: (state.required ?? []).filter((key) => !isNullable(state.properties![key])),
-    inputProperties: translator.properties(inputs, definition.name, secretAmong(definition.secretInputs)),
-    requiredInputs: inputs.required ?? [],
+    inputProperties: translator.properties(inputs, definition.name, inputSpec),
+    requiredInputs,
   };
 }
 
@@ -212,12 +231,16 @@ function configSpec(): Record<string, PropertySpec> {
     apiKey: `API key of the messaging service (a secret). Falls back to the environment variable ${SETTINGS.apiKey.env}.`,
     baseUrl: `Base URL of the messaging service, e.g. the local emulator's. Falls back to ${SETTINGS.baseUrl.env}.`,
     apiVersion: `Value of the X-Service-Version header, YYYY-MM-DD. Falls back to ${SETTINGS.apiVersion.env}, then ${DEFAULT_API_VERSION}.`,
+    maxMessagesPerUpdate:
+      "The most messages one update may send, all its batches together: preview and `pulumi up` stop before any call when " +
+      `more would go, naming the batches and their counts. Falls back to ${SETTINGS.maxMessagesPerUpdate.env}; unset, no limit.`,
   };
+  const types: Partial<Record<SettingName, "integer">> = { maxMessagesPerUpdate: "integer" };
   return {
     ...Object.fromEntries(
       (Object.keys(SETTINGS) as SettingName[]).map((name) => [
         configKey(name),
-        { type: "string", description: descriptions[name], ...(SETTINGS[name].secret ? { secret: true } : {}) },
+        { type: types[name] ?? "string", description: descriptions[name], ...(SETTINGS[name].secret ? { secret: true } : {}) },
       ]),
     ),
     [STACK_IDENTITY_KEY]: {

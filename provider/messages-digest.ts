@@ -58,7 +58,12 @@ export class MessagesDigest {
   #count = 0;
 
   add(message: unknown): void {
-    this.#hash.update(this.#count++ === 0 ? canonicalJson(message) : `,${canonicalJson(message)}`);
+    this.addCanonical(canonicalJson(message));
+  }
+
+  /** A message given as its canonical JSON, when the caller has it already. */
+  addCanonical(text: string): void {
+    this.#hash.update(this.#count++ === 0 ? text : `,${text}`);
   }
 
   get count(): number {

@@ -8,6 +8,9 @@ export const PROVIDER_KEY = "__provider";
 /** Hidden input set by `WebhookEndpoint`: the resource's place in the stack, scoping its create's idempotency key. */
 export const IDEMPOTENCY_SCOPE = "idempotencyScope";
 
+/** Hidden input set by the TypeScript classes: the resource's URN, which Pulumi's provider host does not hand a provider, for its lines. */
+export const RESOURCE_URN = "resourceUrn";
+
 /** During preview, inputs that depend on not-yet-created resources arrive as this string (`rpc.unknownValue`). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 

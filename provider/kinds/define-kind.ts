@@ -5,8 +5,8 @@ import { sameService } from "../../client/service-location";
 import { UnsupportedOperationError } from "../../errors";
 import { canonicalJson } from "../../schemas/canonical-json";
 import { checkKnownInputs } from "../check-inputs";
-import { contextFor, type ProviderConfig, type ProviderContext } from "../context";
-import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, ResourceInitFailedError, type Props } from "../protocol";
+import { contextFor, flushed, type ProviderConfig, type ProviderContext } from "../context";
+import { containsUnknown, IDEMPOTENCY_SCOPE, PROVIDER_KEY, RESOURCE_URN, ResourceInitFailedError, type Props } from "../protocol";
 import { descriptionOf, replaceKeys, secretKeys } from "./field-meta";
 
 /** For compile-time checks that a resource class, which spells its types out to keep zod from the root's declarations, matches its kind. */
@@ -61,13 +61,17 @@ export interface ResourceImplementation {
 }
 
 /** A serialized provider's methods: their signatures are part of the state format (see `provider/runtime.ts`). */
+/**
+ * A serialized provider's methods: their signatures are part of the state format (see `provider/runtime.ts`). `urn` is the
+ * resource's, which the plugin is told; a serialized shell passes none, and the TypeScript class's hidden input gives it.
+ */
 export interface ResourceRuntime {
-  check(config: ProviderConfig | undefined, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(config: ProviderConfig | undefined, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
-  create(config: ProviderConfig | undefined, inputs: Props): Promise<pulumi.dynamic.CreateResult>;
-  read(config: ProviderConfig | undefined, id: string, props?: Props): Promise<pulumi.dynamic.ReadResult>;
-  update(config: ProviderConfig | undefined, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
-  delete(config: ProviderConfig | undefined, id: string, props: Props): Promise<void>;
+  check(config: ProviderConfig | undefined, olds: Props, news: Props, urn?: string): Promise<pulumi.dynamic.CheckResult>;
+  diff(config: ProviderConfig | undefined, id: string, olds: Props, news: Props, urn?: string): Promise<pulumi.dynamic.DiffResult>;
+  create(config: ProviderConfig | undefined, inputs: Props, urn?: string): Promise<pulumi.dynamic.CreateResult>;
+  read(config: ProviderConfig | undefined, id: string, props?: Props, urn?: string): Promise<pulumi.dynamic.ReadResult>;
+  update(config: ProviderConfig | undefined, id: string, olds: Props, news: Props, urn?: string): Promise<pulumi.dynamic.UpdateResult>;
+  delete(config: ProviderConfig | undefined, id: string, props: Props, urn?: string): Promise<void>;
 }
 
 export interface KindSpec<N extends string, I extends z.ZodObject, S extends z.ZodObject, State> {
@@ -96,14 +100,26 @@ export interface KindDefinition<N extends string = string, I extends z.ZodObject
   describe(key: string): string | undefined;
 }
 
+/** The resource's URN: the plugin's, else the TypeScript class's hidden input. */
+const urnOf = (given: string | undefined, props: Props | undefined): string | undefined =>
+  given ?? (typeof props?.[RESOURCE_URN] === "string" ? (props[RESOURCE_URN] as string) : undefined);
+
 function adapt(implementation: ResourceImplementation): ResourceRuntime {
+  // A call is answered once the lines it logged reached the engine: the engine may stop the provider right after.
+  const run = async <T>(config: ProviderConfig | undefined, urn: string | undefined, act: (context: ProviderContext) => T): Promise<Awaited<T>> => {
+    try {
+      return await act(contextFor(config, urn));
+    } finally {
+      await flushed(config);
+    }
+  };
   return {
-    check: async (config, olds, news) => implementation.check(contextFor(config), olds ?? {}, news),
-    diff: async (config, id, olds, news) => implementation.diff(contextFor(config), id, olds, news),
-    create: async (config, inputs) => implementation.create(contextFor(config), inputs),
-    read: async (config, id, props) => implementation.read(contextFor(config), id, props ?? {}),
-    update: async (config, id, olds, news) => implementation.update(contextFor(config), id, olds, news),
-    delete: async (config, id, props) => implementation.remove(contextFor(config), id, props ?? {}),
+    check: (config, olds, news, urn) => run(config, urnOf(urn, news), (context) => implementation.check(context, olds ?? {}, news)),
+    diff: (config, id, olds, news, urn) => run(config, urnOf(urn, news), (context) => implementation.diff(context, id, olds, news)),
+    create: (config, inputs, urn) => run(config, urnOf(urn, inputs), (context) => implementation.create(context, inputs)),
+    read: (config, id, props, urn) => run(config, urn, (context) => implementation.read(context, id, props ?? {})),
+    update: (config, id, olds, news, urn) => run(config, urnOf(urn, news), (context) => implementation.update(context, id, olds, news)),
+    delete: (config, id, props, urn) => run(config, urn, (context) => implementation.remove(context, id, props ?? {})),
   };
 }
 

@@ -17,6 +17,7 @@ import { runSendCommand } from "../../cli/commands/send/command";
 import { DEFAULT_EMULATOR_API_KEY } from "../../emulator/http";
 import { startEmulator, type Emulator } from "../../emulator";
 import * as batch from "../../provider/kinds/message-batch/runtime";
+import { testContext } from "../support/provider-context";
 import { ArrayDigest, mb3BatchId, mb3CallKey } from "../../provider/kinds/message-batch/call-plan";
 import { IDENTITY_KEY } from "../../client/identity-key";
 import { SEND_PLANNED, type PlannedSendHooks } from "../../client/send-messages";
@@ -90,7 +91,7 @@ test("a MessageBatch's plain id (its key prefix) gives up no code to 10^6 guesse
       [SEND_PLANNED]: (messages: never, options: never, hooks: PlannedSendHooks) =>
         client[SEND_PLANNED](messages, options, { ...hooks, keyOf: (index) => keys[keys.push(hooks.keyOf!(index)) - 1] }),
     };
-    const context = { client: () => seen as never, warn: () => undefined, explain: (error: unknown) => error, serviceUrl: () => undefined };
+    const context = testContext(seen);
     const created = await batch.create(context, { stream: "transactional", messages: template(CODE), idempotencyScope: SCOPE });
     // What plain state shows: the id, which is the key prefix (the digest is a secret output); the call's key.
     const plain = new Set([created.id, created.outs!.idempotencyKeyPrefix, ...keys]);

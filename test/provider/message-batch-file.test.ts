@@ -15,7 +15,7 @@ import { IdentityKey } from "../../client/identity-key";
 import { ASSET_SIG } from "../../provider/kinds/message-batch/file-asset";
 import { MESSAGES_FILE_READ } from "../../provider/kinds/message-batch/schema";
 import { MessagesDigest, messagesDigest } from "../../provider/messages-digest";
-import { testContext } from "./test-context";
+import { testContext } from "../support/provider-context";
 
 const impl = messageBatch.implementation;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-messaging-batch-file-"));
@@ -58,6 +58,10 @@ describe("check", () => {
       stream: "transactional",
       digest: messagesDigest(messages),
       count: 2500,
+      // What preview says it will send: the calls the send will make.
+      calls: (await planCalls(mb3Scheme(IdentityKey.fromApiKey("any"), "scope", "transactional", null), messages)).calls.length,
+      recipients: 2500,
+      recipientsExact: true,
     });
     const csv = `to,body\n${messages.map((message) => `${message.tos[0]},${message.body}`).join("\n")}\n`;
     const fromCsv = await impl.check(testContext(), {}, { stream: "transactional", messagesFile: asset("ok.csv", csv) });

@@ -5,7 +5,7 @@
  * diagnostic the WebhookEndpoint runtime emits (warnings, check failures, errors and init
  * failure reasons) with such a url, and looks for it in each.
  */
-import { testContext } from "./test-context";
+import { testContext } from "../support/provider-context";
 import { nullEndpointState } from "../support/endpoint-state";
 import { parseResponseBody } from "../../client/response";
 import { ResponseSchemaError } from "../../errors";

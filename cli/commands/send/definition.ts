@@ -5,7 +5,18 @@ export const definition = {
   usage: ["send --file FILE [--stream NAME] [options]"],
   summary: "sends every message of a file, each exactly once, however often it is run",
   options: {
-    ...valueOptions("file", "stream", "format", "batch-size", "concurrency", "in-flight", "send-id", "state-dir", "idempotency-key-prefix"),
+    ...valueOptions(
+      "file",
+      "stream",
+      "format",
+      "batch-size",
+      "concurrency",
+      "in-flight",
+      "send-id",
+      "state-dir",
+      "idempotency-key-prefix",
+      "max-messages",
+    ),
     ...switchOptions("dry-run", "allow-changed", "resend", "json"),
   },
 } satisfies Command;

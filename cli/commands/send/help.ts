@@ -45,6 +45,8 @@ options:
   --state-dir DIR        where journals are kept (see MESSAGING_STATE_DIR)
   --idempotency-key-prefix KEY
                          start every call's key with KEY instead of 'ms3'
+  --max-messages N       refuse, sending nothing, a run that would send more than N
+                         messages (default: MESSAGING_MAX_MESSAGES_PER_UPDATE; unset, no limit)
   --json                 print one JSON object with the outcome on stdout
                          (batch ids included); progress stays on stderr
   -h, --help             this help
@@ -55,6 +57,8 @@ environment:
                          send before you change it
   MESSAGING_BASE_URL     the service's (or the emulator's) URL (required to send)
   MESSAGING_API_VERSION  X-Service-Version (default: 2024-06-01)
+  MESSAGING_MAX_MESSAGES_PER_UPDATE
+                         the default of --max-messages
   MESSAGING_STATE_DIR    journal directory (default: $XDG_STATE_HOME/pulumi-messaging/sends,
                          or ~/.local/state/pulumi-messaging/sends)
 

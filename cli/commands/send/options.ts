@@ -5,6 +5,7 @@ import { CALL_KEY_SUFFIX_LENGTH } from "../../../message-file/identity";
 import { COMMANDS } from "..";
 import { parseCommandArgs } from "../../command-args";
 import { fileFormat, type FileFormat } from "../../../message-file";
+import { messageLimitProblem, SETTINGS } from "../../../client/settings";
 
 /** Parsed `messaging send` options. */
 export interface SendOptions {
@@ -23,6 +24,8 @@ export interface SendOptions {
   readonly sendId?: string;
   readonly stateDir?: string;
   readonly idempotencyKeyPrefix?: string;
+  /** The most messages this run may send (`--max-messages`, else MESSAGING_MAX_MESSAGES_PER_UPDATE); unset, no limit. */
+  readonly maxMessages?: number;
   readonly json: boolean;
 }
 
@@ -67,6 +70,10 @@ export function parseSendOptions(argv: string[]): SendOptions | string {
   if (sendId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(sendId)) return "--send-id: expected 1-64 letters, digits, '-' or '_'";
   if (values.resend && sendId !== undefined) return "--resend starts a new send; --send-id continues one: give one of them";
   if (values["state-dir"] === "") return "--state-dir must not be empty";
+  const limit = values["max-messages"] ?? (process.env[SETTINGS.maxMessagesPerUpdate.env] || undefined);
+  const limitProblem = limit === undefined ? undefined : messageLimitProblem(limit);
+  if (limitProblem !== undefined)
+    return `${values["max-messages"] !== undefined ? "--max-messages" : SETTINGS.maxMessagesPerUpdate.env}: ${limitProblem}`;
   return {
     file: values.file,
     stream: values.stream ?? "transactional",
@@ -82,6 +89,7 @@ export function parseSendOptions(argv: string[]): SendOptions | string {
     sendId,
     stateDir: values["state-dir"],
     idempotencyKeyPrefix: prefix,
+    maxMessages: limit === undefined ? undefined : Number(limit),
     json: values.json,
   };
 }

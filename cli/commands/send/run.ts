@@ -1,5 +1,6 @@
 import type { IdentityKey } from "../../../client/identity-key";
 import type { MessagingClient } from "../../../client/messaging-client";
+import { SETTINGS } from "../../../client/settings";
 import { FileError } from "../../../message-file";
 import { createProgress } from "./progress";
 import type { SendOptions } from "./options";
@@ -103,6 +104,17 @@ export async function sendWith(run: Run): Promise<number> {
         `${listSent(changed)}\nThe file now holds ${toSend} message(s) not sent yet; if some are new versions of the lines above, ` +
         "sending them delivers a second text to those recipients.\nNothing was sent. To send the messages not sent yet, new versions " +
         "included, add --allow-changed (to leave a changed line unsent, restore it as it was sent, or delete it).\n",
+      1,
+    );
+  }
+  // A send nobody meant (the wrong file, a --resend too many) is stopped before any call.
+  const outgoing = toSend + messagesIn(inFlight);
+  if (options.maxMessages !== undefined && outgoing > options.maxMessages) {
+    return report.end(
+      { ...counts, status: "refused", reason: "over_max_messages", toSend: outgoing, maxMessages: options.maxMessages },
+      `messaging send: this run would send ${outgoing} message(s) from ${options.file}, more than --max-messages (or ` +
+        `${SETTINGS.maxMessagesPerUpdate.env}) allows: ${options.maxMessages}.\nNothing was sent. If this send is meant, raise ` +
+        "the limit; if not, check the file (and --resend).\n",
       1,
     );
   }

@@ -52,7 +52,7 @@ export interface CallScheme {
 }
 
 // A call's boundaries depend only on its own messages since the last one: an edit re-synchronizes at the next boundary.
-class ContentCut implements Cut {
+export class ContentCut implements Cut {
   readonly #envelope: number;
   #count = 0;
   #bytes = 0;

@@ -7,6 +7,8 @@ import type { Message } from "../../../schemas/types";
 import { checkedValue } from "../../../message-file/checked-entry";
 import { fileFormat, FileError, readEntries, type DeclaredStream, type FileFormat } from "../../../message-file";
 import { MessagesDigest } from "../../messages-digest";
+import { canonicalJson } from "../../../schemas/canonical-json";
+import { BatchSizeCount } from "./blast-radius";
 import { tooLargeForOneCall } from "../../../schemas/one-call";
 import { assetFilePath, type FileAsset } from "./file-asset";
 import type { MessagesFileRead } from "./schema";
@@ -42,6 +44,7 @@ export async function readMessagesFile(
 
   const invalid = new InvalidMessages("(file)");
   const digest = new MessagesDigest();
+  const size = new BatchSizeCount(stream);
   const bytes = createHash("sha256");
   let declared: DeclaredStream | undefined;
   const failures: pulumi.dynamic.CheckFailure[] = [];
@@ -57,7 +60,9 @@ export async function readMessagesFile(
         if (value === undefined) continue;
         const tooLarge = tooLargeForOneCall(value, { stream, source: entry.source });
         if (tooLarge !== undefined) invalid.addReason(entry.location, `${tooLarge}: shorten it or split it`);
-        digest.add(value);
+        const text = canonicalJson(value);
+        digest.addCanonical(text);
+        size.add(value, text);
       }
       entries.length = 0;
     }
@@ -85,7 +90,8 @@ export async function readMessagesFile(
     });
   }
   if (failures.length > 0) return { failures };
-  return { read: { hash, stream, digest: digest.finish(), count: digest.count } };
+  const { calls, recipients, recipientsExact } = size.finish();
+  return { read: { hash, stream, digest: digest.finish(), count: digest.count, calls, recipients, recipientsExact } };
 }
 
 /** The file is not what `check` read, or changed during the send: raised before any call that would carry an unchecked message. */

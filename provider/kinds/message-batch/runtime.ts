@@ -12,7 +12,10 @@ import { unknownShape, type KindInputs } from "../define-kind";
 import type { Message } from "../../../schemas/types";
 import { FileError } from "../../../message-file";
 import { CALL_MAX_BYTES, oversizedMessages } from "./calls";
-import { checkedCalls, MB3, mb3BatchId, mb3Scheme, planCalls, positionScheme, type CallPlan, type CallScheme } from "./call-plan";
+import { checkedCalls, ContentCut, MB3, mb3BatchId, mb3Scheme, planCalls, positionScheme, type CallPlan, type CallScheme } from "./call-plan";
+import { describeSize, formatCount, plural, progressLine, sizeOfMessages, type BatchSize } from "./blast-radius";
+import { guardSend, refusalOf } from "./send-guard";
+import { canonicalJson } from "../../../schemas/canonical-json";
 import { assetFilePath, assetHash } from "./file-asset";
 import { messagesOfFile, MessagesFileChanged, readMessagesFile } from "./messages-file";
 import {
@@ -56,7 +59,16 @@ function withMessages<P extends Props>(props: P): P {
  * Each message must fit in a call of its own: one that cannot would stop the send for good. A file is judged unless it is the one
  * recorded (same hash and stream); what was read is kept among the inputs for `diff`, which sees the file's hash only.
  */
-export async function check(_context: ProviderContext, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+export async function check(context: ProviderContext, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const result = await checkInputs(olds, news);
+  // A batch not in the state yet (a replacement's is said by `diff`, which knows it replaces).
+  if (Object.keys(olds).length > 0 || result.failures?.length) return result;
+  const refusal = announce(context, withMessages(result.inputs as Props) as Inputs);
+  if (refusal === undefined) return result;
+  return { ...result, failures: [{ property: news.messagesFile != null ? "messagesFile" : "messages", reason: refusal }] };
+}
+
+async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { [MESSAGES_FILE_READ]: _stale, ...rest } = news;
   // Unchanged news let the plugin answer with the request's own bytes.
   const inputs = MESSAGES_FILE_READ in news ? rest : news;
@@ -102,7 +114,7 @@ export async function check(_context: ProviderContext, olds: Props, news: Props)
  * batch with unchanged inputs reports a change without replacing, so `update` sends the rest even after `pulumi refresh` cleared
  * the init error. Prints nothing: `diff` also runs at preview and refresh.
  */
-export function diff(_context: ProviderContext, id: string, olds: MessageBatchState, given: Inputs): pulumi.dynamic.DiffResult {
+export function diff(context: ProviderContext, id: string, olds: MessageBatchState, given: Inputs): pulumi.dynamic.DiffResult {
   const news = withMessages(given);
   const messagesKey = news.messagesFile != null ? "messagesFile" : "messages";
   const changed = (key: "stream" | "triggers" | "messages"): boolean => {
@@ -112,10 +124,91 @@ export function diff(_context: ProviderContext, id: string, olds: MessageBatchSt
   };
   const replaces = (["stream", "messages", "triggers"] as const).filter(changed).map((key) => (key === "messages" ? messagesKey : key));
   if (olds.sentAt === null) {
-    if (replaces.length === 0) return { changes: true, replaces: [], deleteBeforeReplace: false };
+    if (replaces.length === 0) {
+      announcePartSent(context, olds, news);
+      return { changes: true, replaces: [], deleteBeforeReplace: false };
+    }
     if (!replaces.includes("triggers")) throw editedWhilePartSent(id, olds, replaces);
   }
+  if (replaces.length > 0) {
+    const refusal = announce(context, news, `${replaces.map((key) => `\`${key}\``).join(" and ")} changed (a replacement)`);
+    if (refusal !== undefined) throw new UnsupportedOperationError(`message batch ${nameOf(context, id)}: ${refusal}`);
+  }
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/** The resource's name (its URN's last part), for lines that may reach stderr rather than the resource's row. */
+function nameOf(context: ProviderContext, fallback = "this batch"): string {
+  return context.urn === undefined ? fallback : context.urn.slice(context.urn.lastIndexOf("::") + 2);
+}
+
+/** What the inputs will send, when it can be told before the send (not while the messages are unknown). */
+function sizeOf(inputs: Inputs): BatchSize | undefined {
+  if (inputs.messagesFile != null) {
+    const read = MessagesFileRead.safeParse(inputs[MESSAGES_FILE_READ]);
+    if (!read.success) return undefined;
+    const { count, calls, recipients, recipientsExact } = read.data;
+    // A read recorded before 0.2.0 has the count alone.
+    return { messages: count, calls, recipients, recipientsExact: recipientsExact ?? true };
+  }
+  if (!Array.isArray(inputs.messages) || containsUnknown(inputs.messages) || typeof inputs.stream !== "string") return undefined;
+  return sizeOfMessages(inputs.stream, inputs.messages);
+}
+
+const KEY_UNCHECKED = "messageBatch.keyUnchecked";
+
+/**
+ * Says, before any call, what the batch will send (`why` it sends again, for a replacement), and records it against the
+ * update's limit: the limit's refusal, or undefined.
+ */
+function announce(context: ProviderContext, inputs: Inputs, why?: string): string | undefined {
+  const name = nameOf(context);
+  const stream = typeof inputs.stream === "string" ? inputs.stream : "its stream";
+  const size = sizeOf(inputs);
+  const again = why === undefined ? "" : ` again: ${why}`;
+  if (size === undefined) {
+    context.warn(`note: ${name}: will send messages${again}; how many is not known until \`pulumi up\` (they depend on other resources)`);
+    return undefined;
+  }
+  let said = `note: ${name}: will send ${describeSize(size, stream)}${again}`;
+  if (!context.deployment.has(KEY_UNCHECKED)) {
+    context.deployment.set(KEY_UNCHECKED, true);
+    said += ". The API key is not checked before the first call: the service has no call that changes nothing";
+  }
+  context.warn(said);
+  return refusalOf(context, context.urn ?? name, name, size.messages);
+}
+
+/** A part-sent batch: how much is left. Said by `diff`, which also runs at refresh: the limit is applied by the send itself. */
+function announcePartSent(context: ProviderContext, olds: MessageBatchState, news: Inputs): void {
+  const name = nameOf(context);
+  const left = remainingOf(olds, news);
+  const rest =
+    left === undefined ? "" : left.messages === undefined ? ` in ${plural(left.calls, "call")}` : `, ${plural(left.messages, "message")} in ${plural(left.calls, "call")}`;
+  context.warn(
+    `note: ${name}: part-sent: ${plural(olds.batchIds.length, "call")} of its ${plural(olds.messageCount, "message")} confirmed; ` +
+      `\`pulumi up\` sends the rest${rest}`,
+  );
+  const refusal = left?.messages === undefined ? undefined : refusalOf(context, context.urn ?? name, name, left.messages);
+  if (refusal !== undefined) context.warn(`warning: ${name}: ${refusal}`);
+}
+
+/** What a part-sent mb3 batch has left to send: its calls, and its messages when they are inline (a file is not read here). */
+function remainingOf(olds: MessageBatchState, news: Inputs): { calls: number; messages?: number } | undefined {
+  if (!olds.idempotencyKeyPrefix.startsWith(MB3)) return undefined;
+  const confirmed = olds.batchIds.length;
+  if (Array.isArray(news.messages) && !containsUnknown(news.messages) && typeof news.stream === "string") {
+    const cut = new ContentCut(news.stream);
+    let calls = 0;
+    let confirmedMessages = 0;
+    for (const message of news.messages) {
+      if (cut.startsCall(message, canonicalJson(message))) calls++;
+      if (calls <= confirmed) confirmedMessages++;
+    }
+    return { calls: calls - confirmed, messages: news.messages.length - confirmedMessages };
+  }
+  const calls = sizeOf(news)?.calls;
+  return calls === undefined ? undefined : { calls: calls - confirmed };
 }
 
 function messagesChanged(olds: MessageBatchState, news: Inputs): boolean {
@@ -175,6 +268,9 @@ async function send(context: ProviderContext, inputs: Inputs, id: string, resume
   const keys = scheme.keys(plan);
   const { confirmed } = resume;
   if (resume.pendingCallKey !== null && confirmed.length < keys.length) keys[confirmed.length] = resume.pendingCallKey;
+  const name = nameOf(context, id);
+  const confirmedMessages = plan.calls.slice(0, confirmed.length).reduce((count, call) => count + call.count, 0);
+  guardSend(context, context.urn ?? name, name, plan.count - confirmedMessages);
   const base = {
     stream,
     triggers: inputs.triggers ?? null,
@@ -185,10 +281,18 @@ async function send(context: ProviderContext, inputs: Inputs, id: string, resume
   const wire = scheme.canonicalWire ? (_message: unknown, text: string) => text : (message: unknown) => message;
   const attempted = new Set<number>();
   let replayed = 0;
+  // The resource's status while it sends: a few times a second at most, and after the last call.
+  let shown = 0;
+  const onProgress = ({ sentMessages, sentBatches }: { sentMessages: number; sentBatches: number }) => {
+    const calls = confirmed.length + sentBatches;
+    if (calls < plan.calls.length && Date.now() - shown < PROGRESS_EVERY_MS) return;
+    shown = Date.now();
+    context.status(progressLine(confirmedMessages + sentMessages, plan.count, calls, plan.calls.length));
+  };
   try {
     const result = await context.client()[SEND_PLANNED](
       source() as AsyncIterable<Message>,
-      { stream, idempotencyKeyPrefix: id, skipChunks: new Set(confirmed.keys()) },
+      { stream, idempotencyKeyPrefix: id, skipChunks: new Set(confirmed.keys()), onProgress },
       {
         prevalidated: true,
         encoded: scheme.canonicalWire,
@@ -200,6 +304,7 @@ async function send(context: ProviderContext, inputs: Inputs, id: string, resume
     );
     const calls = plan.calls.length - confirmed.length;
     if (replayed > 0) context.warn(replayedCalls(id, replayed, calls, confirmed.length === 0 && scheme.canonicalWire));
+    context.warn(sentSummary(name, plan.count - confirmedMessages, calls, replayed, confirmed.length));
     return {
       ...base,
       batchIds: [...confirmed, ...result.batches.map((batch) => batch.id ?? null)],
@@ -232,6 +337,15 @@ async function send(context: ProviderContext, inputs: Inputs, id: string, resume
       inputs,
     );
   }
+}
+
+const PROGRESS_EVERY_MS = 250;
+
+/** Said once a batch is sent: `reminders: sent 30,000 messages in 30 calls; 2 of them answered from the service's record`. */
+function sentSummary(name: string, messages: number, calls: number, replayed: number, confirmedBefore: number): string {
+  const answered = replayed > 0 ? `; ${plural(replayed, "call")} of them answered from the service's record (not sent again)` : "";
+  const before = confirmedBefore > 0 ? ` (the ${plural(confirmedBefore, "call")} confirmed before were not sent again)` : "";
+  return `note: ${name}: sent ${plural(messages, "message")} in ${plural(calls, "call")}${answered}${before}`;
 }
 
 // A file that is not what `check` read stops the send before any call that would carry an unchecked message.

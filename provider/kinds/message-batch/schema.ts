@@ -38,6 +38,10 @@ export const MessagesFileRead = z.object({
   stream: z.string(),
   digest: z.string(),
   count: z.number(),
+  /** What preview says of the send (`blast-radius.ts`); absent from reads recorded before 0.2.0. */
+  calls: z.number().optional(),
+  recipients: z.number().optional(),
+  recipientsExact: z.boolean().optional(),
 });
 export type MessagesFileRead = z.infer<typeof MessagesFileRead>;
 

@@ -86,10 +86,8 @@ describe("a kind defined once", () => {
 
   test("every kind records the service it was made in; a base URL of another service replaces it, said; a respelling does not", async () => {
     const warnings: string[] = [];
-    const at = (baseUrl: string) => ({
-      get: (key: string) => (key === "messaging:baseUrl" ? baseUrl : undefined),
-      warn: (m: string) => warnings.push(m),
-    });
+    const log = { warn: (m: string) => void warnings.push(m), status: () => undefined, flush: async () => undefined };
+    const at = (baseUrl: string) => ({ get: (key: string) => (key === "messaging:baseUrl" ? baseUrl : undefined), log });
     const created = await widget.runtime.create(at("http://user:pw@127.0.0.1:4010/"), { label: "a" });
     expect(created.outs).toMatchObject({ serviceUrl: "http://127.0.0.1:4010" });
     const state = { ...created.outs };
@@ -129,16 +127,18 @@ describe("a kind defined once", () => {
   test("the plugin's schema has it: types, required lists, secrets and descriptions", () => {
     const resource = packageSchema("1.2.3", kinds).resources["messaging:index:Widget"];
     expect(resource).toEqual({
-      description: "A widget of a service that does not exist.",
+      // What an SDK's doc comments cannot otherwise say (Go's Args, Python's help()): required, secret.
+      description:
+        "A widget of a service that does not exist.\n\nRequired inputs: `label`. Secret outputs (encrypted in the state, masked in output): `key`.",
       inputProperties: {
-        label: { type: "string", description: "What the widget shows." },
-        token: { type: "string", description: "Lets the widget in.", secret: true },
+        label: { type: "string", description: "Required. What the widget shows." },
+        token: { type: "string", description: "A Pulumi secret: encrypted in the state, masked in the CLI's output. Lets the widget in.", secret: true },
       },
       requiredInputs: ["label"],
       properties: {
         label: { type: "string", description: "What the widget shows." },
         serial: { type: "number", description: "Serial number the service gave." },
-        key: { type: "string", description: "The widget's key, or null.", secret: true },
+        key: { type: "string", description: "A Pulumi secret: encrypted in the state, masked in the CLI's output. The widget's key, or null.", secret: true },
         serviceUrl: { type: "string", description: expect.stringMatching(/^The service the resource was made in/) },
       },
       required: ["label", "serial"],

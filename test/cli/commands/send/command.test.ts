@@ -95,6 +95,25 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(batchesSince(before)).toEqual([]);
   });
 
+  it("--max-messages (or MESSAGING_MAX_MESSAGES_PER_UPDATE) refuses a larger send before any call, naming the counts; raised, it sends", async () => {
+    const file = ndjsonFile("guarded.ndjson", 1200);
+    const before = mark();
+    const refused = await send(["--file", file, "--max-messages", "1000"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "this run would send 1200 message(s) from guarded.ndjson, more than --max-messages (or MESSAGING_MAX_MESSAGES_PER_UPDATE) allows: 1000.",
+    );
+    expect(refused.stderr).toMatch(/Nothing was sent/);
+    const fromEnv = await send(["--file", file], { MESSAGING_MAX_MESSAGES_PER_UPDATE: "1199" });
+    expect(fromEnv.code).toBe(1);
+    expect(emulator.requestCount()).toBe(before.requests);
+    expect((await send(["--file", file, "--max-messages", "abc"])).stderr).toMatch(/--max-messages: expected a whole number of messages/);
+
+    const sent = await send(["--file", file, "--max-messages", "1200"], { MESSAGING_MAX_MESSAGES_PER_UPDATE: "1" });
+    expect(sent.code).toBe(0);
+    expectEachMessageOnce(batchesSince(before), 1200);
+  });
+
   it("--dry-run needs no API key", async () => {
     const run = await send(["--file", ndjsonFile("dry-nokey.ndjson", 3), "--dry-run"], {
       MESSAGING_API_KEY: undefined,

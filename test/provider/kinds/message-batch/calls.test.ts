@@ -9,6 +9,7 @@ import { startEmulator, type Emulator } from "../../../../emulator";
 import { messageBatch } from "../../../../provider/kinds/message-batch";
 import { CALL_MAX_BYTES } from "../../../../provider/kinds/message-batch/calls";
 import { planCalls, positionScheme } from "../../../../provider/kinds/message-batch/call-plan";
+import { testContext } from "../../../support/provider-context";
 import { IDEMPOTENCY_SCOPE } from "../../../../provider/protocol";
 
 const sms = (i: number) => ({ tos: [`+2547${String(10000000 + i).padStart(8, "0")}`], body: `Reminder ${i}: ${"x".repeat(140)}` });
@@ -53,7 +54,7 @@ describe("the cut (golden)", () => {
 test("check refuses a message too large for a call of its own, naming it, and passes the rest", async () => {
   const news = { stream: "transactional", messages: [sms(0), { tos: ["+254712345678"], body: "z".repeat(CALL_MAX_BYTES) }] };
   const result = await messageBatch.implementation.check(
-    { client: () => never(), warn: () => undefined, explain: (e) => e, serviceUrl: () => undefined },
+    testContext(),
     {},
     news,
   );
@@ -63,7 +64,7 @@ test("check refuses a message too large for a call of its own, naming it, and pa
   expect(
     (
       await messageBatch.implementation.check(
-        { client: () => never(), warn: () => undefined, explain: (e) => e, serviceUrl: () => undefined },
+        testContext(),
         {},
         { ...news, messages: [sms(0)] },
       )

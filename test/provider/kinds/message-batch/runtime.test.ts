@@ -3,7 +3,7 @@ import { IDENTITY_KEY, IdentityKey } from "../../../../client/identity-key";
 import { SEND_PLANNED } from "../../../../client/send-messages";
 import { PartialSendError } from "../../../../errors";
 import { errorFromResponse } from "../../../../errors/from-response";
-import { testContext } from "../../test-context";
+import { testContext } from "../../../support/provider-context";
 import { messageBatch } from "../../../../provider/kinds/message-batch";
 import * as batch from "../../../../provider/kinds/message-batch/runtime";
 
@@ -115,10 +115,10 @@ describe("diff", () => {
   ])("a change to %s replaces (sends again)", (key, change) => {
     expect(impl.diff(testContext(), "prefix-1", sent("2026-01-01T00:00:00Z"), { ...inputs, ...change }).replaces).toEqual([key]);
   });
-  test("a part-sent batch reports a change without replacing, so the engine calls update whatever refresh cleared; diff prints nothing", async () => {
+  test("a part-sent batch reports a change without replacing, so the engine calls update whatever refresh cleared; diff says what is left", async () => {
     const context = testContext();
     expect(impl.diff(context, "prefix-1", sent(null), inputs)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect(context.warnings).toEqual([]);
+    expect(context.warnings).toEqual(["note: reminders: part-sent: 1 call of its 2 messages confirmed; `pulumi up` sends the rest"]);
   });
 });
 
@@ -274,6 +274,7 @@ describe("create and update", () => {
     const { id } = await batch.create(context, { ...inputs, idempotencyScope: "s" });
     expect(context.warnings).toEqual([
       `note: message batch ${id}: 1 of 1 calls were answered from the service's record of an earlier run under this stack's identity (an interrupted \`up\` of this stack, or one whose answers were lost; or another stack given the same messaging:stackIdentity, which each stack must have its own of), under the same idempotency keys: their messages were not sent again.`,
+      "note: reminders: sent 2 messages in 1 call; 1 call of them answered from the service's record (not sent again)",
     ]);
   });
 

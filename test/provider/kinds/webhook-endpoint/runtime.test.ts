@@ -1,5 +1,5 @@
 /** The WebhookEndpoint runtime as functions of a test context (the engine tests run it through the host). */
-import { testContext } from "../../test-context";
+import { testContext } from "../../../support/provider-context";
 import { nullEndpointState } from "../../../support/endpoint-state";
 import { parseResponseBody } from "../../../../client/response";
 import { ResponseSchemaError } from "../../../../errors";
