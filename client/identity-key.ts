@@ -38,12 +38,16 @@ export class IdentityKey {
   }
 }
 
-/** The engine hands a provider no trace of an interrupted create, so one redone under a new key is sent again. */
+/**
+ * The engine hands a provider no trace of an interrupted create, so one redone under a new key is sent again. A key the service
+ * refused took nothing, and going back to it would be refused again: the advice is for a key the service accepted.
+ */
 export function keyChangedWarning(): string {
   return (
     "warning: the API key (messaging:apiKey or MESSAGING_API_KEY) changed since this stack's last deployment. Identities " +
-    'are keyed by the API key, so a create that an interrupted run left unfinished (Pulumi said it was "interrupted while ' +
-    'creating") is redone under new identities, and the service sends again what it had already taken. If a run of this ' +
-    "stack was interrupted, set the old key back and run `pulumi up` to finish it, then change the key."
+    "are keyed by the API key, so a create that an interrupted run left unfinished under the old key (Pulumi said it was " +
+    '"interrupted while creating") is redone under new identities, and the service sends again what it had taken. If the ' +
+    "service refused the old key (HTTP 401), it took nothing under it: there is nothing to finish, go on. If it accepted the " +
+    "old key and a run was interrupted, finish that run with the old key first (`pulumi up`), then change the key."
   );
 }

@@ -61,7 +61,7 @@ describeRealEngine("two stacks of the same project and name", () => {
       await stack!.setConfig("messaging:apiKey", "sk_test_rotated_0000", { secret: true });
       const next = expectOk(operation === "up" ? await stack!.up() : await stack!.preview());
       expect(messagesOf(next)).toMatch(
-        /the API key \(messaging:apiKey or MESSAGING_API_KEY\) changed since this stack's last deployment.*set the old key back and run `pulumi up` to finish it/s,
+        /the API key \(messaging:apiKey or MESSAGING_API_KEY\) changed since this stack's last deployment.*If the service refused the old key \(HTTP 401\), it took nothing under it: there is nothing to finish.*finish that run with the old key first/s,
       );
       expect(suite.emulator.requestCount()).toBe(calls);
     },

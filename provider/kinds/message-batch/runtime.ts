@@ -61,8 +61,9 @@ function withMessages<P extends Props>(props: P): P {
  */
 export async function check(context: ProviderContext, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const result = await checkInputs(olds, news);
-  // A batch not in the state yet (a replacement's is said by `diff`, which knows it replaces).
-  if (Object.keys(olds).length > 0 || result.failures?.length) return result;
+  // A batch not in the state yet. A replacement is said by `diff`, which knows why; the engine then checks the inputs again,
+  // with no olds, and that check must not say it a second time.
+  if (Object.keys(olds).length > 0 || result.failures?.length || announced(context)) return result;
   const refusal = announce(context, withMessages(result.inputs as Props) as Inputs);
   if (refusal === undefined) return result;
   return { ...result, failures: [{ property: news.messagesFile != null ? "messagesFile" : "messages", reason: refusal }] };
@@ -156,6 +157,12 @@ function sizeOf(inputs: Inputs): BatchSize | undefined {
 }
 
 const KEY_UNCHECKED = "messageBatch.keyUnchecked";
+const ANNOUNCED = "messageBatch.announced";
+
+/** Whether this deployment has said what this resource will send. */
+function announced(context: ProviderContext): boolean {
+  return context.urn !== undefined && ((context.deployment.get(ANNOUNCED) as Set<string> | undefined)?.has(context.urn) ?? false);
+}
 
 /**
  * Says, before any call, what the batch will send (`why` it sends again, for a replacement), and records it against the
@@ -169,6 +176,11 @@ function announce(context: ProviderContext, inputs: Inputs, why?: string): strin
   if (size === undefined) {
     context.warn(`note: ${name}: will send messages${again}; how many is not known until \`pulumi up\` (they depend on other resources)`);
     return undefined;
+  }
+  if (context.urn !== undefined) {
+    let said = context.deployment.get(ANNOUNCED) as Set<string> | undefined;
+    if (!said) context.deployment.set(ANNOUNCED, (said = new Set()));
+    said.add(context.urn);
   }
   let said = `note: ${name}: will send ${describeSize(size, stream)}${again}`;
   if (!context.deployment.has(KEY_UNCHECKED)) {

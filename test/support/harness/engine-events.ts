@@ -26,6 +26,8 @@ export interface EngineDiagnostic {
   readonly severity: string;
   readonly message: string;
   readonly urn?: string;
+  /** A status line (progress), shown beside the resource while it works rather than printed. */
+  readonly ephemeral?: boolean;
 }
 
 /** Steps and diagnostics, gathered event by event. */
@@ -60,6 +62,7 @@ export class EngineReport {
         severity: diagnostic.severity,
         message: diagnostic.message.trimEnd(),
         ...(diagnostic.urn ? { urn: diagnostic.urn } : {}),
+        ...(diagnostic.ephemeral ? { ephemeral: true } : {}),
       });
     }
   }
