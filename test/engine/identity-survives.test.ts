@@ -7,7 +7,7 @@
  * batch under an explicit provider. Each re-made create is answered from the service's record: the same endpoint, no message
  * twice. Unpinned, a new identity is said by preview, before any create. On the plugin route a
  * key rotated in the environment is said by preview too, and on both routes a new event type the
- * spec does not name is said, with the closest named one.
+ * spec does not name is said, under the endpoint, with the closest named one.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -267,9 +267,13 @@ describeRealEngine("what a stack's identity survives", () => {
     async (route) => {
       const stack = await newStack(route, { "messaging:stackIdentity": PINNED.replace("team-a", `events-${route.toLowerCase()}`) });
       await declare(stack, route, ["payments"], { events: ["payment.succeded"] });
-      expect(messagesOf(expectOk(await stack.preview()))).toMatch(
+      const preview = expectOk(await stack.preview());
+      expect(messagesOf(preview)).toMatch(
         /events\[0\]: "payment\.succeded" is not an event type the service is known to send \(did you mean payment\.succeeded\?\)/,
       );
+      // Said under the endpoint, not the stack: the CLI prints it with the resource.
+      const said = preview.diagnostics.filter((diagnostic) => /payment\.succeded/.test(diagnostic.message));
+      expect(said.map((diagnostic) => diagnostic.urn)).toEqual([expect.stringMatching(/::payments$/)]);
       const up = expectOk(await stack.up());
       const made = suite.emulator.endpoints().find((endpoint) => endpoint.id === output(up, "endpointId"));
       expect(made?.events).toEqual(["payment.succeded"]);

@@ -63,10 +63,10 @@ export async function check(context: ProviderContext, olds: Props, news: Props):
   const result = await checkInputs(olds, news);
   // A batch not in the state yet. A replacement is said by `diff`, which knows why; the engine then checks the inputs again,
   // with no olds, and that check must not say it a second time.
-  if (Object.keys(olds).length > 0 || result.failures?.length || announced(context)) return result;
-  const refusal = announce(context, withMessages(result.inputs as Props) as Inputs);
-  if (refusal === undefined) return result;
-  return { ...result, failures: [{ property: news.messagesFile != null ? "messagesFile" : "messages", reason: refusal }] };
+  if (Object.keys(olds).length > 0 || result.failures?.length) return result;
+  const refusal = announced(context) ? refusedReplacement(context) : announce(context, withMessages(result.inputs as Props) as Inputs);
+  // A failure of no one property: the engine would print the property's whole value (every message) beside it.
+  return refusal === undefined ? result : { ...result, failures: [{ property: "", reason: refusal }] };
 }
 
 async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
@@ -132,8 +132,9 @@ export function diff(context: ProviderContext, id: string, olds: MessageBatchSta
     if (!replaces.includes("triggers")) throw editedWhilePartSent(id, olds, replaces);
   }
   if (replaces.length > 0) {
+    // Refused by the check the engine makes of a replacement's inputs right after (a clean error on both routes), and by the send.
     const refusal = announce(context, news, `${replaces.map((key) => `\`${key}\``).join(" and ")} changed (a replacement)`);
-    if (refusal !== undefined) throw new UnsupportedOperationError(`message batch ${nameOf(context, id)}: ${refusal}`);
+    if (refusal !== undefined && context.urn !== undefined) context.deployment.set(`${REFUSED}${context.urn}`, refusal);
   }
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: false };
 }
@@ -158,6 +159,11 @@ function sizeOf(inputs: Inputs): BatchSize | undefined {
 
 const KEY_UNCHECKED = "messageBatch.keyUnchecked";
 const ANNOUNCED = "messageBatch.announced";
+const REFUSED = "messageBatch.refused:";
+
+/** The limit's refusal of this resource's replacement, which `diff` said. */
+const refusedReplacement = (context: ProviderContext): string | undefined =>
+  context.urn === undefined ? undefined : (context.deployment.get(`${REFUSED}${context.urn}`) as string | undefined);
 
 /** Whether this deployment has said what this resource will send. */
 function announced(context: ProviderContext): boolean {
