@@ -53,23 +53,11 @@ describe("the cut (golden)", () => {
 
 test("check refuses a message too large for a call of its own, naming it, and passes the rest", async () => {
   const news = { stream: "transactional", messages: [sms(0), { tos: ["+254712345678"], body: "z".repeat(CALL_MAX_BYTES) }] };
-  const result = await messageBatch.implementation.check(
-    testContext(),
-    {},
-    news,
-  );
+  const result = await messageBatch.implementation.check(testContext(), {}, news);
   expect(result.failures).toEqual([
     { property: "messages.1", reason: expect.stringMatching(/takes \d+ bytes as JSON.*cannot be sent even alone/) },
   ]);
-  expect(
-    (
-      await messageBatch.implementation.check(
-        testContext(),
-        {},
-        { ...news, messages: [sms(0)] },
-      )
-    ).failures,
-  ).toBeUndefined();
+  expect((await messageBatch.implementation.check(testContext(), {}, { ...news, messages: [sms(0)] })).failures).toBeUndefined();
 });
 
 const never = (): never => {
