@@ -189,6 +189,10 @@ function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   return z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
 }
 
+/** Put before a property's description in the schema, for the SDKs' doc comments (a table has columns for them). */
+export const REQUIRED_NOTE = "Required.";
+export const SECRET_NOTE = "A Pulumi secret: encrypted in the state, masked in the CLI's output.";
+
 function resourceSpec(definition: KindDefinition, translator: TypeTranslator): ResourceSpec {
   const describe = (key: string): { description?: string } => {
     const description = definition.describe(key);
@@ -199,7 +203,7 @@ function resourceSpec(definition: KindDefinition, translator: TypeTranslator): R
   const requiredInputs = inputs.required ?? [];
   // What an SDK's doc comment cannot otherwise tell (Go's Args and Python's help() do not say it): required, secret.
   const said = (key: string, required: boolean, secret: boolean): { description?: string } => {
-    const notes = [required ? "Required." : "", secret ? "A Pulumi secret: encrypted in the state, masked in the CLI's output." : ""];
+    const notes = [required ? REQUIRED_NOTE : "", secret ? SECRET_NOTE : ""];
     const description = [notes.filter(Boolean).join(" "), definition.describe(key) ?? ""].filter(Boolean).join(" ");
     return description ? { description } : {};
   };
@@ -214,7 +218,9 @@ function resourceSpec(definition: KindDefinition, translator: TypeTranslator): R
   const list = (keys: readonly string[]) => keys.map((key) => `\`${key}\``).join(", ");
   const summary = [
     requiredInputs.length > 0 ? `Required inputs: ${list(requiredInputs)}.` : "",
-    definition.secretOutputs.length > 0 ? `Secret outputs (encrypted in the state, masked in output): ${list(definition.secretOutputs)}.` : "",
+    definition.secretOutputs.length > 0
+      ? `Secret outputs (encrypted in the state, masked in output): ${list(definition.secretOutputs)}.`
+      : "",
   ].filter(Boolean);
   return {
     description: [definition.description, summary.join(" ")].filter(Boolean).join("\n\n"),

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { format } from "prettier/standalone";
 import * as markdown from "prettier/plugins/markdown";
-import { packageSchema, type PackageSchema, type PropertySpec, type TypeSpec } from "../../plugin/schema";
+import { packageSchema, REQUIRED_NOTE, SECRET_NOTE, type PackageSchema, type PropertySpec, type TypeSpec } from "../../plugin/schema";
 import { REPO_ROOT } from "../repo-root";
 
 /** The pages of docs/ under `root` that hold a resource's field tables (a `<!-- fields: <Resource> -->` marker): a new kind's page needs no edit here. */
@@ -40,10 +40,13 @@ function typeName(type: TypeSpec, schema: PackageSchema): string {
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
+// The table's marks column says what the SDKs' notes say.
+const withoutNotes = (text: string): string => [REQUIRED_NOTE, SECRET_NOTE].reduce((rest, note) => rest.replace(`${note} `, ""), text);
+
 function table(heading: string, properties: Record<string, PropertySpec>, required: readonly string[], schema: PackageSchema): string {
   const rows = Object.entries(properties).map(([name, property]) => {
     const marks = [required.includes(name) ? "required" : "", property.secret ? "secret" : ""].filter(Boolean).join(", ");
-    return `| \`${name}\` | ${typeName(property, schema)} | ${marks} | ${cell(property.description ?? "")} |`;
+    return `| \`${name}\` | ${typeName(property, schema)} | ${marks} | ${cell(withoutNotes(property.description ?? ""))} |`;
   });
   return [`| ${heading} | type | | description |`, "| --- | --- | --- | --- |", ...rows].join("\n");
 }

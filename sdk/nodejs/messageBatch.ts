@@ -9,6 +9,8 @@ import * as utilities from "./utilities";
 
 /**
  * Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
+ *
+ * Required inputs: `stream`. Secret outputs (encrypted in the state, masked in output): `messagesDigest`.
  */
 export class MessageBatch extends pulumi.CustomResource {
     /**
@@ -50,7 +52,7 @@ export class MessageBatch extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly messageCount: pulumi.Output<number>;
     /**
-     * Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
+     * A Pulumi secret: encrypted in the state, masked in the CLI's output. Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
      */
     declare public /*out*/ readonly messagesDigest: pulumi.Output<string>;
     /**
@@ -126,11 +128,11 @@ export interface MessageBatchArgs {
      */
     messages?: pulumi.Input<pulumi.Input<inputs.MessageBatchMessageArgs>[] | undefined>;
     /**
-     * A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
+     * A Pulumi secret: encrypted in the state, masked in the CLI's output. A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
      */
     messagesFile?: pulumi.Input<pulumi.asset.Asset | pulumi.asset.Archive | undefined>;
     /**
-     * Stream to send on, e.g. `transactional`.
+     * Required. Stream to send on, e.g. `transactional`.
      */
     stream: pulumi.Input<string>;
     /**

@@ -53,6 +53,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["apiKey"] = args?.apiKey ? pulumi.secret(args.apiKey) : undefined;
             resourceInputs["apiVersion"] = args?.apiVersion;
             resourceInputs["baseUrl"] = args?.baseUrl;
+            resourceInputs["maxMessagesPerUpdate"] = pulumi.output(args?.maxMessagesPerUpdate).apply(JSON.stringify);
             resourceInputs["stackIdentity"] = args?.stackIdentity;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -78,6 +79,10 @@ export interface ProviderArgs {
      * Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
      */
     baseUrl?: pulumi.Input<string | undefined>;
+    /**
+     * The most messages one update may send, all its batches together: preview and `pulumi up` stop before any call when more would go, naming the batches and their counts. Falls back to MESSAGING_MAX_MESSAGES_PER_UPDATE; unset, no limit.
+     */
+    maxMessagesPerUpdate?: pulumi.Input<number | undefined>;
     /**
      * This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
      */

@@ -9,6 +9,8 @@ import * as utilities from "./utilities";
 
 /**
  * A webhook endpoint of the messaging service (`POST /v1/webhooks/endpoints`). The service has no update, delete or retrieve operation: any change replaces the endpoint (except an adopted one's, which is refused), deleting it from the stack leaves it active in the service (remove it in the dashboard, Developers → Webhooks), refresh keeps the recorded state, and import is refused: use `adopt`. If the create's answer had an id but no readable secret, `up` fails and keeps the endpoint without one; the next `up` asks the service again under the same idempotency key, or says what to do.
+ *
+ * Required inputs: `url`, `events`. Secret outputs (encrypted in the state, masked in output): `secret`.
  */
 export class WebhookEndpoint extends pulumi.CustomResource {
     /**
@@ -66,7 +68,7 @@ export class WebhookEndpoint extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly metadata: pulumi.Output<{[key: string]: string} | undefined>;
     /**
-     * Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
+     * A Pulumi secret: encrypted in the state, masked in the CLI's output. Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
      */
     declare public /*out*/ readonly secret: pulumi.Output<string | undefined>;
     /**
@@ -148,7 +150,7 @@ export class WebhookEndpoint extends pulumi.CustomResource {
  */
 export interface WebhookEndpointArgs {
     /**
-     * Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
+     * A Pulumi secret: encrypted in the state, masked in the CLI's output. Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
      */
     adopt?: pulumi.Input<inputs.WebhookEndpointAdoptArgs | undefined>;
     /**
@@ -156,7 +158,7 @@ export interface WebhookEndpointArgs {
      */
     description?: pulumi.Input<string | undefined>;
     /**
-     * Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
+     * Required. Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
      */
     events: pulumi.Input<pulumi.Input<string>[]>;
     /**
@@ -164,7 +166,7 @@ export interface WebhookEndpointArgs {
      */
     format?: pulumi.Input<enums.WebhookEndpointFormat | undefined>;
     /**
-     * Destination URL (absolute http or https) that receives event notifications.
+     * Required. Destination URL (absolute http or https) that receives event notifications.
      */
     url: pulumi.Input<string>;
 }

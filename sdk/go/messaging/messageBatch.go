@@ -13,6 +13,8 @@ import (
 )
 
 // Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
+//
+// Required inputs: `stream`. Secret outputs (encrypted in the state, masked in output): `messagesDigest`.
 type MessageBatch struct {
 	pulumi.CustomResourceState
 
@@ -22,7 +24,7 @@ type MessageBatch struct {
 	IdempotencyKeyPrefix pulumi.StringOutput `pulumi:"idempotencyKeyPrefix"`
 	// Number of messages in the batch.
 	MessageCount pulumi.Float64Output `pulumi:"messageCount"`
-	// Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
+	// A Pulumi secret: encrypted in the state, masked in the CLI's output. Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
 	MessagesDigest pulumi.StringOutput `pulumi:"messagesDigest"`
 	// While the batch is part-sent: the idempotency key of the call that was out when sending stopped, which the next `pulumi up` sends it under again (the service may have taken it); null when none was out.
 	PendingCallKey pulumi.StringPtrOutput `pulumi:"pendingCallKey"`
@@ -88,9 +90,9 @@ func (MessageBatchState) ElementType() reflect.Type {
 type messageBatchArgs struct {
 	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
 	Messages []MessageBatchMessage `pulumi:"messages"`
-	// A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
+	// A Pulumi secret: encrypted in the state, masked in the CLI's output. A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
 	MessagesFile pulumi.AssetOrArchive `pulumi:"messagesFile"`
-	// Stream to send on, e.g. `transactional`.
+	// Required. Stream to send on, e.g. `transactional`.
 	Stream string `pulumi:"stream"`
 	// Arbitrary values; change one to send the same messages again.
 	Triggers []interface{} `pulumi:"triggers"`
@@ -100,9 +102,9 @@ type messageBatchArgs struct {
 type MessageBatchArgs struct {
 	// Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
 	Messages MessageBatchMessageArrayInput
-	// A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
+	// A Pulumi secret: encrypted in the state, masked in the CLI's output. A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
 	MessagesFile pulumi.AssetOrArchiveInput
-	// Stream to send on, e.g. `transactional`.
+	// Required. Stream to send on, e.g. `transactional`.
 	Stream pulumi.StringInput
 	// Arbitrary values; change one to send the same messages again.
 	Triggers pulumi.ArrayInput
@@ -160,7 +162,7 @@ func (o MessageBatchOutput) MessageCount() pulumi.Float64Output {
 	return o.ApplyT(func(v *MessageBatch) pulumi.Float64Output { return v.MessageCount }).(pulumi.Float64Output)
 }
 
-// Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
+// A Pulumi secret: encrypted in the state, masked in the CLI's output. Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
 func (o MessageBatchOutput) MessagesDigest() pulumi.StringOutput {
 	return o.ApplyT(func(v *MessageBatch) pulumi.StringOutput { return v.MessagesDigest }).(pulumi.StringOutput)
 }

@@ -55,6 +55,8 @@ type providerArgs struct {
 	ApiVersion *string `pulumi:"apiVersion"`
 	// Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
 	BaseUrl *string `pulumi:"baseUrl"`
+	// The most messages one update may send, all its batches together: preview and `pulumi up` stop before any call when more would go, naming the batches and their counts. Falls back to MESSAGING_MAX_MESSAGES_PER_UPDATE; unset, no limit.
+	MaxMessagesPerUpdate *int `pulumi:"maxMessagesPerUpdate"`
 	// This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
 	StackIdentity *string `pulumi:"stackIdentity"`
 }
@@ -67,6 +69,8 @@ type ProviderArgs struct {
 	ApiVersion pulumi.StringPtrInput
 	// Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
 	BaseUrl pulumi.StringPtrInput
+	// The most messages one update may send, all its batches together: preview and `pulumi up` stop before any call when more would go, naming the batches and their counts. Falls back to MESSAGING_MAX_MESSAGES_PER_UPDATE; unset, no limit.
+	MaxMessagesPerUpdate pulumi.IntPtrInput
 	// This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
 	StackIdentity pulumi.StringPtrInput
 }

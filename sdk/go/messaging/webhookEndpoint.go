@@ -13,6 +13,8 @@ import (
 )
 
 // A webhook endpoint of the messaging service (`POST /v1/webhooks/endpoints`). The service has no update, delete or retrieve operation: any change replaces the endpoint (except an adopted one's, which is refused), deleting it from the stack leaves it active in the service (remove it in the dashboard, Developers → Webhooks), refresh keeps the recorded state, and import is refused: use `adopt`. If the create's answer had an id but no readable secret, `up` fails and keeps the endpoint without one; the next `up` asks the service again under the same idempotency key, or says what to do.
+//
+// Required inputs: `url`, `events`. Secret outputs (encrypted in the state, masked in output): `secret`.
 type WebhookEndpoint struct {
 	pulumi.CustomResourceState
 
@@ -30,7 +32,7 @@ type WebhookEndpoint struct {
 	Live pulumi.BoolPtrOutput `pulumi:"live"`
 	// Key-value metadata set in the service (not settable on create), or null.
 	Metadata pulumi.StringMapOutput `pulumi:"metadata"`
-	// Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
+	// A Pulumi secret: encrypted in the state, masked in the CLI's output. Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
 	Secret pulumi.StringPtrOutput `pulumi:"secret"`
 	// The service the resource was made in: the base URL's scheme, host, port and path (never its credentials). A base URL of another service replaces the resource, making it anew there.
 	ServiceUrl pulumi.StringPtrOutput `pulumi:"serviceUrl"`
@@ -97,29 +99,29 @@ func (WebhookEndpointState) ElementType() reflect.Type {
 }
 
 type webhookEndpointArgs struct {
-	// Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
+	// A Pulumi secret: encrypted in the state, masked in the CLI's output. Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
 	Adopt *WebhookEndpointAdopt `pulumi:"adopt"`
 	// Free text describing the endpoint's purpose.
 	Description *string `pulumi:"description"`
-	// Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
+	// Required. Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
 	Events []string `pulumi:"events"`
 	// Notification format, `basic` when omitted; a change replaces the endpoint.
 	Format *WebhookEndpointFormat `pulumi:"format"`
-	// Destination URL (absolute http or https) that receives event notifications.
+	// Required. Destination URL (absolute http or https) that receives event notifications.
 	Url string `pulumi:"url"`
 }
 
 // The set of arguments for constructing a WebhookEndpoint resource.
 type WebhookEndpointArgs struct {
-	// Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
+	// A Pulumi secret: encrypted in the state, masked in the CLI's output. Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
 	Adopt WebhookEndpointAdoptPtrInput
 	// Free text describing the endpoint's purpose.
 	Description pulumi.StringPtrInput
-	// Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
+	// Required. Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
 	Events pulumi.StringArrayInput
 	// Notification format, `basic` when omitted; a change replaces the endpoint.
 	Format WebhookEndpointFormatPtrInput
-	// Destination URL (absolute http or https) that receives event notifications.
+	// Required. Destination URL (absolute http or https) that receives event notifications.
 	Url pulumi.StringInput
 }
 
@@ -195,7 +197,7 @@ func (o WebhookEndpointOutput) Metadata() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *WebhookEndpoint) pulumi.StringMapOutput { return v.Metadata }).(pulumi.StringMapOutput)
 }
 
-// Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
+// A Pulumi secret: encrypted in the state, masked in the CLI's output. Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
 func (o WebhookEndpointOutput) Secret() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WebhookEndpoint) pulumi.StringPtrOutput { return v.Secret }).(pulumi.StringPtrOutput)
 }

@@ -41,6 +41,17 @@ Object.defineProperty(exports, "baseUrl", {
 });
 
 /**
+ * The most messages one update may send, all its batches together: preview and `pulumi up` stop before any call when more would go, naming the batches and their counts. Falls back to MESSAGING_MAX_MESSAGES_PER_UPDATE; unset, no limit.
+ */
+export declare const maxMessagesPerUpdate: number | undefined;
+Object.defineProperty(exports, "maxMessagesPerUpdate", {
+    get() {
+        return __config.getObject<number>("maxMessagesPerUpdate");
+    },
+    enumerable: true,
+});
+
+/**
  * This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
  */
 export declare const stackIdentity: string | undefined;

@@ -27,9 +27,9 @@ class MessageBatchArgs:
         """
         The set of arguments for constructing a MessageBatch resource.
 
-        :param pulumi.Input[_builtins.str] stream: Stream to send on, e.g. `transactional`.
+        :param pulumi.Input[_builtins.str] stream: Required. Stream to send on, e.g. `transactional`.
         :param pulumi.Input[Sequence[pulumi.Input['MessageBatchMessageArgs']]] messages: Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
-        :param pulumi.Input[Union[pulumi.Asset, pulumi.Archive]] messages_file: A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
+        :param pulumi.Input[Union[pulumi.Asset, pulumi.Archive]] messages_file: A Pulumi secret: encrypted in the state, masked in the CLI's output. A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
         :param pulumi.Input[Sequence[Any]] triggers: Arbitrary values; change one to send the same messages again.
         """
         pulumi.set(__self__, "stream", stream)
@@ -44,7 +44,7 @@ class MessageBatchArgs:
     @pulumi.getter
     def stream(self) -> pulumi.Input[_builtins.str]:
         """
-        Stream to send on, e.g. `transactional`.
+        Required. Stream to send on, e.g. `transactional`.
         """
         return pulumi.get(self, "stream")
 
@@ -68,7 +68,7 @@ class MessageBatchArgs:
     @pulumi.getter(name="messagesFile")
     def messages_file(self) -> pulumi.Input[Optional[Union[pulumi.Asset, pulumi.Archive]]]:
         """
-        A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
+        A Pulumi secret: encrypted in the state, masked in the CLI's output. A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
         """
         return pulumi.get(self, "messages_file")
 
@@ -94,6 +94,8 @@ class MessageBatch(pulumi.CustomResource):
     """
     Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
 
+    Required inputs: `stream`. Secret outputs (encrypted in the state, masked in output): `messagesDigest`.
+
     Secret inputs (stored encrypted, shown masked): `messagesFile`.
 
     Secret outputs (Pulumi secrets: encrypted in state, masked in output): `messagesDigest`.
@@ -110,11 +112,13 @@ class MessageBatch(pulumi.CustomResource):
         """
         Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
 
+        Required inputs: `stream`. Secret outputs (encrypted in the state, masked in output): `messagesDigest`.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['MessageBatchMessageArgs', 'MessageBatchMessageArgsDict']]]] messages: Messages to send, any number: they go out in calls of at most 1,000 messages and 10 MiB of JSON. Set this or `messagesFile`.
-        :param pulumi.Input[Union[pulumi.Asset, pulumi.Archive]] messages_file: A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
-        :param pulumi.Input[_builtins.str] stream: Stream to send on, e.g. `transactional`.
+        :param pulumi.Input[Union[pulumi.Asset, pulumi.Archive]] messages_file: A Pulumi secret: encrypted in the state, masked in the CLI's output. A file of messages (a file asset), instead of `messages`: NDJSON (`.ndjson`, `.jsonl`), a JSON array (`.json`) or CSV (`.csv`), read as `messaging send` reads it. A secret: the state records the file's hash and the messages' digest, encrypted, never the messages; an unchanged file is not read again.
+        :param pulumi.Input[_builtins.str] stream: Required. Stream to send on, e.g. `transactional`.
         :param pulumi.Input[Sequence[Any]] triggers: Arbitrary values; change one to send the same messages again.
         """
         ...
@@ -125,6 +129,8 @@ class MessageBatch(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Sends a set of messages once, when created; again only when replaced (a change to `stream`, the messages, inline or in `messagesFile`, or `triggers`). A send that stops part-way is kept in state and finished by the next `pulumi up` without sending anything twice; its messages cannot be changed until then. Deleting it sends nothing and recalls nothing. State written by earlier releases is read as it is: an upgrade alone sends nothing.
+
+        Required inputs: `stream`. Secret outputs (encrypted in the state, masked in output): `messagesDigest`.
 
         :param str resource_name: The name of the resource.
         :param MessageBatchArgs args: The arguments to use to populate this resource's properties.
@@ -230,7 +236,7 @@ class MessageBatch(pulumi.CustomResource):
     @pulumi.getter(name="messagesDigest")
     def messages_digest(self) -> pulumi.Output[_builtins.str]:
         """
-        Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
+        A Pulumi secret: encrypted in the state, masked in the CLI's output. Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret.
         """
         return pulumi.get(self, "messages_digest")
 

@@ -22,6 +22,7 @@ class ProviderArgs:
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_version: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_messages_per_update: pulumi.Input[Optional[_builtins.int]] = None,
                  stack_identity: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
@@ -29,6 +30,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] api_key: API key of the messaging service (a secret). Falls back to the environment variable MESSAGING_API_KEY.
         :param pulumi.Input[_builtins.str] api_version: Value of the X-Service-Version header, YYYY-MM-DD. Falls back to MESSAGING_API_VERSION, then 2024-06-01.
         :param pulumi.Input[_builtins.str] base_url: Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
+        :param pulumi.Input[_builtins.int] max_messages_per_update: The most messages one update may send, all its batches together: preview and `pulumi up` stop before any call when more would go, naming the batches and their counts. Falls back to MESSAGING_MAX_MESSAGES_PER_UPDATE; unset, no limit.
         :param pulumi.Input[_builtins.str] stack_identity: This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
         """
         if api_key is not None:
@@ -37,6 +39,8 @@ class ProviderArgs:
             pulumi.set(__self__, "api_version", api_version)
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
+        if max_messages_per_update is not None:
+            pulumi.set(__self__, "max_messages_per_update", max_messages_per_update)
         if stack_identity is not None:
             pulumi.set(__self__, "stack_identity", stack_identity)
 
@@ -77,6 +81,18 @@ class ProviderArgs:
         pulumi.set(self, "base_url", value)
 
     @_builtins.property
+    @pulumi.getter(name="maxMessagesPerUpdate")
+    def max_messages_per_update(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The most messages one update may send, all its batches together: preview and `pulumi up` stop before any call when more would go, naming the batches and their counts. Falls back to MESSAGING_MAX_MESSAGES_PER_UPDATE; unset, no limit.
+        """
+        return pulumi.get(self, "max_messages_per_update")
+
+    @max_messages_per_update.setter
+    def max_messages_per_update(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "max_messages_per_update", value)
+
+    @_builtins.property
     @pulumi.getter(name="stackIdentity")
     def stack_identity(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -105,6 +121,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_version: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_messages_per_update: pulumi.Input[Optional[_builtins.int]] = None,
                  stack_identity: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -115,6 +132,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] api_key: API key of the messaging service (a secret). Falls back to the environment variable MESSAGING_API_KEY.
         :param pulumi.Input[_builtins.str] api_version: Value of the X-Service-Version header, YYYY-MM-DD. Falls back to MESSAGING_API_VERSION, then 2024-06-01.
         :param pulumi.Input[_builtins.str] base_url: Base URL of the messaging service, e.g. the local emulator's. Falls back to MESSAGING_BASE_URL.
+        :param pulumi.Input[_builtins.int] max_messages_per_update: The most messages one update may send, all its batches together: preview and `pulumi up` stop before any call when more would go, naming the batches and their counts. Falls back to MESSAGING_MAX_MESSAGES_PER_UPDATE; unset, no limit.
         :param pulumi.Input[_builtins.str] stack_identity: This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
         """
         ...
@@ -144,6 +162,7 @@ class Provider(pulumi.ProviderResource):
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  api_version: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 max_messages_per_update: pulumi.Input[Optional[_builtins.int]] = None,
                  stack_identity: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -157,6 +176,7 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["api_version"] = api_version
             __props__.__dict__["base_url"] = base_url
+            __props__.__dict__["max_messages_per_update"] = pulumi.Output.from_input(max_messages_per_update).apply(pulumi.runtime.to_json) if max_messages_per_update is not None else None
             __props__.__dict__["stack_identity"] = stack_identity
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["apiKey"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)

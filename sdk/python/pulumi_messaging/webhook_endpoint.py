@@ -29,9 +29,9 @@ class WebhookEndpointArgs:
         """
         The set of arguments for constructing a WebhookEndpoint resource.
 
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
-        :param pulumi.Input[_builtins.str] url: Destination URL (absolute http or https) that receives event notifications.
-        :param pulumi.Input['WebhookEndpointAdoptArgs'] adopt: Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Required. Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
+        :param pulumi.Input[_builtins.str] url: Required. Destination URL (absolute http or https) that receives event notifications.
+        :param pulumi.Input['WebhookEndpointAdoptArgs'] adopt: A Pulumi secret: encrypted in the state, masked in the CLI's output. Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
         :param pulumi.Input[_builtins.str] description: Free text describing the endpoint's purpose.
         :param pulumi.Input['WebhookEndpointFormat'] format: Notification format, `basic` when omitted; a change replaces the endpoint.
         """
@@ -48,7 +48,7 @@ class WebhookEndpointArgs:
     @pulumi.getter
     def events(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
         """
-        Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
+        Required. Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
         """
         return pulumi.get(self, "events")
 
@@ -60,7 +60,7 @@ class WebhookEndpointArgs:
     @pulumi.getter
     def url(self) -> pulumi.Input[_builtins.str]:
         """
-        Destination URL (absolute http or https) that receives event notifications.
+        Required. Destination URL (absolute http or https) that receives event notifications.
         """
         return pulumi.get(self, "url")
 
@@ -72,7 +72,7 @@ class WebhookEndpointArgs:
     @pulumi.getter
     def adopt(self) -> pulumi.Input[Optional['WebhookEndpointAdoptArgs']]:
         """
-        Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
+        A Pulumi secret: encrypted in the state, masked in the CLI's output. Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
         """
         return pulumi.get(self, "adopt")
 
@@ -110,6 +110,8 @@ class WebhookEndpoint(pulumi.CustomResource):
     """
     A webhook endpoint of the messaging service (`POST /v1/webhooks/endpoints`). The service has no update, delete or retrieve operation: any change replaces the endpoint (except an adopted one's, which is refused), deleting it from the stack leaves it active in the service (remove it in the dashboard, Developers → Webhooks), refresh keeps the recorded state, and import is refused: use `adopt`. If the create's answer had an id but no readable secret, `up` fails and keeps the endpoint without one; the next `up` asks the service again under the same idempotency key, or says what to do.
 
+    Required inputs: `url`, `events`. Secret outputs (encrypted in the state, masked in output): `secret`.
+
     Secret inputs (stored encrypted, shown masked): `adopt`.
 
     Secret outputs (Pulumi secrets: encrypted in state, masked in output): `secret`.
@@ -127,13 +129,15 @@ class WebhookEndpoint(pulumi.CustomResource):
         """
         A webhook endpoint of the messaging service (`POST /v1/webhooks/endpoints`). The service has no update, delete or retrieve operation: any change replaces the endpoint (except an adopted one's, which is refused), deleting it from the stack leaves it active in the service (remove it in the dashboard, Developers → Webhooks), refresh keeps the recorded state, and import is refused: use `adopt`. If the create's answer had an id but no readable secret, `up` fails and keeps the endpoint without one; the next `up` asks the service again under the same idempotency key, or says what to do.
 
+        Required inputs: `url`, `events`. Secret outputs (encrypted in the state, masked in output): `secret`.
+
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Union['WebhookEndpointAdoptArgs', 'WebhookEndpointAdoptArgsDict']] adopt: Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
+        :param pulumi.Input[Union['WebhookEndpointAdoptArgs', 'WebhookEndpointAdoptArgsDict']] adopt: A Pulumi secret: encrypted in the state, masked in the CLI's output. Bring an endpoint made elsewhere (e.g. in the dashboard) under this stack instead of creating one: its id (`we_…`) and signing secret, recorded as given without calling the service (which cannot be asked about an endpoint), so describe it truthfully in the other inputs. Removing `adopt` afterwards changes nothing; naming another id replaces the resource; changing only the secret corrects it in state. While `adopt` names the same endpoint, the other inputs cannot change (the service cannot change them; preview fails saying so). Also the way to finish an endpoint whose secret was never received: its id, and the secret from the dashboard.
         :param pulumi.Input[_builtins.str] description: Free text describing the endpoint's purpose.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] events: Required. Event types to subscribe to, e.g. `payment.succeeded`. At least one; duplicates are dropped.
         :param pulumi.Input['WebhookEndpointFormat'] format: Notification format, `basic` when omitted; a change replaces the endpoint.
-        :param pulumi.Input[_builtins.str] url: Destination URL (absolute http or https) that receives event notifications.
+        :param pulumi.Input[_builtins.str] url: Required. Destination URL (absolute http or https) that receives event notifications.
         """
         ...
     @overload
@@ -143,6 +147,8 @@ class WebhookEndpoint(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A webhook endpoint of the messaging service (`POST /v1/webhooks/endpoints`). The service has no update, delete or retrieve operation: any change replaces the endpoint (except an adopted one's, which is refused), deleting it from the stack leaves it active in the service (remove it in the dashboard, Developers → Webhooks), refresh keeps the recorded state, and import is refused: use `adopt`. If the create's answer had an id but no readable secret, `up` fails and keeps the endpoint without one; the next `up` asks the service again under the same idempotency key, or says what to do.
+
+        Required inputs: `url`, `events`. Secret outputs (encrypted in the state, masked in output): `secret`.
 
         :param str resource_name: The name of the resource.
         :param WebhookEndpointArgs args: The arguments to use to populate this resource's properties.
@@ -290,7 +296,7 @@ class WebhookEndpoint(pulumi.CustomResource):
     @pulumi.getter
     def secret(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
+        A Pulumi secret: encrypted in the state, masked in the CLI's output. Signing secret of the endpoint (feed it to your receiver to verify signatures); null only while a half-made endpoint awaits its secret.
         """
         return pulumi.get(self, "secret")
 

@@ -26,6 +26,11 @@ func GetBaseUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "messaging:baseUrl")
 }
 
+// The most messages one update may send, all its batches together: preview and `pulumi up` stop before any call when more would go, naming the batches and their counts. Falls back to MESSAGING_MAX_MESSAGES_PER_UPDATE; unset, no limit.
+func GetMaxMessagesPerUpdate(ctx *pulumi.Context) int {
+	return config.GetInt(ctx, "messaging:maxMessagesPerUpdate")
+}
+
 // This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
 func GetStackIdentity(ctx *pulumi.Context) string {
 	return config.Get(ctx, "messaging:stackIdentity")

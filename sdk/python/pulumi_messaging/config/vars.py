@@ -42,6 +42,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('baseUrl')
 
     @_builtins.property
+    def max_messages_per_update(self) -> Optional[int]:
+        """
+        The most messages one update may send, all its batches together: preview and `pulumi up` stop before any call when more would go, naming the batches and their counts. Falls back to MESSAGING_MAX_MESSAGES_PER_UPDATE; unset, no limit.
+        """
+        return __config__.get_int('maxMessagesPerUpdate')
+
+    @_builtins.property
     def stack_identity(self) -> Optional[str]:
         """
         This stack's identity, which every create's idempotency keys start from: any unguessable value of 8 to 100 letters, digits, '.', '_' or '-', set once per stack. Pinned here it survives whatever happens to the state (resources removed and declared again, `pulumi state delete`, a plugin upgrade, `pulumi stack rename`); unset, the id of the stack's messaging provider is the identity, and a new one is said at preview. An explicit provider not given one takes the stack's `messaging:stackIdentity`. Config only: no environment variable.
