@@ -24,7 +24,7 @@ export function connectionFailureKind(error: unknown): ConnectionFailureKind {
 export function connectionFailureAdvice(kind: ConnectionFailureKind): string | undefined {
   switch (kind) {
     case "refused":
-      return "nothing accepts connections there: check the base URL, and that the service is running (for local development, start the emulator: npx messaging emulator)";
+      return "nothing accepts connections there: check the base URL, and that the service is running (for local development, start the emulator: npx -p pulumi-messaging messaging emulator)";
     case "name_not_resolved":
       return "the host name does not resolve: check the base URL";
     case "tls_to_plain_http":

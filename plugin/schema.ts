@@ -194,10 +194,6 @@ export const REQUIRED_NOTE = "Required.";
 export const SECRET_NOTE = "A Pulumi secret: encrypted in the state, masked in the CLI's output.";
 
 function resourceSpec(definition: KindDefinition, translator: TypeTranslator): ResourceSpec {
-  const describe = (key: string): { description?: string } => {
-    const description = definition.describe(key);
-    return description ? { description } : {};
-  };
   const inputs = jsonSchemaOf(definition.inputs, "input");
   const state = jsonSchemaOf(definition.state, "output");
   const requiredInputs = inputs.required ?? [];

@@ -46,7 +46,13 @@ export function engineLog(address: string): EngineLog {
   return {
     warn(message, urn) {
       const { severity, text } = parts(message);
-      send(new LogRequest().setSeverity(severity).setMessage(text).setUrn(urn ?? ""), message);
+      send(
+        new LogRequest()
+          .setSeverity(severity)
+          .setMessage(text)
+          .setUrn(urn ?? ""),
+        message,
+      );
     },
     status(message, urn) {
       // A status lost is no loss: the next one, or the step's end, replaces it.

@@ -106,7 +106,11 @@ const urnOf = (given: string | undefined, props: Props | undefined): string | un
 
 function adapt(implementation: ResourceImplementation): ResourceRuntime {
   // A call is answered once the lines it logged reached the engine: the engine may stop the provider right after.
-  const run = async <T>(config: ProviderConfig | undefined, urn: string | undefined, act: (context: ProviderContext) => T): Promise<Awaited<T>> => {
+  const run = async <T>(
+    config: ProviderConfig | undefined,
+    urn: string | undefined,
+    act: (context: ProviderContext) => T,
+  ): Promise<Awaited<T>> => {
     try {
       return await act(contextFor(config, urn));
     } finally {

@@ -24,15 +24,15 @@ describe("programName: how the finish command is typed", () => {
     expect(programName({ PATH: ["/usr/bin", bin].join(path.delimiter) }, script)).toBe("messaging");
   });
 
-  it("`npx messaging` when it is only in a node_modules/.bin (npm's scripts put that on PATH; the user's shell does not)", () => {
+  it("npx when it is only in a node_modules/.bin (npm's scripts put that on PATH; the user's shell does not)", () => {
     const bin = linkIn(path.join(dir, "project", "node_modules", ".bin"));
-    expect(programName({ PATH: bin }, script)).toBe("npx messaging");
+    expect(programName({ PATH: bin }, script)).toBe("npx -p pulumi-messaging messaging");
   });
 
-  it("`npx messaging` when `messaging` on PATH is another program, or not there at all", () => {
+  it("npx when `messaging` on PATH is another program, or not there at all", () => {
     const other = path.join(dir, "other.js");
     writeFileSync(other, "");
-    expect(programName({ PATH: linkIn(path.join(dir, "elsewhere"), other) }, script)).toBe("npx messaging");
-    expect(programName({ PATH: "" }, script)).toBe("npx messaging");
+    expect(programName({ PATH: linkIn(path.join(dir, "elsewhere"), other) }, script)).toBe("npx -p pulumi-messaging messaging");
+    expect(programName({ PATH: "" }, script)).toBe("npx -p pulumi-messaging messaging");
   });
 });

@@ -259,7 +259,7 @@ describe("messaging send --resend killed mid-call", () => {
     const { stderr } = await killedRun(name, ["--resend"]);
     const finish = /^resend: send id ([0-9a-f]{12})\. If this run stops before the end, finish it with\n {2}(.*)$/m.exec(stderr);
     expect(finish).not.toBeNull();
-    expect(finish![2]).toBe(`npx messaging send --file ${name} --stream transactional --batch-size 10 --send-id ${finish![1]}`);
+    expect(finish![2]).toBe(`npx -p pulumi-messaging messaging send --file ${name} --stream transactional --batch-size 10 --send-id ${finish![1]}`);
 
     const again = await send(finish![2]);
     expect(again.code).toBe(0);
@@ -492,7 +492,7 @@ describe("messaging send when the file changes between its two passes", () => {
       held.release();
       const changed = await running;
       expect(changed.code).toBe(1);
-      const finish = `npx messaging send --file ${name} --stream transactional --batch-size 10`;
+      const finish = `npx -p pulumi-messaging messaging send --file ${name} --stream transactional --batch-size 10`;
       expect(changed.stderr).toContain(
         `messaging send: ${name} changed since it was checked (up to line 30); nothing more was sent (20 of 30 message(s) of the file are sent).\n` +
           `Run the command again when the file is as you want it: messages already sent are not sent again.\n  ${finish}\n`,

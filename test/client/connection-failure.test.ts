@@ -31,7 +31,7 @@ it("a refused connection: a ConnectionError of kind refused saying to start the 
     .finally(() => client.close());
   expect(isConnectionError(thrown)).toBe(true);
   expect(isConnectionError(thrown) && thrown.kind).toBe("refused");
-  expect(String((thrown as Error).message)).toContain("npx messaging emulator");
+  expect(String((thrown as Error).message)).toContain("npx -p pulumi-messaging messaging emulator");
   expect(String((thrown as Error).message)).not.toContain("retry with it");
 });
 

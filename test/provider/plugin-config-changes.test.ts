@@ -11,7 +11,10 @@ const URN = "urn:pulumi:dev::shop::pulumi:providers:messaging::default_0_1_0";
 
 function provider(): { provider: MessagingProvider; said: string[] } {
   const said: string[] = [];
-  return { provider: new MessagingProvider(undefined, { warn: (line) => void said.push(line), status: () => undefined, flush: async () => {} }), said };
+  return {
+    provider: new MessagingProvider(undefined, { warn: (line) => void said.push(line), status: () => undefined, flush: async () => {} }),
+    said,
+  };
 }
 
 describe("the plugin's provider config", () => {

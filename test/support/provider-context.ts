@@ -1,7 +1,10 @@
 /** A provider context for runtime unit tests: warnings kept, the service reachable only through the client given. */
 import type { ProviderContext } from "../../provider/context";
 
-export function testContext(client?: unknown, settings: Record<string, string> = {}): ProviderContext & { warnings: string[]; statuses: string[] } {
+export function testContext(
+  client?: unknown,
+  settings: Record<string, string> = {},
+): ProviderContext & { warnings: string[]; statuses: string[] } {
   const warnings: string[] = [];
   const statuses: string[] = [];
   return {

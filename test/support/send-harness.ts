@@ -63,7 +63,7 @@ export interface RunResult {
  * MESSAGING_BASE_URL pointing at the emulator and journals under `dir/state` unless `env`
  * overrides them (undefined removes a variable), and checks the key shows nowhere in its
  * output. Given a string instead of `args`, runs it with /bin/sh, the CLI standing for its
- * leading `messaging` (or `npx messaging`, as the CLI prints it for a local install).
+ * leading `messaging` (or `npx -p pulumi-messaging messaging`, as the CLI prints it for a local install).
  */
 export async function runSend(
   emulator: Emulator,
@@ -84,7 +84,7 @@ export async function runSend(
   const options = { cwd: dir, env: childEnv, stdio };
   const child =
     typeof args === "string"
-      ? spawn("/bin/sh", ["-c", args.replace(/^(npx )?messaging /, `'${process.execPath}' '${CLI}' `)], options)
+      ? spawn("/bin/sh", ["-c", args.replace(/^(npx -p pulumi-messaging )?messaging /, `'${process.execPath}' '${CLI}' `)], options)
       : spawn(process.execPath, [CLI, "send", ...args], options);
   let stdout = "";
   let stderr = "";

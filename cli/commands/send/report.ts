@@ -74,7 +74,7 @@ function whatToCheck(cause: unknown): string | undefined {
   const where = `${SETTINGS.baseUrl.env} (${baseUrl})`;
   switch (cause.kind) {
     case "refused":
-      return `nothing accepts connections at ${where}: check it, and that the service is running; for local development start the emulator (npx messaging emulator) and set ${SETTINGS.baseUrl.env} to the URL it prints`;
+      return `nothing accepts connections at ${where}: check it, and that the service is running; for local development start the emulator (npx -p pulumi-messaging messaging emulator) and set ${SETTINGS.baseUrl.env} to the URL it prints`;
     case "name_not_resolved":
       return `the host name of ${where} does not resolve: check it`;
     case "tls_to_plain_http":

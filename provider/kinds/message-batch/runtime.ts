@@ -12,8 +12,18 @@ import { unknownShape, type KindInputs } from "../define-kind";
 import type { Message } from "../../../schemas/types";
 import { FileError } from "../../../message-file";
 import { CALL_MAX_BYTES, oversizedMessages } from "./calls";
-import { checkedCalls, ContentCut, MB3, mb3BatchId, mb3Scheme, planCalls, positionScheme, type CallPlan, type CallScheme } from "./call-plan";
-import { describeSize, formatCount, plural, progressLine, sizeOfMessages, type BatchSize } from "./blast-radius";
+import {
+  checkedCalls,
+  ContentCut,
+  MB3,
+  mb3BatchId,
+  mb3Scheme,
+  planCalls,
+  positionScheme,
+  type CallPlan,
+  type CallScheme,
+} from "./call-plan";
+import { describeSize, plural, progressLine, sizeOfMessages, type BatchSize } from "./blast-radius";
 import { guardSend, refusalOf } from "./send-guard";
 import { canonicalJson } from "../../../schemas/canonical-json";
 import { assetFilePath, assetHash } from "./file-asset";
@@ -202,7 +212,11 @@ function announcePartSent(context: ProviderContext, olds: MessageBatchState, new
   const name = nameOf(context);
   const left = remainingOf(olds, news);
   const rest =
-    left === undefined ? "" : left.messages === undefined ? ` in ${plural(left.calls, "call")}` : `, ${plural(left.messages, "message")} in ${plural(left.calls, "call")}`;
+    left === undefined
+      ? ""
+      : left.messages === undefined
+        ? ` in ${plural(left.calls, "call")}`
+        : `, ${plural(left.messages, "message")} in ${plural(left.calls, "call")}`;
   context.warn(
     `note: ${name}: part-sent: ${plural(olds.batchIds.length, "call")} of its ${plural(olds.messageCount, "message")} confirmed; ` +
       `\`pulumi up\` sends the rest${rest}`,

@@ -16,7 +16,8 @@ export function messageLimit(context: ProviderContext): number | undefined {
   const value = context.setting("maxMessagesPerUpdate");
   if (value === undefined || value === "") return undefined;
   const problem = messageLimitProblem(value);
-  if (problem) throw new ConfigurationError(`${SETTINGS.maxMessagesPerUpdate.config} (or ${SETTINGS.maxMessagesPerUpdate.env}): ${problem}.`);
+  if (problem)
+    throw new ConfigurationError(`${SETTINGS.maxMessagesPerUpdate.config} (or ${SETTINGS.maxMessagesPerUpdate.env}): ${problem}.`);
   return Number(value);
 }
 

@@ -132,13 +132,21 @@ describe("a kind defined once", () => {
         "A widget of a service that does not exist.\n\nRequired inputs: `label`. Secret outputs (encrypted in the state, masked in output): `key`.",
       inputProperties: {
         label: { type: "string", description: "Required. What the widget shows." },
-        token: { type: "string", description: "A Pulumi secret: encrypted in the state, masked in the CLI's output. Lets the widget in.", secret: true },
+        token: {
+          type: "string",
+          description: "A Pulumi secret: encrypted in the state, masked in the CLI's output. Lets the widget in.",
+          secret: true,
+        },
       },
       requiredInputs: ["label"],
       properties: {
         label: { type: "string", description: "What the widget shows." },
         serial: { type: "number", description: "Serial number the service gave." },
-        key: { type: "string", description: "A Pulumi secret: encrypted in the state, masked in the CLI's output. The widget's key, or null.", secret: true },
+        key: {
+          type: "string",
+          description: "A Pulumi secret: encrypted in the state, masked in the CLI's output. The widget's key, or null.",
+          secret: true,
+        },
         serviceUrl: { type: "string", description: expect.stringMatching(/^The service the resource was made in/) },
       },
       required: ["label", "serial"],

@@ -245,10 +245,10 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(first.stderr).toContain("1000 of 2500 message(s) of the file are sent");
     expect(batchesSince(before).map((batch) => batch.messages.length)).toEqual([1000, 1000]);
 
-    const finish = /Run the same command again to send the rest \(nothing is sent twice\):\n {2}((?:npx )?messaging send .*)$/m.exec(
+    const finish = /Run the same command again to send the rest \(nothing is sent twice\):\n {2}((?:npx -p pulumi-messaging )?messaging send .*)$/m.exec(
       first.stderr,
     )?.[1];
-    expect(finish).toBe("npx messaging send --file 'resume list.ndjson' --stream transactional");
+    expect(finish).toBe("npx -p pulumi-messaging messaging send --file 'resume list.ndjson' --stream transactional");
     emulator.setFaults({ failureRate: 0 });
     // Run exactly as printed, through a shell.
     const second = await send(finish!);
@@ -406,8 +406,8 @@ describe("messaging send interrupted, then run again (built CLI against the emul
         expect(code).toBe(signal === "SIGINT" ? 130 : 143);
         expect(stderr).toContain(`interrupted by ${signal}`);
         expect(stderr).toMatch(/\d+ of 20000 message\(s\) of the file are sent/);
-        const finish = /finish with\n {2}((?:npx )?messaging send .*)$/m.exec(stderr)?.[1];
-        expect(finish).toBe(`npx messaging send --file ${file} --stream transactional --batch-size 100`);
+        const finish = /finish with\n {2}((?:npx -p pulumi-messaging )?messaging send .*)$/m.exec(stderr)?.[1];
+        expect(finish).toBe(`npx -p pulumi-messaging messaging send --file ${file} --stream transactional --batch-size 100`);
         again = finish!;
       }
       const second = await send(again);

@@ -60,10 +60,6 @@ test("check refuses a message too large for a call of its own, naming it, and pa
   expect((await messageBatch.implementation.check(testContext(), {}, { ...news, messages: [sms(0)] })).failures).toBeUndefined();
 });
 
-const never = (): never => {
-  throw new Error("check must not call the service");
-};
-
 describe("against the emulator", () => {
   const API_KEY = "sk_test_calls_7f20";
   let emulator: Emulator;
