@@ -4,7 +4,7 @@
  * `s2/<stack identity>/<project>/<parents' types>/<name>`. Neither the stack's name nor the resource's own type is in it, so a
  * `pulumi stack rename` and a program moved between the TypeScript route and the plugin keep every key. The place is still
  * unique in the stack: the engine refuses two resources of one URN, and a URN is the stack, project, type chain and name.
- * (Form 1, before 0.2.0, held the stack's name: a rename changed every key.)
+ * (Form 1, in earlier releases, held the stack's name: a rename changed every key.)
  */
 export function idempotencyScope(identity: string | undefined, project: string, parentTypes: string, name: string): string {
   return `s2/${identity ?? ""}/${project}/${parentTypes}/${name}`;

@@ -65,7 +65,7 @@ export interface MessageBatchState {
   messageCount: number;
   /** Digest of the messages as sent (SHA-256): what the diff compares. Derived from their content, so a secret. A Pulumi secret. */
   messagesDigest: string;
-  /** The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`). */
+  /** The batch's id. A batch this release creates (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`). */
   idempotencyKeyPrefix: string;
   /** Ids the service returned, one per call of up to 1,000 messages (null where none was returned). */
   batchIds: (string | null)[];

@@ -44,7 +44,7 @@ export class MessageBatch extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly batchIds: pulumi.Output<string[]>;
     /**
-     * The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
+     * The batch's id. A batch this release creates (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
      */
     declare public /*out*/ readonly idempotencyKeyPrefix: pulumi.Output<string>;
     /**

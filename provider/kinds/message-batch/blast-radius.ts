@@ -9,7 +9,7 @@ import { ContentCut } from "./call-plan";
 /** The size of a send. */
 export interface BatchSize {
   readonly messages: number;
-  /** Absent for a file read before 0.2.0 recorded it. */
+  /** Absent from a file's read an earlier release recorded. */
   readonly calls?: number;
   readonly recipients?: number;
   /** False past {@link EXACT_RECIPIENTS} distinct numbers: `recipients` is then an estimate (HyperLogLog, about 1% off). */

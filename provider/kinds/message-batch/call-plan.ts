@@ -4,7 +4,7 @@
  * is frozen, since the service remembers keys and part-sent state was made with it (golden tests pin them); a batch's id
  * tells its scheme.
  *
- * - mb3, every batch created from 0.2.0 on: calls are cut where the messages say (after a message whose hash ends a call), so
+ * - mb3, every batch this release creates: calls are cut where the messages say (after a message whose hash ends a call), so
  *   an edit moves at most the boundaries next to it; each call is keyed by its own messages, so the calls an edit did not touch
  *   keep their keys and a create redone after a kill is answered from the service's record for them; each message goes on the
  *   wire as its canonical JSON, so a key always carries the same bytes whatever the key order in a file, its format or the route.

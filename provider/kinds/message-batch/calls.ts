@@ -1,5 +1,5 @@
 /**
- * The limits of one call, and the cut of batches part-sent by releases before 0.2.0 (`call-plan.ts` `positionScheme`): in order,
+ * The limits of one call, and the cut of batches part-sent by earlier releases (`call-plan.ts` `positionScheme`): in order,
  * at most 1,000 messages and {@link CALL_MAX_BYTES} a call. Their call `i` is sent under key `<prefix>-<i>`, so this cut is frozen
  * (golden tests pin it). A batch from a release that cut by count alone gets the same cut: every call the service accepted fit
  * under the byte limit.

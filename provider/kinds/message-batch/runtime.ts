@@ -160,7 +160,7 @@ function sizeOf(inputs: Inputs): BatchSize | undefined {
     const read = MessagesFileRead.safeParse(inputs[MESSAGES_FILE_READ]);
     if (!read.success) return undefined;
     const { count, calls, recipients, recipientsExact } = read.data;
-    // A read recorded before 0.2.0 has the count alone.
+    // A read an earlier release recorded has the count alone.
     return { messages: count, calls, recipients, recipientsExact: recipientsExact ?? true };
   }
   if (!Array.isArray(inputs.messages) || containsUnknown(inputs.messages) || typeof inputs.stream !== "string") return undefined;

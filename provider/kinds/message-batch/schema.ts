@@ -38,7 +38,7 @@ export const MessagesFileRead = z.object({
   stream: z.string(),
   digest: z.string(),
   count: z.number(),
-  /** What preview says of the send (`blast-radius.ts`); absent from reads recorded before 0.2.0. */
+  /** What preview says of the send (`blast-radius.ts`); absent from reads an earlier release recorded. */
   calls: z.number().optional(),
   recipients: z.number().optional(),
   recipientsExact: z.boolean().optional(),
@@ -65,7 +65,7 @@ export const MessageBatchState = z.object({
   }),
   idempotencyKeyPrefix: z.string().meta({
     description:
-      "The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an " +
+      "The batch's id. A batch this release creates (`mb3-…`) keys each call by its own messages; in a batch sent by an " +
       "earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).",
   }),
   batchIds: z

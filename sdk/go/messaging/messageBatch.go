@@ -20,7 +20,7 @@ type MessageBatch struct {
 
 	// Ids the service returned, one per call of up to 1,000 messages (null where none was returned).
 	BatchIds pulumi.StringArrayOutput `pulumi:"batchIds"`
-	// The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
+	// The batch's id. A batch this release creates (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
 	IdempotencyKeyPrefix pulumi.StringOutput `pulumi:"idempotencyKeyPrefix"`
 	// Number of messages in the batch.
 	MessageCount pulumi.Float64Output `pulumi:"messageCount"`
@@ -152,7 +152,7 @@ func (o MessageBatchOutput) BatchIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *MessageBatch) pulumi.StringArrayOutput { return v.BatchIds }).(pulumi.StringArrayOutput)
 }
 
-// The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
+// The batch's id. A batch this release creates (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
 func (o MessageBatchOutput) IdempotencyKeyPrefix() pulumi.StringOutput {
 	return o.ApplyT(func(v *MessageBatch) pulumi.StringOutput { return v.IdempotencyKeyPrefix }).(pulumi.StringOutput)
 }

@@ -220,7 +220,7 @@ class MessageBatch(pulumi.CustomResource):
     @pulumi.getter(name="idempotencyKeyPrefix")
     def idempotency_key_prefix(self) -> pulumi.Output[_builtins.str]:
         """
-        The batch's id. A batch created from 0.2.0 on (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
+        The batch's id. A batch this release creates (`mb3-…`) keys each call by its own messages; in a batch sent by an earlier release it is the prefix of each call's idempotency key (`<prefix>-<i>`).
         """
         return pulumi.get(self, "idempotency_key_prefix")
 

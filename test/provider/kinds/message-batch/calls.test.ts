@@ -1,5 +1,5 @@
 /**
- * The cut of batches part-sent by releases before 0.2.0 (by position: at most 1,000 messages and
+ * The cut of batches part-sent by earlier releases (by position: at most 1,000 messages and
  * 10 MiB of JSON a call). It is part of such a batch's identity (call i goes under `<prefix>-<i>`),
  * so it is pinned here: for batches whose calls of 1,000 fit, the cut every earlier release made;
  * for larger messages, the cut the last of them made. Then the runtime against the emulator: a
