@@ -259,7 +259,9 @@ describe("messaging send --resend killed mid-call", () => {
     const { stderr } = await killedRun(name, ["--resend"]);
     const finish = /^resend: send id ([0-9a-f]{12})\. If this run stops before the end, finish it with\n {2}(.*)$/m.exec(stderr);
     expect(finish).not.toBeNull();
-    expect(finish![2]).toBe(`npx -p pulumi-messaging messaging send --file ${name} --stream transactional --batch-size 10 --send-id ${finish![1]}`);
+    expect(finish![2]).toBe(
+      `npx -p pulumi-messaging messaging send --file ${name} --stream transactional --batch-size 10 --send-id ${finish![1]}`,
+    );
 
     const again = await send(finish![2]);
     expect(again.code).toBe(0);

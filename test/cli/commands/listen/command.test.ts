@@ -47,9 +47,13 @@ describe("messaging listen", () => {
     expect(run.output.stdout).toContain(
       `created endpoint ${endpoint.id}: identity.verification.created, payment.succeeded (basic) → ${url}`,
     );
-    expect(run.output.stdout).toContain(`export MESSAGING_WEBHOOK_SECRET="$(npx -p pulumi-messaging messaging endpoints secret ${endpoint.id})"`);
+    expect(run.output.stdout).toContain(
+      `export MESSAGING_WEBHOOK_SECRET="$(npx -p pulumi-messaging messaging endpoints secret ${endpoint.id})"`,
+    );
     // Run here by jest, not by a `messaging` on PATH: what to type is `npx -p pulumi-messaging messaging` (cli/program-name.ts).
-    expect(run.output.stdout).toMatch(/^ready: forwarding deliveries \(try: npx -p pulumi-messaging messaging trigger payment\.succeeded\); Ctrl-C to stop$/m);
+    expect(run.output.stdout).toMatch(
+      /^ready: forwarding deliveries \(try: npx -p pulumi-messaging messaging trigger payment\.succeeded\); Ctrl-C to stop$/m,
+    );
     expect(run.output.stdout).toContain("signing secret: whsec_************");
     expect(run.output.stdout).not.toContain(endpoint.secret);
 

@@ -245,9 +245,10 @@ describe("messaging send (built CLI against the emulator)", () => {
     expect(first.stderr).toContain("1000 of 2500 message(s) of the file are sent");
     expect(batchesSince(before).map((batch) => batch.messages.length)).toEqual([1000, 1000]);
 
-    const finish = /Run the same command again to send the rest \(nothing is sent twice\):\n {2}((?:npx -p pulumi-messaging )?messaging send .*)$/m.exec(
-      first.stderr,
-    )?.[1];
+    const finish =
+      /Run the same command again to send the rest \(nothing is sent twice\):\n {2}((?:npx -p pulumi-messaging )?messaging send .*)$/m.exec(
+        first.stderr,
+      )?.[1];
     expect(finish).toBe("npx -p pulumi-messaging messaging send --file 'resume list.ndjson' --stream transactional");
     emulator.setFaults({ failureRate: 0 });
     // Run exactly as printed, through a shell.
