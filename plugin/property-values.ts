@@ -1,9 +1,13 @@
 // With `acceptSecrets: true` a secret arrives wrapped and must leave wrapped: the engine no longer marks outputs by input name.
-// The runtimes see plain values only.
+// The runtimes see plain values only: the request reader (`./struct-decoder.ts`) unwraps each secret as it reads it, the one
+// place that does, and records where it was; the answer is marked again from that record.
 import type { Props } from "../provider/protocol";
 
 /** The signature key and value the Pulumi SDKs mark a secret with on the wire: `{ [key]: sig, value }` is a secret. */
 export const SECRET_SIG = { key: "4dabf18193072939515e22adb298388d", value: "1b47061264138c4ac30d75fd1eb44270" } as const;
+
+/** Where a value held secrets: `true`, the value itself (or a list holding one); else, by key, the members that did. */
+export type SecretMarks = true | { readonly [key: string]: SecretMarks };
 
 export function isSecret(value: unknown): value is { value: unknown } {
   return typeof value === "object" && value !== null && (value as Props)[SECRET_SIG.key] === SECRET_SIG.value;
@@ -13,71 +17,43 @@ export function secret(value: unknown): unknown {
   return isSecret(value) ? value : { [SECRET_SIG.key]: SECRET_SIG.value, value };
 }
 
-export function containsSecret(value: unknown): boolean {
-  if (isSecret(value)) return true;
-  if (Array.isArray(value)) return value.some(containsSecret);
-  return typeof value === "object" && value !== null && Object.values(value).some(containsSecret);
+// Property values read from a request, by where their secrets were. Such a value is never changed in place: callers build new
+// objects (a copy carries no record, and marks nothing).
+const secretsOf = new WeakMap<Props, { readonly [key: string]: SecretMarks }>();
+
+/** Notes, for the request reader, where the secrets of `props` (unwrapped) were. */
+export function recordSecrets(props: Props, marks: { readonly [key: string]: SecretMarks }): Props {
+  secretsOf.set(props, marks);
+  return props;
 }
 
-// Values read from the wire with no secret's signature key in them (`./struct-decoder.ts`): revealed as they are, unwalked. Such a
-// value is never changed in place (a secret put into it would go unrevealed): callers build new objects.
-const secretFree = new WeakSet<object>();
+/** Whether `props`, as read from a request, held a secret. */
+export const heldSecrets = (props: Props): boolean => secretsOf.has(props);
 
-export function knownSecretFree<T extends object>(value: T): T {
-  secretFree.add(value);
-  return value;
-}
-
-/** The value unwrapped; not copied when it holds no secret, since a batch's messages are read on every pass. */
-export function reveal(value: unknown): unknown {
-  if (typeof value === "object" && value !== null && secretFree.has(value)) return value;
-  if (isSecret(value)) return reveal(value.value);
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const inner = reveal(value[i]);
-      if (inner !== value[i]) (copy ??= value.slice())[i] = inner;
-    }
-    return copy ?? value;
-  }
-  if (typeof value === "object" && value !== null) {
-    let copy: Props | undefined;
-    for (const [key, inner] of Object.entries(value)) {
-      const revealed = reveal(inner);
-      // Never an assignment to a copy made by spreading: a `__proto__` key must stay an own key.
-      if (revealed !== inner) {
-        copy ??= Object.fromEntries(Object.entries(value));
-        Object.defineProperty(copy, key, { value: revealed, writable: true, enumerable: true, configurable: true });
-      }
-    }
-    return copy ?? value;
-  }
-  return value;
-}
-
-export function revealProps(props: Props): Props {
-  return reveal(props) as Props;
-}
-
-/** Marks `outs` secret for the schema's secret keys and, by the engine's own `annotateSecrets` rule, where `ins` held a secret. */
+/**
+ * Marks `outs` secret for the schema's secret keys and, by the engine's own `annotateSecrets` rule, where `ins` (as read from a
+ * request) held a secret.
+ */
 export function markSecrets(outs: Props, ins: Props, secretKeys: readonly string[]): Props {
   const marked: Props = { ...outs };
   for (const key of secretKeys) {
     if (key in marked && marked[key] !== null) marked[key] = secret(marked[key]);
   }
-  annotate(marked, ins);
+  const marks = secretsOf.get(ins);
+  if (marks !== undefined) annotate(marked, marks);
   return marked;
 }
 
-function annotate(outs: Props, ins: Props): void {
-  for (const [key, inValue] of Object.entries(ins)) {
+// An output whose input was a plain object is marked member by member; any other is marked whole.
+function annotate(outs: Props, marks: { readonly [key: string]: SecretMarks }): void {
+  for (const [key, mark] of Object.entries(marks)) {
     if (!(key in outs)) continue;
     const outValue = outs[key];
-    if (isPlainObject(outValue) && isPlainObject(inValue)) {
+    if (mark !== true && isPlainObject(outValue)) {
       const inner = { ...outValue };
-      annotate(inner, inValue);
+      annotate(inner, mark);
       outs[key] = inner;
-    } else if (!isSecret(outValue) && containsSecret(inValue)) {
+    } else if (!isSecret(outValue)) {
       outs[key] = secret(outValue);
     }
   }

@@ -7,7 +7,7 @@ import { isConfigurationError } from "../errors";
 import { pinnedStackIdentity, STACK_IDENTITY_CONFIG, stackIdentityProblem } from "../provider/stack-identity-pin";
 import { UNKNOWN } from "../provider/protocol";
 import { PACKAGE_NAME } from "./kinds";
-import { reveal, secret } from "./property-values";
+import { secret } from "./property-values";
 import { configKey, STACK_IDENTITY_KEY } from "./schema";
 import type { Props } from "../provider/protocol";
 
@@ -23,7 +23,7 @@ export function configSource(args: Props, variables: ReadonlyMap<string, string>
   const values = new Map<string, string>();
   for (const name of SETTING_NAMES) {
     const key = configKey(name);
-    const fromArgs = reveal(args[key]);
+    const fromArgs = args[key];
     // A typed setting (a number) arrives as one from a program, as a string from stack config.
     const value =
       typeof fromArgs === "string" || typeof fromArgs === "number"
@@ -41,7 +41,7 @@ export function configSource(args: Props, variables: ReadonlyMap<string, string>
 export const RECORDED = { keyFingerprint: "keyFingerprint", providerUrn: "providerUrn" } as const;
 
 export function pinnedIdentityOf(args: Props, variables: ReadonlyMap<string, string>): string | undefined {
-  const fromArgs = reveal(args[STACK_IDENTITY_KEY]);
+  const fromArgs = args[STACK_IDENTITY_KEY];
   const value =
     typeof fromArgs === "string"
       ? fromArgs
@@ -50,7 +50,7 @@ export function pinnedIdentityOf(args: Props, variables: ReadonlyMap<string, str
 }
 
 export function keyFingerprintOf(config: Props, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const fromConfig = reveal(config[configKey("apiKey")]);
+  const fromConfig = config[configKey("apiKey")];
   const apiKey = typeof fromConfig === "string" && fromConfig !== "" ? fromConfig : env[SETTINGS.apiKey.env] || undefined;
   return apiKey === undefined || apiKey === UNKNOWN ? undefined : IdentityKey.fromApiKey(apiKey).fingerprint;
 }
@@ -60,7 +60,7 @@ export function checkConfig(news: Props): ConfigFailure[] {
   const failures: ConfigFailure[] = [];
   const valid = { apiKey: "placeholder", baseUrl: "http://127.0.0.1" };
   for (const name of SETTING_NAMES) {
-    const value = reveal(news[configKey(name)]);
+    const value = news[configKey(name)];
     if (value === undefined || value === null || value === UNKNOWN) continue;
     if (name === "maxMessagesPerUpdate") {
       const problem = typeof value === "string" || typeof value === "number" ? messageLimitProblem(String(value)) : "expected a number";
@@ -78,7 +78,7 @@ export function checkConfig(news: Props): ConfigFailure[] {
       failures.push({ property: configKey(name), reason: error.message });
     }
   }
-  const identity = reveal(news[STACK_IDENTITY_KEY]);
+  const identity = news[STACK_IDENTITY_KEY];
   if (identity !== undefined && identity !== null && identity !== UNKNOWN) {
     const problem = typeof identity === "string" ? stackIdentityProblem(identity) : "expected a string";
     if (problem) failures.push({ property: STACK_IDENTITY_KEY, reason: problem });
@@ -89,8 +89,8 @@ export function checkConfig(news: Props): ConfigFailure[] {
 /** A change never replaces the resources, as with the dynamic provider. */
 export function diffConfig(olds: Props, news: Props): string[] {
   return [...SETTING_NAMES.map(configKey), STACK_IDENTITY_KEY, ...Object.values(RECORDED)].filter((key) => {
-    const next = reveal(news[key]);
-    return next === UNKNOWN || (reveal(olds[key]) ?? null) !== (next ?? null);
+    const next = news[key];
+    return next === UNKNOWN || (olds[key] ?? null) !== (next ?? null);
   });
 }
 
@@ -117,7 +117,7 @@ export function stackPinOf(env: NodeJS.ProcessEnv = process.env): string | undef
 export function checkedConfig(news: Props, urn: string, env: NodeJS.ProcessEnv = process.env): Props {
   const inputs: Props = { ...news, [RECORDED.providerUrn]: urn };
   const pin = stackPinOf(env);
-  if (reveal(news[STACK_IDENTITY_KEY]) == null && pin !== undefined) inputs[STACK_IDENTITY_KEY] = pin;
+  if (news[STACK_IDENTITY_KEY] == null && pin !== undefined) inputs[STACK_IDENTITY_KEY] = pin;
   const fingerprint = keyFingerprintOf(news, env);
   if (fingerprint !== undefined) inputs[RECORDED.keyFingerprint] = fingerprint;
   for (const name of SETTING_NAMES) {

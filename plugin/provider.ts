@@ -1,11 +1,12 @@
-// Every resource call goes to the same kind runtime the dynamic provider calls, secrets revealed on the way in, marked on the way out.
+// Every resource call goes to the same kind runtime the dynamic provider calls, with values as the request reader read them (secrets
+// unwrapped, `./struct-decoder.ts`); the answer's secrets are marked again on the way out.
 import type { ProviderConfig } from "../provider/context";
 import { STDERR_LOG, type EngineLog } from "../provider/engine-log";
 import { UnsupportedOperationError } from "../errors";
 import { IDEMPOTENCY_SCOPE, PROVIDER_KEY, UNKNOWN } from "../provider/protocol";
 import { idempotencyScopeOfUrn } from "../provider/idempotency-scope";
 import { kindOfToken, SERVED_KINDS, type KindDefinition } from "./kinds";
-import { markSecrets, reveal, revealProps, secret } from "./property-values";
+import { heldSecrets, markSecrets, secret } from "./property-values";
 import { STACK_IDENTITY_KEY } from "./schema";
 import { keyChangedWarning } from "../client/identity-key";
 import { identityChangedWarning, identityPinnedWarning, newIdentityWarning } from "../provider/stack-identity-pin";
@@ -85,10 +86,11 @@ export class MessagingProvider {
   checkConfig(olds: Props, news: Props, urn: string): { inputs: Props; failures: CheckFailure[] } {
     const failures = checkConfig(news);
     const inputs = checkedConfig(news, urn);
-    if (Object.keys(olds).length === 0 && reveal(inputs[STACK_IDENTITY_KEY]) === undefined && failures.length === 0) {
+    if (Object.keys(olds).length === 0 && inputs[STACK_IDENTITY_KEY] === undefined && failures.length === 0) {
       this.warn(newIdentityWarning("provider"), urn);
     }
-    return { inputs, failures };
+    // What came secret stays secret in the provider's inputs.
+    return { inputs: markSecrets(inputs, news, []), failures };
   }
 
   /**
@@ -104,7 +106,7 @@ export class MessagingProvider {
       const before = text(olds[RECORDED.keyFingerprint]) ?? keyFingerprintOf(olds, {});
       const after = text(news[RECORDED.keyFingerprint]) ?? keyFingerprintOf(news, {});
       if (before !== undefined && after !== undefined && before !== after) this.warn(keyChangedWarning());
-      const [pinnedBefore, pinnedNow] = [text(reveal(olds[STACK_IDENTITY_KEY])), text(reveal(news[STACK_IDENTITY_KEY]))];
+      const [pinnedBefore, pinnedNow] = [text(olds[STACK_IDENTITY_KEY]), text(news[STACK_IDENTITY_KEY])];
       const [was, now] = [pinnedBefore ?? id, pinnedNow ?? id];
       if (was !== undefined && now !== undefined && now !== UNKNOWN && was !== now) this.warn(identityChangedWarning(was, now));
       else if (was === undefined && pinnedNow !== undefined && pinnedNow !== UNKNOWN && Object.keys(olds).length > 0)
@@ -122,11 +124,10 @@ export class MessagingProvider {
   /** `asSent` when the inputs are the news exactly as sent, so the answer can be the request's own bytes. */
   async check(urn: string, olds: Props, news: Props): Promise<{ inputs: Props; failures: CheckFailure[]; asSent: boolean }> {
     const definition = this.kindOf(urn);
-    const revealed = revealProps(news);
-    const result = await definition.runtime.check(this.config, revealProps(olds), revealed, urn);
+    const result = await definition.runtime.check(this.config, olds, news, urn);
     const failures = (result.failures ?? []).map(({ property, reason }) => ({ property, reason }));
-    const given = result.inputs ?? revealed;
-    if (revealed === news && sameEntries(given, news) && !definition.secretInputs.some((key) => key in news)) {
+    const given = result.inputs ?? news;
+    if (!heldSecrets(news) && sameEntries(given, news) && !definition.secretInputs.some((key) => key in news)) {
       return { inputs: news, failures, asSent: true };
     }
     const checked = markSecrets(given, news, definition.secretInputs);
@@ -140,14 +141,14 @@ export class MessagingProvider {
 
   /** The runtime's own diff, so both routes replace on the same changes. */
   async diff(urn: string, id: string, olds: Props, news: Props): Promise<DiffAnswer> {
-    const result = await this.kindOf(urn).runtime.diff(this.config, id, revealProps(olds), revealProps(news), urn);
+    const result = await this.kindOf(urn).runtime.diff(this.config, id, olds, news, urn);
     return { changes: result.changes === true, replaces: result.replaces ?? [], deleteBeforeReplace: result.deleteBeforeReplace === true };
   }
 
   async create(urn: string, properties: Props): Promise<{ id: string; properties: Props }> {
     const definition = this.kindOf(urn);
     // Generated SDKs cannot set the hidden scope input: the URN gives it.
-    const inputs = { ...revealProps(properties), [IDEMPOTENCY_SCOPE]: idempotencyScopeOfUrn(urn, this.stackIdentity) };
+    const inputs = { ...properties, [IDEMPOTENCY_SCOPE]: idempotencyScopeOfUrn(urn, this.stackIdentity) };
     try {
       const result = await definition.runtime.create(this.config, inputs, urn);
       return { id: result.id, properties: outputs(definition, result.outs ?? {}, properties) };
@@ -156,17 +157,18 @@ export class MessagingProvider {
     }
   }
 
-  async read(urn: string, id: string, properties: Props, inputs: Props): Promise<{ id: string; properties: Props; inputs: Props }> {
+  /** The inputs are answered as they came (`./requests.ts`). */
+  async read(urn: string, id: string, properties: Props): Promise<{ id: string; properties: Props }> {
     const definition = this.kindOf(urn);
-    const result = await definition.runtime.read(this.config, id, revealProps(properties), urn);
-    return { id: result.id ?? id, properties: outputs(definition, result.props ?? {}, properties), inputs };
+    const result = await definition.runtime.read(this.config, id, properties, urn);
+    return { id: result.id ?? id, properties: outputs(definition, result.props ?? {}, properties) };
   }
 
   async update(urn: string, id: string, olds: Props, news: Props): Promise<{ properties: Props }> {
     const definition = this.kindOf(urn);
     try {
-      const inputs = { ...revealProps(news), [IDEMPOTENCY_SCOPE]: idempotencyScopeOfUrn(urn, this.stackIdentity) };
-      const result = await definition.runtime.update(this.config, id, revealProps(olds), inputs, urn);
+      const inputs = { ...news, [IDEMPOTENCY_SCOPE]: idempotencyScopeOfUrn(urn, this.stackIdentity) };
+      const result = await definition.runtime.update(this.config, id, olds, inputs, urn);
       return { properties: outputs(definition, result.outs ?? {}, olds, news) };
     } catch (error) {
       throw this.initFailure(definition, error, olds, news);
@@ -174,7 +176,7 @@ export class MessagingProvider {
   }
 
   async delete(urn: string, id: string, properties: Props): Promise<void> {
-    await this.kindOf(urn).runtime.delete(this.config, id, revealProps(properties), urn);
+    await this.kindOf(urn).runtime.delete(this.config, id, properties, urn);
   }
 
   /** Under the provider resource `urn` (the engine shows it there), else the stack's. */

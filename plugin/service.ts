@@ -12,26 +12,39 @@ import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { InitFailure, MessagingProvider } from "./provider";
-import { checkResponseBytes, readCheckRequest, readDiffRequest, type RawCheckRequest, type RawDiffRequest } from "./raw-requests";
+import * as requests from "./requests";
 import type { Props } from "../provider/protocol";
 
-const toJs = (struct: Struct | undefined): Props => (struct?.toJavaScript() ?? {}) as Props;
 // `undefined` cannot cross (Struct rejects it): JSON drops it, as a provider's outputs never hold one on purpose.
 const toStruct = (props: Props): Struct => Struct.fromJavaScript(JSON.parse(JSON.stringify(props)));
 
-// Check and Diff are read from their bytes (`./raw-requests.ts`).
+/**
+ * Every request that carries property values is read by the plugin's one reader (`./requests.ts`), and an answer may be bytes
+ * written by hand (a request's own value sent back).
+ */
+function readBy<Rpc extends { requestDeserialize: unknown; responseSerialize: (response: never) => Buffer }>(
+  rpc: Rpc,
+  read: (bytes: Buffer) => unknown,
+): Rpc {
+  return {
+    ...rpc,
+    requestDeserialize: read,
+    responseSerialize: (response: Parameters<Rpc["responseSerialize"]>[0] | Buffer) =>
+      Buffer.isBuffer(response) ? response : rpc.responseSerialize(response as never),
+  };
+}
+
 export const resourceProviderDefinition: typeof ResourceProviderService = {
   ...ResourceProviderService,
-  check: {
-    ...ResourceProviderService.check,
-    requestDeserialize: (bytes: Buffer) => readCheckRequest(bytes) as unknown as proto.CheckRequest,
-    responseSerialize: (response: proto.CheckResponse | Buffer) =>
-      Buffer.isBuffer(response) ? response : ResourceProviderService.check.responseSerialize(response),
-  },
-  diff: {
-    ...ResourceProviderService.diff,
-    requestDeserialize: (bytes: Buffer) => readDiffRequest(bytes) as unknown as proto.DiffRequest,
-  },
+  checkConfig: readBy(ResourceProviderService.checkConfig, requests.readCheckRequest),
+  diffConfig: readBy(ResourceProviderService.diffConfig, requests.readDiffRequest),
+  configure: readBy(ResourceProviderService.configure, requests.readConfigureRequest),
+  check: readBy(ResourceProviderService.check, requests.readCheckRequest),
+  diff: readBy(ResourceProviderService.diff, requests.readDiffRequest),
+  create: readBy(ResourceProviderService.create, requests.readCreateRequest),
+  read: readBy(ResourceProviderService.read, requests.readReadRequest),
+  update: readBy(ResourceProviderService.update, requests.readUpdateRequest),
+  delete: readBy(ResourceProviderService.delete, requests.readDeleteRequest),
 };
 
 /** A gRPC error for a failed call; an init failure carries its details as the dynamic host sends them. */
@@ -102,15 +115,19 @@ export function resourceProviderService(provider: MessagingProvider, version: st
     attach: unary(() => new Empty()),
     cancel: unary(() => new Empty()),
 
-    checkConfig: unary((request: proto.CheckRequest) => {
-      const { inputs, failures } = provider.checkConfig(toJs(request.getOlds()), toJs(request.getNews()), request.getUrn());
+    // The requests below come from `./requests.ts`'s readers (see `resourceProviderDefinition`), not as google-protobuf's classes.
+    checkConfig: unary((raw: proto.CheckRequest) => {
+      const request = raw as unknown as requests.CheckRequest;
+      const { inputs, failures } = provider.checkConfig(request.olds, request.news, request.urn);
       return checkResponse(inputs, failures);
     }),
-    diffConfig: resourceCall(async (request: proto.DiffRequest) =>
-      diffResponse(provider.diffConfig(toJs(request.getOlds()), toJs(request.getNews()), request.getId())),
-    ),
-    configure: unary((request: proto.ConfigureRequest) => {
-      provider.configure(toJs(request.getArgs()), new Map(request.getVariablesMap().toArray()), request.getId());
+    diffConfig: resourceCall(async (raw: proto.DiffRequest) => {
+      const request = raw as unknown as requests.DiffRequest;
+      return diffResponse(provider.diffConfig(request.olds, request.news, request.id));
+    }),
+    configure: unary((raw: proto.ConfigureRequest) => {
+      const request = raw as unknown as requests.ConfigureRequest;
+      provider.configure(request.args, request.variables, request.id);
       // Secrets stay secrets: inputs arrive wrapped and the provider marks its secret outputs
       // itself. No provider-side preview: the engine answers a preview's Create and Update with
       // the inputs, as it does for the dynamic host.
@@ -118,31 +135,35 @@ export function resourceProviderService(provider: MessagingProvider, version: st
     }),
 
     check: resourceCall(async (raw: proto.CheckRequest) => {
-      const request = raw as unknown as RawCheckRequest;
+      const request = raw as unknown as requests.CheckRequest;
       const { inputs, failures, asSent } = await provider.check(request.urn, request.olds, request.news);
-      return (asSent ? checkResponseBytes(request.newsBytes, failures) : checkResponse(inputs, failures)) as proto.CheckResponse;
+      return (asSent ? requests.checkResponseBytes(request.newsBytes, failures) : checkResponse(inputs, failures)) as proto.CheckResponse;
     }),
     diff: resourceCall(async (raw: proto.DiffRequest) => {
-      const request = raw as unknown as RawDiffRequest;
+      const request = raw as unknown as requests.DiffRequest;
       return diffResponse(await provider.diff(request.urn, request.id, request.olds, request.news));
     }),
-    create: resourceCall(async (request: proto.CreateRequest) => {
+    create: resourceCall(async (raw: proto.CreateRequest) => {
+      const request = raw as unknown as requests.CreateRequest;
       // Not called in a preview (supportsPreview is false); answered like the engine would, should it be.
-      if (request.getPreview()) return new proto.CreateResponse().setProperties(request.getProperties());
-      const created = await provider.create(request.getUrn(), toJs(request.getProperties()));
+      if (request.preview) return requests.previewCreateBytes(request.propertiesBytes) as unknown as proto.CreateResponse;
+      const created = await provider.create(request.urn, request.properties);
       return new proto.CreateResponse().setId(created.id).setProperties(toStruct(created.properties));
     }),
-    read: resourceCall(async (request: proto.ReadRequest) => {
-      const read = await provider.read(request.getUrn(), request.getId(), toJs(request.getProperties()), toJs(request.getInputs()));
-      return new proto.ReadResponse().setId(read.id).setProperties(toStruct(read.properties)).setInputs(toStruct(read.inputs));
+    read: resourceCall(async (raw: proto.ReadRequest) => {
+      const request = raw as unknown as requests.ReadRequest;
+      const read = await provider.read(request.urn, request.id, request.properties);
+      return requests.readResponseBytes(read.id, read.properties, request.inputsBytes) as unknown as proto.ReadResponse;
     }),
-    update: resourceCall(async (request: proto.UpdateRequest) => {
-      if (request.getPreview()) return new proto.UpdateResponse().setProperties(request.getNews());
-      const updated = await provider.update(request.getUrn(), request.getId(), toJs(request.getOlds()), toJs(request.getNews()));
+    update: resourceCall(async (raw: proto.UpdateRequest) => {
+      const request = raw as unknown as requests.UpdateRequest;
+      if (request.preview) return requests.previewUpdateBytes(request.newsBytes) as unknown as proto.UpdateResponse;
+      const updated = await provider.update(request.urn, request.id, request.olds, request.news);
       return new proto.UpdateResponse().setProperties(toStruct(updated.properties));
     }),
-    delete: resourceCall(async (request: proto.DeleteRequest) => {
-      await provider.delete(request.getUrn(), request.getId(), toJs(request.getProperties()));
+    delete: resourceCall(async (raw: proto.DeleteRequest) => {
+      const request = raw as unknown as requests.DeleteRequest;
+      await provider.delete(request.urn, request.id, request.properties);
       return new Empty();
     }),
   };

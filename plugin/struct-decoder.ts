@@ -1,8 +1,10 @@
+// The plugin's one reader of the engine's requests: every RPC's fields, and each `google.protobuf.Struct` of property values, are
+// read here from the request's buffer with one cursor (no view or reader made per value: a batch's messages arrive on every Check
+// and Diff). A secret is unwrapped here too, as it is read, and where it was is noted for the answer (`./property-values.ts`).
 // google-protobuf's reader loses a `__proto__` key (which YAML and other SDKs send as plain data), so the value would be sent
-// altered; read here, every key is an own property, and the schema refuses that one by name. One cursor walks the request's
-// buffer with no view or reader made per value: a batch's messages arrive on every Check and Diff.
+// altered; read here, every key is an own property, and the schema refuses that one by name.
 import type { Props } from "../provider/protocol";
-import { knownSecretFree, SECRET_SIG } from "./property-values";
+import { recordSecrets, SECRET_SIG, type SecretMarks } from "./property-values";
 
 const WIRE_VARINT = 0;
 const WIRE_FIXED64 = 1;
@@ -11,8 +13,10 @@ const WIRE_FIXED32 = 5;
 
 class Cursor {
   pos = 0;
-  /** Whether a struct key was a secret's signature key: without one, nothing read needs revealing. */
-  sawSecret = false;
+  /** How many secrets were unwrapped so far: a value read while it grew held one. */
+  secrets = 0;
+  /** Where the last value read that held a secret held it. */
+  lastMarks: SecretMarks = true;
   constructor(readonly bytes: Buffer) {}
 
   varint(): number {
@@ -68,34 +72,93 @@ class Cursor {
 const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 
-/** The bytes of message field `field` (the last occurrence, as protobuf reads a singular field), if present. */
-export function messageField(message: Uint8Array, field: number): Uint8Array | undefined {
+/** How a request's field is read: text, a Struct of property values, a flag, its bytes as they are, or a `map<string, string>`. */
+export type FieldKind = "string" | "struct" | "bool" | "bytes" | "stringMap";
+type FieldValue<K extends FieldKind> = K extends "string"
+  ? string
+  : K extends "struct"
+    ? Props
+    : K extends "bool"
+      ? boolean
+      : K extends "bytes"
+        ? Uint8Array
+        : ReadonlyMap<string, string>;
+
+/**
+ * The fields of a request message named in `layout` (by number), as protobuf reads them: a singular field's last occurrence, an
+ * absent one its default (`""`, `{}`, `false`, no bytes, an empty map). Any other field is skipped.
+ */
+export function readMessage<L extends Record<string, readonly [number, FieldKind]>>(
+  message: Uint8Array,
+  layout: L,
+): { [Name in keyof L]: FieldValue<L[Name][1]> } {
   const cursor = new Cursor(asBuffer(message));
-  let found: Uint8Array | undefined;
+  const byNumber = new Map(Object.entries(layout).map(([name, [number, kind]]) => [number, { name, kind }]));
+  const read: Record<string, unknown> = {};
   while (cursor.pos < message.length) {
     const tag = cursor.varint();
-    if (tag === field * 8 + WIRE_BYTES) {
-      const end = cursor.delimitedEnd();
-      found = message.subarray(cursor.pos, end);
-      cursor.pos = end;
-    } else cursor.skip(tag % 8);
+    const field = byNumber.get(Math.floor(tag / 8));
+    const wire = tag % 8;
+    if (field === undefined || wire !== (field.kind === "bool" ? WIRE_VARINT : WIRE_BYTES)) {
+      cursor.skip(wire);
+      continue;
+    }
+    if (field.kind === "bool") {
+      read[field.name] = cursor.varint() !== 0;
+      continue;
+    }
+    const end = cursor.delimitedEnd();
+    if (field.kind === "string") read[field.name] = cursor.text(end);
+    else if (field.kind === "struct") read[field.name] = structAt(cursor, end);
+    else if (field.kind === "bytes") read[field.name] = message.subarray(cursor.pos, end);
+    else
+      read[field.name] = ((read[field.name] as Map<string, string> | undefined) ?? new Map<string, string>()).set(...mapEntry(cursor, end));
+    cursor.pos = end;
   }
-  return found;
+  const defaults: Record<FieldKind, () => unknown> = {
+    string: () => "",
+    struct: () => ({}),
+    bool: () => false,
+    bytes: () => new Uint8Array(),
+    stringMap: () => new Map<string, string>(),
+  };
+  for (const [name, [, kind]] of Object.entries(layout)) if (!(name in read)) read[name] = defaults[kind]();
+  return read as { [Name in keyof L]: FieldValue<L[Name][1]> };
 }
 
-/** `google.protobuf.Struct`: `map<string, Value> fields = 1`. */
+/** `google.protobuf.Struct`: `map<string, Value> fields = 1`, its secrets unwrapped (and recorded with the value returned). */
 export function decodeStruct(bytes: Uint8Array): Props {
-  const cursor = new Cursor(asBuffer(bytes));
-  const props = readStruct(cursor, bytes.length);
-  return cursor.sawSecret ? props : knownSecretFree(props);
+  return structAt(new Cursor(asBuffer(bytes)), bytes.length);
+}
+
+function structAt(cursor: Cursor, end: number): Props {
+  const found = cursor.secrets;
+  const props = readStruct(cursor, end) as Props;
+  // A Struct of property values is never a secret itself: its fields are.
+  return cursor.secrets === found ? props : recordSecrets(props, cursor.lastMarks as Exclude<SecretMarks, true>);
 }
 
 const ENTRY = 1 * 8 + WIRE_BYTES;
 const KEY = 1 * 8 + WIRE_BYTES;
 const VALUE = 2 * 8 + WIRE_BYTES;
 
-function readStruct(cursor: Cursor, end: number): Props {
+/** One entry of a `map<string, string>`. */
+function mapEntry(cursor: Cursor, end: number): [string, string] {
+  let [key, value] = ["", ""];
+  while (cursor.pos < end) {
+    const tag = cursor.varint();
+    if (tag === KEY) key = cursor.text(cursor.delimitedEnd(end));
+    else if (tag === VALUE) value = cursor.text(cursor.delimitedEnd(end));
+    else cursor.skip(tag % 8, end);
+  }
+  cursor.endsAt(end);
+  return [key, value];
+}
+
+function readStruct(cursor: Cursor, end: number): unknown {
   const result: Props = {};
+  let marks: Record<string, SecretMarks> | undefined;
+  let signed = false;
   while (cursor.pos < end) {
     const tag = cursor.varint();
     if (tag !== ENTRY) {
@@ -105,20 +168,32 @@ function readStruct(cursor: Cursor, end: number): Props {
     const entryEnd = cursor.delimitedEnd(end);
     let key = "";
     let value: unknown = null;
+    let held: SecretMarks | undefined;
     while (cursor.pos < entryEnd) {
       const inner = cursor.varint();
       if (inner === KEY) {
         key = cursor.text(cursor.delimitedEnd(entryEnd));
-        if (key === SECRET_SIG.key) cursor.sawSecret = true;
-      } else if (inner === VALUE) value = readValue(cursor, cursor.delimitedEnd(entryEnd));
-      else cursor.skip(inner % 8, entryEnd);
+        if (key === SECRET_SIG.key) signed = true;
+      } else if (inner === VALUE) {
+        const found = cursor.secrets;
+        value = readValue(cursor, cursor.delimitedEnd(entryEnd));
+        held = cursor.secrets === found ? undefined : cursor.lastMarks;
+      } else cursor.skip(inner % 8, entryEnd);
     }
     cursor.endsAt(entryEnd);
     // Never `result["__proto__"] = …`, which would set the prototype instead.
     if (key === "__proto__") Object.defineProperty(result, key, { value, writable: true, enumerable: true, configurable: true });
     else result[key] = value;
+    if (held !== undefined) (marks ??= {})[key] = held;
   }
   cursor.endsAt(end);
+  // `{ [sig]: secret, value }` is a secret: its value, unwrapped, stands in its place.
+  if (signed && result[SECRET_SIG.key] === SECRET_SIG.value) {
+    cursor.secrets++;
+    cursor.lastMarks = true;
+    return result.value;
+  }
+  if (marks !== undefined) cursor.lastMarks = marks;
   return result;
 }
 
@@ -148,8 +223,9 @@ function readValue(cursor: Cursor, end: number): unknown {
   return value;
 }
 
-/** `google.protobuf.ListValue`: `repeated Value values = 1`. */
+/** `google.protobuf.ListValue`: `repeated Value values = 1`. A list holding a secret is marked whole, as the engine marks it. */
 function readList(cursor: Cursor, end: number): unknown[] {
+  const found = cursor.secrets;
   const values: unknown[] = [];
   while (cursor.pos < end) {
     const tag = cursor.varint();
@@ -157,5 +233,6 @@ function readList(cursor: Cursor, end: number): unknown[] {
     else cursor.skip(tag % 8, end);
   }
   cursor.endsAt(end);
+  if (cursor.secrets !== found) cursor.lastMarks = true;
   return values;
 }

@@ -9,7 +9,7 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as proto from "@pulumi/pulumi/proto/provider_pb";
 import { servePlugin } from "../../plugin/main";
 import { decodeStruct } from "../../plugin/struct-decoder";
-import { revealProps, SECRET_SIG } from "../../plugin/property-values";
+import { markSecrets, secret, SECRET_SIG } from "../../plugin/property-values";
 import { refuseProtoKeys } from "../../provider/resource-options";
 
 const varint = (n: number): Buffer => {
@@ -81,10 +81,17 @@ test("the struct reader refuses a field that runs past the value holding it, eve
   expect(() => decodeStruct(field(1, endless))).toThrow(/malformed protobuf varint/);
 });
 
-test("a secret at any depth of what the struct reader read is revealed (values with none skip the walk)", () => {
+test("a secret at any depth of what the struct reader read is revealed, and marked again where it was in what is answered", () => {
   const wrapped = { [SECRET_SIG.key]: SECRET_SIG.value, value: "+254712345678" };
   const withSecret = decodeStruct(structBytes({ stream: "transactional", messages: [{ tos: [wrapped], body: "hi" }] }));
-  expect(revealProps(withSecret)).toEqual({ stream: "transactional", messages: [{ tos: ["+254712345678"], body: "hi" }] });
+  expect(withSecret).toEqual({ stream: "transactional", messages: [{ tos: ["+254712345678"], body: "hi" }] });
+  // The engine's rule: a list holding a secret is secret whole; a plain object's members are marked one by one.
+  expect(markSecrets(withSecret, withSecret, [])).toEqual({ stream: "transactional", messages: secret(withSecret.messages) });
+  const nested = decodeStruct(structBytes({ adopt: { id: "we_1", secret: { [SECRET_SIG.key]: SECRET_SIG.value, value: "whsec_x" } } }));
+  expect(nested).toEqual({ adopt: { id: "we_1", secret: "whsec_x" } });
+  expect(markSecrets(nested, nested, [])).toEqual({ adopt: { id: "we_1", secret: secret("whsec_x") } });
+  const plain = decodeStruct(structBytes({ stream: "transactional" }));
+  expect(markSecrets(plain, plain, [])).toEqual({ stream: "transactional" });
 });
 
 test("plugin route: Check refuses a MessageBatch whose template model has a __proto__ key, naming the field", async () => {

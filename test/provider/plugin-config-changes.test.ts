@@ -4,8 +4,14 @@
  * environment, so a key rotated in either is said; a resource moved to another provider is not
  * a changed key. (Through the real CLI: test/engine/identity-survives.test.ts, moved-service.test.ts.)
  */
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { MessagingProvider } from "../../plugin/provider";
 import { secret } from "../../plugin/property-values";
+import { decodeStruct } from "../../plugin/struct-decoder";
+import type { Props } from "../../provider/protocol";
+
+/** Values as the engine sends them and the plugin reads them: a Struct on the wire, secrets unwrapped by the reader. */
+const fromWire = (props: Props): Props => decodeStruct(Struct.fromJavaScript(props as never).serializeBinary());
 
 const URN = "urn:pulumi:dev::shop::pulumi:providers:messaging::default_0_1_0";
 
@@ -68,30 +74,39 @@ describe("the plugin's provider config", () => {
     process.env.MESSAGING_API_KEY = "sk_test_first";
     const olds = plugin.checkConfig({}, {}, URN).inputs;
     expect(JSON.stringify(olds)).not.toContain("sk_test_first");
-    const sameInConfig = plugin.checkConfig(olds, { apiKey: secret("sk_test_first") }, URN).inputs;
+    const sameInConfig = plugin.checkConfig(fromWire(olds), fromWire({ apiKey: secret("sk_test_first") }), URN).inputs;
+    // The key set in config stays a secret in what the engine records.
+    expect(sameInConfig.apiKey).toEqual(secret("sk_test_first"));
     said.length = 0;
-    plugin.diffConfig(olds, sameInConfig);
+    plugin.diffConfig(fromWire(olds), fromWire(sameInConfig));
     expect(said).toEqual([]);
 
     process.env.MESSAGING_API_KEY = "sk_test_rotated";
-    const news = plugin.checkConfig(olds, {}, URN).inputs;
-    expect(plugin.diffConfig(olds, news)).toMatchObject({ changes: true, replaces: [] });
+    const news = plugin.checkConfig(fromWire(olds), {}, URN).inputs;
+    expect(plugin.diffConfig(fromWire(olds), fromWire(news))).toMatchObject({ changes: true, replaces: [] });
     expect(said).toEqual([expect.stringMatching(/the API key \(messaging:apiKey or MESSAGING_API_KEY\) changed/)]);
   });
 
   test("a resource moved to another provider (the engine hands the other's inputs) is no changed key; a changed pin is said", () => {
     const { provider: plugin, said } = provider();
-    const staging = plugin.checkConfig({}, { apiKey: secret("sk_staging") }, `${URN.replace("default_0_1_0", "staging")}`).inputs;
-    const production = plugin.checkConfig({}, { apiKey: secret("sk_production") }, `${URN.replace("default_0_1_0", "production")}`).inputs;
+    const staging = plugin.checkConfig({}, fromWire({ apiKey: secret("sk_staging") }), `${URN.replace("default_0_1_0", "staging")}`).inputs;
+    const production = plugin.checkConfig(
+      {},
+      fromWire({ apiKey: secret("sk_production") }),
+      `${URN.replace("default_0_1_0", "production")}`,
+    ).inputs;
     said.length = 0;
-    plugin.diffConfig(staging, production);
+    plugin.diffConfig(fromWire(staging), fromWire(production));
     expect(said).toEqual([]);
 
-    plugin.diffConfig({ ...staging, stackIdentity: "team-a-0123456789" }, { ...staging, stackIdentity: "team-b-0123456789" });
+    plugin.diffConfig(
+      fromWire({ ...staging, stackIdentity: "team-a-0123456789" }),
+      fromWire({ ...staging, stackIdentity: "team-b-0123456789" }),
+    );
     expect(said).toEqual([expect.stringMatching(/identity changes from team-a-0123456789 to team-b-0123456789/)]);
     // Pinned for the first time: the provider's id it had is not told to DiffConfig, so the way to keep it is said.
     said.length = 0;
-    plugin.diffConfig(staging, { ...staging, stackIdentity: "team-a-0123456789" });
+    plugin.diffConfig(fromWire(staging), fromWire({ ...staging, stackIdentity: "team-a-0123456789" }));
     expect(said).toEqual([expect.stringMatching(/identity is now team-a-0123456789 .*pin the provider's id instead/s)]);
   });
 });
