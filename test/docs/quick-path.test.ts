@@ -104,7 +104,10 @@ afterAll(async () => {
 });
 
 it("emulator, listen, the README's Express receiver and trigger: a verified delivery", async () => {
-  const npx = (args: string[], env: NodeJS.ProcessEnv = {}) => run("npx", ["--no-install", "messaging", ...args], env);
+  // npm's weekly update notice ("npm notice New major version of npm available!") goes to stderr on a machine whose npm cache has
+  // no record of a check yet, as a fresh one: npm's words, not the command's.
+  const npx = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    run("npx", ["--no-install", "messaging", ...args], { npm_config_update_notifier: "false", ...env });
 
   // The long-running commands run under node itself (what npx runs), so that a signal reaches them, not npx.
   const messaging = path.join(project, "node_modules", ".bin", "messaging");
