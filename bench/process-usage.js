@@ -21,7 +21,9 @@ if (dir) {
       maxRssBytes: peakRssBytes(),
     };
     try {
-      fs.writeFileSync(file, JSON.stringify(record));
+      // Written beside and renamed over: the bench may read the file at any moment, and must never find it half written.
+      fs.writeFileSync(`${file}.partial`, JSON.stringify(record));
+      fs.renameSync(`${file}.partial`, file);
     } catch {
       // The run's directory is gone: nothing to report to.
     }

@@ -68,6 +68,7 @@ function pulumiBin() {
 function usageOf(dir, since) {
   const records = fs
     .readdirSync(dir)
+    .filter((name) => name.endsWith(".json"))
     .map((name) => JSON.parse(fs.readFileSync(path.join(dir, name), "utf8")))
     .filter((record) => record.startedAt >= since);
   // The plugin runs as bin/plugin.js under node, or as the standalone executable; the TypeScript route's host is node's.
