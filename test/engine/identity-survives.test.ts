@@ -19,6 +19,7 @@ import {
   messagesOf,
   opsByName,
   output,
+  resourcesNamed,
   useRealEngine,
   type PulumiStack,
   upKilledAfterFirstCall,
@@ -193,14 +194,18 @@ describeRealEngine("what a stack's identity survives", () => {
       // The killed run's lock goes first: a locked stack cannot be renamed.
       await stack.cli(["cancel", "--yes"], { allowFailure: true });
       await stack.rename(`${stack.stackName}-renamed`);
+      // The kill may land before or after the engine recorded the batch: only a create it never recorded is redone.
+      const recorded = resourcesNamed(await stack.exportState(), "welcome").length > 0;
       const finished = expectOk(await stack.up());
-      expect(messagesOf(finished)).toMatch(/1 of 1 calls were answered from the service's record/);
+      if (!recorded) expect(messagesOf(finished)).toMatch(/1 of 1 calls were answered from the service's record/);
       const endpointId = output(finished, "endpointId");
 
       await declare(stack, route, []);
       expectOk(await stack.up());
       await declare(stack, route, ["payments", "welcome"]);
       const again = expectOk(await stack.up());
+      // Made again after the rename, unrecorded by the state: the service answers from its record.
+      expect(messagesOf(again)).toMatch(/1 of 1 calls were answered from the service's record/);
       expect(output(again, "endpointId")).toBe(endpointId);
       expect(suite.emulator.endpoints().length - endpointsFrom).toBe(1);
       expect(recipients().slice(sentFrom)).toHaveLength(3);
