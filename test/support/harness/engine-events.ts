@@ -30,12 +30,20 @@ export interface EngineDiagnostic {
   readonly ephemeral?: boolean;
 }
 
-/** Steps and diagnostics, gathered event by event. */
+/**
+ * Steps and diagnostics, gathered event by event. An event seen twice is counted once: the
+ * Automation API's reader of the event log (@logdna/tail-file 2.2.0, in @pulumi/pulumi 3.142
+ * to 3.276) can hand the last lines over twice when its final read overlaps a poll still reading,
+ * which a busy machine makes likely; the engine numbers each event (`sequence`) once.
+ */
 export class EngineReport {
   readonly steps: EngineStep[] = [];
   readonly diagnostics: EngineDiagnostic[] = [];
+  private readonly seen = new Set<number>();
 
   add(event: EngineEvent): void {
+    if (this.seen.has(event.sequence)) return;
+    this.seen.add(event.sequence);
     const pre = event.resourcePreEvent?.metadata;
     if (pre) {
       const state = pre.new ?? pre.old;
