@@ -68,9 +68,8 @@ export async function makeSingleExecutable(
       const executable = path.join(work, "executable");
       fs.copyFileSync(nodeRuntime(runtime).binary, executable);
       fs.chmodSync(executable, 0o755);
-      // postject's wasm prints harmless ELF section warnings to stderr; an error still throws.
       const postject = require("postject") as Postject;
-      await postject.inject(executable, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE });
+      await withoutHarmlessWarnings(() => postject.inject(executable, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE }));
       if (windows) stripAuthenticode(executable);
       fs.renameSync(executable, cached);
       pruneCache(path.dirname(cached), `${runtime.package}-${NODE_RUNTIME_VERSION}-`);
@@ -82,6 +81,31 @@ export async function makeSingleExecutable(
   }
   fs.copyFileSync(cached, target);
   fs.chmodSync(target, 0o755);
+}
+
+// postject's wasm reports through console.warn, bound when each inject loads it, what does not
+// matter here: every ELF note section it cannot name ("Can't find string offset for section name
+// '.note.100'"), and node.exe's Authenticode signature, which the injection breaks and
+// stripAuthenticode then removes. Other warnings pass through; an error throws.
+const HARMLESS_WARNING = /^warning: (Can't find string offset for section name |The signature seems corrupted!)/;
+
+let injecting = 0;
+let consoleWarn = console.warn;
+
+/** Runs postject's inject with {@link HARMLESS_WARNING} dropped; injects run side by side, so the last to finish puts console.warn back. */
+async function withoutHarmlessWarnings<T>(inject: () => Promise<T>): Promise<T> {
+  if (injecting++ === 0) {
+    consoleWarn = console.warn;
+    const warn = consoleWarn;
+    console.warn = (...args: unknown[]) => {
+      if (!(typeof args[0] === "string" && HARMLESS_WARNING.test(args[0]))) warn(...args);
+    };
+  }
+  try {
+    return await inject();
+  } finally {
+    if (--injecting === 0) console.warn = consoleWarn;
+  }
 }
 
 // Executables kept a runtime: one made a build, each about 100 MB, they would fill the disk.
