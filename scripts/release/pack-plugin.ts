@@ -139,7 +139,7 @@ export async function packPlugin(
     } else {
       const bun = BUN_RUNTIMES[platform as keyof typeof BUN_RUNTIMES];
       if (!bun) throw new Error(`npm has no Bun runtime pinned for ${platform}`);
-      makeBunExecutable(bundle, bun, executable, executableName(platform));
+      await makeBunExecutable(bundle, bun, executable, executableName(platform));
       fs.writeFileSync(path.join(contents, "LICENSE.bun"), bunLicense(bun));
       runtimeNote = `The executable is Bun ${BUN_VERSION} (npm ${bun.package}) with the plugin inside; Bun's licence is in LICENSE.bun.`;
     }

@@ -18,7 +18,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { peSignatureState, stripAuthenticode } from "./authenticode";
 import { checkSignature, signAdHoc } from "./macho";
-import { cacheRoot, keepNewest, nodeRuntime, touch, type NodeRuntime } from "./node-runtime";
+import { cacheRoot, copyFromCache, keepNewest, nodeRuntime, touch, type NodeRuntime } from "./node-runtime";
 
 export const BUN_VERSION = "1.4.4";
 
@@ -108,7 +108,12 @@ function stagedBundle(bundle: string, hash: string): string {
  * Writes `runtime`'s executable of `bundle` to `target` (mode 0755), signed ad hoc for darwin and
  * checked (every page hash), from the cache when made before.
  */
-export function makeBunExecutable(bundle: string, runtime: BunRuntime, target: string, name: string = SIGNING_IDENTIFIER): void {
+export async function makeBunExecutable(
+  bundle: string,
+  runtime: BunRuntime,
+  target: string,
+  name: string = SIGNING_IDENTIFIER,
+): Promise<void> {
   const darwin = runtime.target.includes("darwin");
   const bundleHash = createHash("sha256").update(fs.readFileSync(bundle)).digest("hex").slice(0, 24);
   const key = createHash("sha256")
@@ -119,10 +124,10 @@ export function makeBunExecutable(bundle: string, runtime: BunRuntime, target: s
     .slice(0, 24);
   const dir = path.join(cacheRoot(), "plugin-executables");
   const cached = path.join(dir, `bun-${runtime.target}-${BUN_VERSION}-${key}`);
-  if (!fs.existsSync(cached)) {
-    fs.mkdirSync(dir, { recursive: true });
-    const work = fs.mkdtempSync(`${cached}.tmp-`);
-    try {
+  await copyFromCache(
+    cached,
+    target,
+    (work) => {
       // The outfile's name is the module's name inside the executable: the plugin's, on every platform.
       const executable = path.join(work, name);
       const source = stagedBundle(bundle, bundleHash);
@@ -155,14 +160,8 @@ export function makeBunExecutable(bundle: string, runtime: BunRuntime, target: s
         const state = peSignatureState(fs.readFileSync(executable));
         if (state.checksum !== state.computed) stripAuthenticode(executable);
       }
-      fs.renameSync(executable, cached);
-      keepNewest(dir, KEPT, (name) => name.startsWith(`bun-${runtime.target}-`));
-    } finally {
-      fs.rmSync(work, { recursive: true, force: true });
-    }
-  } else {
-    touch(cached);
-  }
-  fs.copyFileSync(cached, target);
-  fs.chmodSync(target, 0o755);
+      return executable;
+    },
+    () => keepNewest(dir, KEPT, (entry) => entry.startsWith(`bun-${runtime.target}-`)),
+  );
 }

@@ -84,6 +84,34 @@ export function touch(file: string): void {
   fs.utimesSync(file, now, now);
 }
 
+/**
+ * Writes `target` (mode 0755) from the cache's entry `cached`. When the entry is absent, `make`
+ * builds it in a scratch folder beside it and returns the file it made, which is renamed into
+ * place (a build killed half-way leaves no entry), then `prune` trims the cache; when present, it
+ * is touched, so that pruning keeps what is used.
+ */
+export async function copyFromCache(
+  cached: string,
+  target: string,
+  make: (work: string) => string | Promise<string>,
+  prune: () => void,
+): Promise<void> {
+  if (!fs.existsSync(cached)) {
+    fs.mkdirSync(path.dirname(cached), { recursive: true });
+    const work = fs.mkdtempSync(`${cached}.tmp-`);
+    try {
+      fs.renameSync(await make(work), cached);
+      prune();
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  } else {
+    touch(cached);
+  }
+  fs.copyFileSync(cached, target);
+  fs.chmodSync(target, 0o755);
+}
+
 /** The integrity string npm writes for a file (`sha512-<base64>`). */
 function integrityOf(file: string): string {
   return `sha512-${createHash("sha512").update(fs.readFileSync(file)).digest("base64")}`;

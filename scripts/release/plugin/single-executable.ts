@@ -10,7 +10,15 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { stripAuthenticode } from "./authenticode";
-import { cacheRoot, keepNewest, NODE_RUNTIME_VERSION, nodeRuntime, PLUGIN_NODE_FLAGS, touch, type NodeRuntime } from "./node-runtime";
+import {
+  cacheRoot,
+  copyFromCache,
+  keepNewest,
+  NODE_RUNTIME_VERSION,
+  nodeRuntime,
+  PLUGIN_NODE_FLAGS,
+  type NodeRuntime,
+} from "./node-runtime";
 
 /** The fuse Node.js looks for to know a blob was injected (Node's docs, "Single executable applications"). */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -57,10 +65,10 @@ export async function makeSingleExecutable(
     .digest("hex")
     .slice(0, 24);
   const cached = path.join(cacheRoot(), "plugin-executables", `${runtime.package}-${NODE_RUNTIME_VERSION}-${key}`);
-  if (!fs.existsSync(cached)) {
-    fs.mkdirSync(path.dirname(cached), { recursive: true });
-    const work = fs.mkdtempSync(`${cached}.tmp-`);
-    try {
+  await copyFromCache(
+    cached,
+    target,
+    async (work) => {
       const config = path.join(work, "sea-config.json");
       const blob = path.join(work, "sea-prep.blob");
       fs.writeFileSync(config, JSON.stringify({ main: bundle, output: blob, ...sea }));
@@ -71,16 +79,10 @@ export async function makeSingleExecutable(
       const postject = require("postject") as Postject;
       await withoutHarmlessWarnings(() => postject.inject(executable, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE }));
       if (windows) stripAuthenticode(executable);
-      fs.renameSync(executable, cached);
-      pruneCache(path.dirname(cached), `${runtime.package}-${NODE_RUNTIME_VERSION}-`);
-    } finally {
-      fs.rmSync(work, { recursive: true, force: true });
-    }
-  } else {
-    touch(cached);
-  }
-  fs.copyFileSync(cached, target);
-  fs.chmodSync(target, 0o755);
+      return executable;
+    },
+    () => pruneCache(path.dirname(cached), `${runtime.package}-${NODE_RUNTIME_VERSION}-`),
+  );
 }
 
 // postject's wasm reports through console.warn, bound when each inject loads it, what does not
