@@ -176,7 +176,14 @@ export function loadArtifacts(dir: string): ReleaseArtifacts {
           : value;
   const manifest = absolute(JSON.parse(fs.readFileSync(path.join(dir, MANIFEST), "utf8"))) as Omit<ReleaseArtifacts, "dir">;
   const artifacts = { ...manifest, dir } as ReleaseArtifacts;
-  const files = [
+  const missing = artifactFiles(artifacts).filter((file) => !fs.existsSync(file));
+  if (missing.length) throw new Error(`${dir}: ${MANIFEST} names files that are not there: ${missing.join(", ")}`);
+  return artifacts;
+}
+
+/** Every file of a release: the npm tarballs, the wheel and sdist, the Go module's zip, the plugin archives and checksums.txt. */
+export function artifactFiles(artifacts: ReleaseArtifacts): string[] {
+  return [
     artifacts.npm.root,
     artifacts.npm.sdk,
     artifacts.python.wheel,
@@ -185,7 +192,4 @@ export function loadArtifacts(dir: string): ReleaseArtifacts {
     ...artifacts.release.archives,
     artifacts.release.checksums,
   ];
-  const missing = files.filter((file) => !fs.existsSync(file));
-  if (missing.length) throw new Error(`${dir}: ${MANIFEST} names files that are not there: ${missing.join(", ")}`);
-  return artifacts;
 }

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO_ROOT } from "../repo-root";
-import { buildArtifacts, type ReleaseArtifacts } from "./artifacts";
+import { artifactFiles, buildArtifacts, type ReleaseArtifacts } from "./artifacts";
 import { startLocalRegistries, type LocalRegistries } from "./local-registries";
 import { publish } from "./publish";
 
@@ -32,16 +32,7 @@ export async function releaseLocal(
 
 /** Each artifact's name, size and sha256, one a line. */
 export function describeArtifacts(artifacts: ReleaseArtifacts): string {
-  const files = [
-    artifacts.npm.root,
-    artifacts.npm.sdk,
-    artifacts.python.wheel,
-    artifacts.python.sdist,
-    artifacts.go.zip,
-    ...artifacts.release.archives,
-    artifacts.release.checksums,
-  ];
-  return files
+  return artifactFiles(artifacts)
     .map((file) => {
       const bytes = fs.readFileSync(file);
       return `${path.relative(artifacts.dir, file)}  ${(bytes.length / 1024 / 1024).toFixed(2)} MiB  sha256:${createHash("sha256").update(bytes).digest("hex")}`;

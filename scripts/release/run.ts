@@ -12,7 +12,9 @@ export interface RunOptions {
 
 export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    // npm and npx are .cmd scripts on Windows (the verify-release job), which only a shell starts.
+    const shell = process.platform === "win32";
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, shell, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

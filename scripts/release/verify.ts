@@ -14,11 +14,11 @@
  * PIP_INDEX_URL, GOPROXY, PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES); `releaseDownloads` is where
  * checksums.txt is.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pythonVersion } from "./artifacts";
+import { run } from "./run";
 
 const GO_MODULE = "github.com/pulumi-messaging/pulumi-messaging/sdk/go";
 const PLUGIN_SERVER = "github://api.github.com/pulumi-messaging/pulumi-messaging";
@@ -40,21 +40,6 @@ export interface VerifyOptions {
 export function releasePlatform(): string {
   const system = process.platform === "win32" ? "windows" : process.platform;
   return `${system}-${process.arch === "x64" ? "amd64" : process.arch}`;
-}
-
-function exec(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // npm and npx are .cmd scripts on Windows, which only a shell starts.
-    const child = spawn(command, args, { cwd, env, shell: process.platform === "win32", stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once("error", reject);
-    child.once("close", (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(" ")} exited ${code}:\n${stdout}\n${stderr}`)),
-    );
-  });
 }
 
 /** This platform's archive's sha256, from the release's checksums.txt. */
@@ -80,55 +65,49 @@ export async function verifyRelease(options: VerifyOptions): Promise<void> {
   try {
     const npmProject = dir("npm");
     fs.writeFileSync(path.join(npmProject, "package.json"), JSON.stringify({ name: "verify-release", private: true }));
-    await exec(
+    await run(
       "npm",
       ["install", "--no-audit", "--no-fund", "--loglevel=error", `pulumi-messaging@${version}`, `@pulumi-messaging/messaging@${version}`],
-      npmProject,
-      env,
+      { cwd: npmProject, env },
     );
-    const installed = await exec(
+    const installed = await run(
       "node",
       ["-e", "console.log(require('pulumi-messaging/package.json').version, require('@pulumi-messaging/messaging/package.json').version)"],
-      npmProject,
-      env,
+      { cwd: npmProject, env },
     );
     if (installed.trim() !== `${version} ${version}`) throw new Error(`npm installed ${installed.trim()}, not ${version}`);
     log(`npm: pulumi-messaging@${version} and @pulumi-messaging/messaging@${version} installed by name`);
 
     const venv = path.join(dir("pypi"), "venv");
-    await exec(options.python ?? (process.platform === "win32" ? "python" : "python3"), ["-m", "venv", venv], root, env);
+    await run(options.python ?? (process.platform === "win32" ? "python" : "python3"), ["-m", "venv", venv], { cwd: root, env });
     const venvPython = process.platform === "win32" ? path.join(venv, "Scripts", "python.exe") : path.join(venv, "bin", "python");
-    await exec(
+    await run(
       venvPython,
       ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi_messaging==${pythonVersion(version)}`],
-      root,
-      env,
+      { cwd: root, env },
     );
-    const imported = await exec(
+    const imported = await run(
       venvPython,
       ["-c", "import importlib.metadata as m, pulumi_messaging; print(m.version('pulumi_messaging'))"],
-      root,
-      env,
+      { cwd: root, env },
     );
     if (imported.trim() !== pythonVersion(version)) throw new Error(`pip installed pulumi_messaging ${imported.trim()}`);
     log(`PyPI: pulumi_messaging==${pythonVersion(version)} installed by name and imported`);
 
     const goProject = dir("go");
-    await exec("go", ["mod", "init", "verify-release"], goProject, env);
-    await exec("go", ["get", `${GO_MODULE}@v${version}`], goProject, env);
-    await exec("go", ["build", `${GO_MODULE}/messaging`], goProject, env);
+    await run("go", ["mod", "init", "verify-release"], { cwd: goProject, env });
+    await run("go", ["get", `${GO_MODULE}@v${version}`], { cwd: goProject, env });
+    await run("go", ["build", `${GO_MODULE}/messaging`], { cwd: goProject, env });
     log(`Go: ${GO_MODULE}@v${version} fetched by go get and built`);
 
     const sum = await publishedChecksum(options.releaseDownloads, version);
     const home = dir("pulumi-home");
     const pulumiEnv = { ...env, PULUMI_HOME: home };
-    await exec(
-      "pulumi",
-      ["plugin", "install", "resource", "messaging", version, "--server", PLUGIN_SERVER, "--checksum", sum],
-      root,
-      pulumiEnv,
-    );
-    const schema = JSON.parse(await exec("pulumi", ["package", "get-schema", `messaging@${version}`], root, pulumiEnv)) as {
+    await run("pulumi", ["plugin", "install", "resource", "messaging", version, "--server", PLUGIN_SERVER, "--checksum", sum], {
+      cwd: root,
+      env: pulumiEnv,
+    });
+    const schema = JSON.parse(await run("pulumi", ["package", "get-schema", `messaging@${version}`], { cwd: root, env: pulumiEnv })) as {
       name: string;
       version: string;
     };
