@@ -28,6 +28,9 @@ import { SDK_MODULE } from "./go-example";
 import { compileNodejsSdk } from "./nodejs-sdk";
 import { describeLanguage, languagesRoot, nodeSdkDependencies } from "./toolchains";
 
+// How the tier's set-up (jest's globalSetup, plain JS) makes a venv over a cached one with the SDK installed.
+const { sdkVenv } = require("./prepare-toolchains") as { sdkVenv(base: string, dir: string): string };
+
 const PYTHON_DRIVER = path.join(__dirname, "python", "inline_program.py");
 const GO_DRIVER = path.join(__dirname, "go", "inline_program.go");
 
@@ -86,24 +89,7 @@ describeLanguage("python")(`Python floor: pulumi ${MATRIX.python.floor.pulumi}`,
       },
     );
     // The SDK into a venv of this run that sees the cached one's packages, as the tier's set-up does.
-    const venv = fs.mkdtempSync(path.join(languagesRoot(), "python-floor-"));
-    run("python3", ["-m", "venv", "--without-pip", venv]);
-    const python = path.join(venv, "bin", "python");
-    const purelib = (executable: string) => run(executable, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).trim();
-    fs.writeFileSync(path.join(purelib(python), "floor-base.pth"), `${purelib(path.join(base, "bin", "python"))}\n`);
-    const sdk = path.join(venv, "sdk-python");
-    fs.cpSync(path.join(REPO_ROOT, "sdk", "python"), sdk, { recursive: true });
-    run(path.join(base, "bin", "python"), [
-      "-m",
-      "pip",
-      "install",
-      "--quiet",
-      "--no-deps",
-      "--no-build-isolation",
-      "--target",
-      purelib(python),
-      sdk,
-    ]);
+    const python = sdkVenv(base, fs.mkdtempSync(path.join(languagesRoot(), "python-floor-")));
     expect(
       run(python, ["-c", "import importlib.metadata as m, sys; print(m.version('pulumi'), '%d.%d' % sys.version_info[:2])"]).trim(),
     ).toBe(`${MATRIX.python.floor.pulumi} ${MATRIX.python.floor.python}`);

@@ -64,16 +64,16 @@ function basePythonVenv() {
   return venv;
 }
 
-/** A venv for this run that sees the cached one's packages (a .pth line) and has the SDK installed. */
-function runPythonVenv(root) {
-  const base = basePythonVenv();
-  const venv = path.join(root, "venv");
-  run("python3", ["-m", "venv", "--without-pip", venv]);
-  const python = path.join(venv, "bin", "python");
+/**
+ * A venv at `dir` that sees the packages of the venv `base` (a .pth line) and has the SDK
+ * installed by `base`'s pip from a copy of its folder, as a user would; its python.
+ */
+function sdkVenv(base, dir) {
+  run("python3", ["-m", "venv", "--without-pip", dir]);
+  const python = path.join(dir, "bin", "python");
   const sitePackages = (python) => run(python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).trim();
   fs.writeFileSync(path.join(sitePackages(python), "pulumi-messaging-base.pth"), `${sitePackages(path.join(base, "bin", "python"))}\n`);
-  // The base venv's pip installs into this one: the SDK from its folder, as a user would.
-  const sdkCopy = path.join(root, "sdk-python");
+  const sdkCopy = path.join(dir, "sdk-python");
   fs.cpSync(path.join(REPO, "sdk", "python"), sdkCopy, { recursive: true });
   run(path.join(base, "bin", "python"), [
     "-m",
@@ -87,6 +87,11 @@ function runPythonVenv(root) {
     sdkCopy,
   ]);
   return python;
+}
+
+/** This run's venv, over the cached one. */
+function runPythonVenv(root) {
+  return sdkVenv(basePythonVenv(), path.join(root, "venv"));
 }
 
 /** node_modules with @pulumi/pulumi for the nodejs SDK, made once. */
@@ -129,3 +134,6 @@ module.exports = async function prepareToolchains() {
   prepare("node", () => (process.env.PULUMI_MESSAGING_NODE_SDK_DEPS = nodeSdkDeps()));
   if (missing.length) process.env.PULUMI_MESSAGING_LANGUAGES_SKIP = missing.join("; ");
 };
+
+// test/languages/floors.test.ts makes its floor venv the same way.
+module.exports.sdkVenv = sdkVenv;
